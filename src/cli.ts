@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+/**
+ * robot-parts-mcp            MCP over stdio (nothing but protocol on stdout)
+ * robot-parts-mcp serve      MCP Streamable HTTP at /mcp + REST bridge + /openapi.json + /healthz
+ */
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadConfig, type Config } from './config.js';
+import { buildDeps } from './deps.js';
+import { startHttpServer } from './http/app.js';
+import { createLogger } from './log.js';
+import { createServer } from './server.js';
+import { SERVER_VERSION } from './version.js';
+
+const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB; default ./robot-parts.db), created on first start
+  --data <dir>       dataset folder (env ROBOT_PARTS_DATA_DIR; default: the package's data/)
+  --log-level <lvl>  debug | info | warn | error (env ROBOT_PARTS_LOG_LEVEL; default info)
+  -h, --help         this help`;
+
+const MAIN_HELP = `robot-parts-mcp ${SERVER_VERSION}: robot component data for AI agents (MCP) and HTTP clients
+
+Usage:
+  robot-parts-mcp [options]         MCP over stdio (for Claude Desktop, VS Code, Cursor, ...)
+  robot-parts-mcp serve [options]   HTTP: MCP at /mcp, REST under /api/, /openapi.json, /healthz
+
+Options:
+${COMMON_HELP}
+  -v, --version      print the version
+
+Environment: ROBOT_PARTS_API_KEY (stdio: key presented on every call). See README for all settings.
+Run "robot-parts-mcp serve --help" for the HTTP server's options.`;
+
+const SERVE_HELP = `Usage: robot-parts-mcp serve [options]
+
+Serves MCP Streamable HTTP at /mcp, the REST bridge under /api/, /openapi.json and /healthz.
+
+Options:
+  --host <addr>            listen address (env ROBOT_PARTS_HOST; default 127.0.0.1)
+  --port <n>               port (env ROBOT_PARTS_PORT; default 8787; 0 picks a free one)
+  --stateless              MCP without sessions, for several instances behind a load balancer
+  --allowed-hosts <list>   extra Host values accepted, comma-separated (env ROBOT_PARTS_ALLOWED_HOSTS)
+  --allowed-origins <list> extra Origin values accepted (env ROBOT_PARTS_ALLOWED_ORIGINS)
+  --public-url <url>       base URL used in links (env ROBOT_PARTS_PUBLIC_URL)
+  --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30)
+  --rate-limit-paid <n>    requests/hour for paid plans, 0 disables (env ROBOT_PARTS_RATE_LIMIT_PAID; default 1000)
+${COMMON_HELP}`;
+
+function fail(msg: string): never {
+  process.stderr.write(`robot-parts-mcp: ${msg}\n`);
+  process.exit(2);
+}
+
+function nonNegInt(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) fail(`${name} must be a non-negative integer, got "${v}"`);
+  return n;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const command = argv[0] && !argv[0].startsWith('-') ? argv[0] : null;
+  const rest = command ? argv.slice(1) : argv;
+  if (command !== null && command !== 'serve') fail(`unknown command "${command}" (try --help)`);
+
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: rest,
+      strict: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        db: { type: 'string' },
+        data: { type: 'string' },
+        'log-level': { type: 'string' },
+        ...(command === 'serve'
+          ? {
+              host: { type: 'string' },
+              port: { type: 'string' },
+              stateless: { type: 'boolean' },
+              'allowed-hosts': { type: 'string' },
+              'allowed-origins': { type: 'string' },
+              'public-url': { type: 'string' },
+              'rate-limit-free': { type: 'string' },
+              'rate-limit-paid': { type: 'string' },
+            }
+          : {}),
+      },
+    }).values;
+  } catch (err) {
+    fail(`${(err as Error).message} (try --help)`);
+  }
+  if (values.help) {
+    process.stdout.write((command === 'serve' ? SERVE_HELP : MAIN_HELP) + '\n');
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${SERVER_VERSION}\n`);
+    return;
+  }
+  const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+  const overrides: Partial<Config> = {};
+  const set = <K extends keyof Config>(k: K, v: Config[K] | undefined) => {
+    if (v !== undefined) overrides[k] = v;
+  };
+  set('dbPath', values.db as string | undefined);
+  set('dataDir', values.data as string | undefined);
+  set('logLevel', values['log-level'] as Config['logLevel'] | undefined);
+  set('host', values.host as string | undefined);
+  set('port', nonNegInt('--port', values.port as string | undefined));
+  set('stateless', values.stateless ? true : undefined);
+  set('allowedHosts', list(values['allowed-hosts']));
+  set('allowedOrigins', list(values['allowed-origins']));
+  set('publicBaseUrl', values['public-url'] as string | undefined);
+  set('rateLimitFree', nonNegInt('--rate-limit-free', values['rate-limit-free'] as string | undefined));
+  set('rateLimitPaid', nonNegInt('--rate-limit-paid', values['rate-limit-paid'] as string | undefined));
+
+  let config: Config;
+  try {
+    config = loadConfig(process.env, overrides);
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail(`--log-level must be debug, info, warn or error`);
+  const log = createLogger(config.logLevel);
+  const deps = buildDeps(config, { log });
+
+  let shuttingDown = false;
+  const shutdown = (signal: string, stop: () => Promise<void>) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info('shutting down', { signal });
+    const force = setTimeout(() => process.exit(1), 5000);
+    force.unref();
+    stop()
+      .catch((err) => log.error('shutdown failed', { error: String(err) }))
+      .finally(() => {
+        deps.close();
+        process.exit(0);
+      });
+  };
+
+  if (command === 'serve') {
+    const running = await startHttpServer(deps);
+    log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
+    process.on('SIGINT', () => shutdown('SIGINT', running.close));
+    process.on('SIGTERM', () => shutdown('SIGTERM', running.close));
+    return;
+  }
+
+  const server = createServer(deps, { surface: 'mcp-stdio' });
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  log.info('stdio server ready');
+  const stop = () => server.close();
+  process.on('SIGINT', () => shutdown('SIGINT', stop));
+  process.on('SIGTERM', () => shutdown('SIGTERM', stop));
+  process.stdin.on('end', () => shutdown('stdin closed', stop));
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  process.stderr.write(`robot-parts-mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

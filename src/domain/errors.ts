@@ -1,0 +1,66 @@
+/**
+ * The one error type the domain throws for expected failures. Adapters map it:
+ * MCP -> tool result with isError and structuredContent {error, code, ...details};
+ * REST -> HTTP status with body {error, code, ...details}.
+ */
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unknown_category'
+  | 'not_found'
+  | 'store_unavailable'
+  | 'missing_credentials'
+  | 'unknown_key'
+  | 'insufficient_credits'
+  | 'conflicting_credentials'
+  | 'already_registered'
+  | 'rate_limited'
+  | 'payload_too_large'
+  | 'conflict'
+  | 'bad_signature'
+  | 'not_applicable'
+  | 'forbidden'
+  | 'internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unknown_category: 400,
+  not_found: 404,
+  store_unavailable: 503,
+  missing_credentials: 401,
+  unknown_key: 403,
+  insufficient_credits: 402,
+  conflicting_credentials: 400,
+  already_registered: 409,
+  rate_limited: 429,
+  payload_too_large: 413,
+  conflict: 409,
+  bad_signature: 401,
+  not_applicable: 422,
+  forbidden: 403,
+  internal: 500,
+};
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.status = STATUS[code];
+    this.details = details;
+  }
+
+  /** The public body: {error, code, ...details}. Never carries a stack or internals. */
+  toBody(): Record<string, unknown> {
+    return { error: this.message, code: this.code, ...this.details };
+  }
+}
+
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
+
+export function invalidInput(field: string, message: string): DomainError {
+  return new DomainError('invalid_input', `${field}: ${message}`, { field });
+}

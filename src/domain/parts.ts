@@ -1,0 +1,174 @@
+/**
+ * Search, lookup and listing over the catalogue: the domain behind search_parts, get_part,
+ * list_parts and their REST routes. No MCP or HTTP types here.
+ */
+import { resolveCategory } from './categories.js';
+import { PAID_FIELDS, idPrefix, toFree, toSummary, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
+import { DomainError, invalidInput } from './errors.js';
+import type { SearchField, SearchIndex } from './search.js';
+import { tokenize } from './search.js';
+import type { Catalogue } from '../store/catalogue.js';
+
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 100;
+
+export interface PartsContext {
+  catalogue: Catalogue;
+  index: SearchIndex;
+  /** Base URL for detail_url links. */
+  baseUrl: string;
+}
+
+export interface SearchParams {
+  q: string;
+  category?: string;
+  limit?: number;
+  include_quarantine?: boolean;
+  offset?: number;
+}
+
+export type SearchHit = SummaryEntity & { relevance_score: number; matched_fields: SearchField[]; detail_url: string };
+
+export interface SearchResult {
+  data: SearchHit[];
+  total: number;
+  next_offset: number | null;
+  meta: {
+    q: string;
+    terms: string[];
+    category: string | null;
+    limit: number;
+    limit_clamped: boolean;
+    quarantined_excluded: number;
+    include_quarantine: boolean;
+  };
+}
+
+export function detailUrl(baseUrl: string, id: string): string {
+  return `${baseUrl.replace(/\/$/, '')}/api/entity/${encodeURIComponent(id)}`;
+}
+
+export function checkLimit(limit: number | undefined, def: number, max: number): { limit: number; clamped: boolean } {
+  if (limit === undefined) return { limit: def, clamped: false };
+  if (!Number.isInteger(limit) || limit < 1) throw invalidInput('limit', `must be an integer from 1 to ${max}`);
+  return limit > max ? { limit: max, clamped: true } : { limit, clamped: false };
+}
+
+export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<SearchResult> {
+  const terms = [...new Set(tokenize(p.q ?? ''))];
+  if (terms.length === 0) throw invalidInput('q', 'is required: one or more space-separated terms');
+  const { limit, clamped } = checkLimit(p.limit, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX);
+  const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
+  const includeQ = p.include_quarantine ?? false;
+
+  let matches = ctx.index.search(terms);
+  if (category) matches = matches.filter((m) => m.category === category);
+  const excluded = includeQ ? 0 : matches.filter((m) => m.quarantine).length;
+  if (!includeQ) matches = matches.filter((m) => !m.quarantine);
+
+  const offset = p.offset ?? 0;
+  const page = matches.slice(offset, offset + limit);
+  // Records come from the store, so an unreadable store is a 503, never an empty result.
+  const records = await ctx.catalogue.getMany(page.map((m) => m.id));
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const data: SearchHit[] = [];
+  for (const m of page) {
+    const r = byId.get(m.id);
+    if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
+    data.push({ ...toSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields, detail_url: detailUrl(ctx.baseUrl, r.id) });
+  }
+  return {
+    data,
+    total: matches.length,
+    next_offset: offset + limit < matches.length ? offset + limit : null,
+    meta: { q: p.q, terms, category, limit, limit_clamped: clamped, quarantined_excluded: excluded, include_quarantine: includeQ },
+  };
+}
+
+export interface PartLookup {
+  entity: FreeEntity;
+  locked_fields: string[];
+  quarantine_hint: string | null;
+}
+
+function hasValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object') return Object.keys(v as object).length > 0;
+  return true;
+}
+
+/** Paid field names that carry a value for this record (what a key would unlock). */
+export function lockedFields(e: StoredEntity): string[] {
+  return PAID_FIELDS.filter((f) => hasValue(e.deep[f]));
+}
+
+export function quarantineHint(e: StoredEntity): string | null {
+  if (!e.quarantine) return null;
+  const reason = e.quarantine_reason ?? 'flagged as suspicious';
+  const dup = e.duplicate_of ? ` Use the canonical entry ${e.duplicate_of} instead.` : '';
+  return `Quarantined (${reason}): excluded from search by default; verify before relying on it.${dup}`;
+}
+
+function levenshtein(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}
+
+export const DID_YOU_MEAN_MAX = 5;
+
+export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup> {
+  const trimmed = id.trim();
+  if (!trimmed) throw invalidInput('id', 'is required');
+  const e = await ctx.catalogue.get(trimmed);
+  if (e) return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e) };
+  const prefix = idPrefix(trimmed);
+  const near = prefix === trimmed ? [] : await ctx.catalogue.idsWithPrefix(`${prefix}-`, 10_000);
+  const q = trimmed.toLowerCase();
+  const did_you_mean = near
+    .map((cand) => ({ cand, d: levenshtein(q, cand.toLowerCase()) }))
+    .sort((x, y) => x.d - y.d || (x.cand.toLowerCase() < y.cand.toLowerCase() ? -1 : 1))
+    .slice(0, DID_YOU_MEAN_MAX)
+    .map((x) => x.cand);
+  throw new DomainError('not_found', `No entity with id "${trimmed}".${did_you_mean.length ? ` Did you mean ${did_you_mean.join(', ')}?` : ''}`, {
+    id: trimmed,
+    did_you_mean,
+  });
+}
+
+export interface ListParams {
+  category?: string;
+  include_quarantine?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+export const LIST_LIMIT_DEFAULT = 100;
+export const LIST_LIMIT_MAX = 1000;
+
+export async function listParts(ctx: PartsContext, p: ListParams): Promise<{ total: number; items: StoredEntity[]; next_offset: number | null; category: string | null; limit: number; limit_clamped: boolean; quarantined_excluded: number }> {
+  const { limit, clamped } = checkLimit(p.limit, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX);
+  const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
+  const offset = p.offset ?? 0;
+  const includeQ = p.include_quarantine ?? false;
+  const res = await ctx.catalogue.list({ category: category ?? undefined, includeQuarantine: includeQ, offset, limit });
+  const excluded = includeQ ? 0 : (await ctx.catalogue.list({ category: category ?? undefined, includeQuarantine: true, limit: 0 })).total - res.total;
+  return {
+    total: res.total,
+    items: res.items,
+    next_offset: offset + limit < res.total ? offset + limit : null,
+    category,
+    limit,
+    limit_clamped: clamped,
+    quarantined_excluded: excluded,
+  };
+}

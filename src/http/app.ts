@@ -1,0 +1,122 @@
+/**
+ * One HTTP server: MCP Streamable HTTP at /mcp, the REST bridge under /api/, /openapi.json
+ * and /healthz. Host/Origin validation and a body limit apply to every route.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Deps } from '../deps.js';
+import { DomainError } from '../domain/errors.js';
+import type { AnyTool } from '../tools/define.js';
+import { TOOLS } from '../tools/index.js';
+import { errorResponse, type AppEnv } from './common.js';
+import { mountMcp, type McpHttpHandle } from './mcp.js';
+import { buildOpenApi } from './openapi.js';
+import { mountRestRoutes } from './rest.js';
+import { isAllowedHost, isAllowedOrigin } from './security.js';
+
+export interface AppOptions {
+  tools?: readonly AnyTool[];
+  /** Extra routes mounted before the fallback (accounts, payments, ...). */
+  extend?: (app: Hono<AppEnv>, deps: Deps) => void;
+}
+
+export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv>; mcp: McpHttpHandle } {
+  const { config, log } = deps;
+  const tools = opts.tools ?? TOOLS;
+  const app = new Hono<AppEnv>();
+  const publicHost = (() => {
+    try {
+      return new URL(config.publicBaseUrl).host;
+    } catch {
+      return null;
+    }
+  })();
+  const allowedHosts = [...config.allowedHosts, ...(publicHost ? [publicHost] : [])];
+
+  app.use('*', async (c, next) => {
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    const started = performance.now();
+    if (!isAllowedHost(c.req.header('host'), allowedHosts)) {
+      log.warn('rejected host', { host: c.req.header('host'), path: c.req.path });
+      return errorResponse(c, new DomainError('forbidden', 'Host not allowed', { field: 'Host' }));
+    }
+    if (!isAllowedOrigin(c.req.header('origin'), config.allowedOrigins)) {
+      log.warn('rejected origin', { origin: c.req.header('origin'), path: c.req.path });
+      return errorResponse(c, new DomainError('forbidden', 'Origin not allowed', { field: 'Origin' }));
+    }
+    await next();
+    log.debug('request', { id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
+  });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: config.bodyLimitBytes,
+      onError: (c) =>
+        errorResponse(c as never, new DomainError('payload_too_large', `Request body exceeds ${config.bodyLimitBytes} bytes`, { limit_bytes: config.bodyLimitBytes })),
+    }),
+  );
+
+  app.get('/healthz', async (c) => {
+    try {
+      const meta = await deps.catalogue.meta();
+      return c.json({ status: 'ok', dataset_version: meta.dataset_version, indexed: deps.index.size });
+    } catch (err) {
+      if (err instanceof DomainError) return errorResponse(c, err);
+      throw err;
+    }
+  });
+  app.get('/openapi.json', (c) => c.json(buildOpenApi(tools, config.publicBaseUrl)));
+
+  const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: config.bodyLimitBytes });
+  mountRestRoutes(app, deps, tools);
+  opts.extend?.(app, deps);
+
+  app.notFound((c) => errorResponse(c, new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
+  app.onError((err, c) => {
+    const ref = randomUUID();
+    log.error('unhandled http error', { ref, path: c.req.path, error: err.message, stack: err.stack });
+    return errorResponse(c, new DomainError('internal', `Unexpected internal error (ref ${ref}).`, { ref }));
+  });
+  return { app, mcp };
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
+export function startHttpServer(deps: Deps, opts: AppOptions = {}): Promise<RunningServer> {
+  const { app, mcp } = createApp(deps, opts);
+  return new Promise((resolve, reject) => {
+    let server: ServerType;
+    try {
+      server = serve({ fetch: app.fetch, hostname: deps.config.host, port: deps.config.port }, (info: AddressInfo) => {
+        const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
+        const url = `http://${host}:${info.port}`;
+        // With port 0 the real port is known only now: links must point at it.
+        if (deps.config.port === 0 && deps.config.publicBaseUrl.endsWith(':0')) deps.config.publicBaseUrl = url;
+        resolve({
+          url,
+          port: info.port,
+          close: async () => {
+            await mcp.closeAll();
+            await new Promise<void>((res) => {
+              server.close(() => res());
+              // End idle keep-alive and SSE sockets so close() finishes.
+              (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            });
+          },
+        });
+      });
+      server.on('error', reject);
+    } catch (err) {
+      reject(err);
+    }
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * MCP over Streamable HTTP at /mcp. Stateful by default (Mcp-Session-Id, GET for the SSE
+ * stream, DELETE ends the session); `stateless` creates a server per request, for
+ * deployments behind a load balancer.
+ */
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Context, Hono } from 'hono';
+import type { Deps } from '../deps.js';
+import { createServer, type HttpCallerInfo } from '../server.js';
+import { clientAddress, type AppEnv } from './common.js';
+import { presentedKeys } from './security.js';
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  close: () => Promise<void>;
+}
+
+export interface McpHttpHandle {
+  sessions: () => number;
+  closeAll: () => Promise<void>;
+}
+
+function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string): Response {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400);
+}
+
+export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number }): McpHttpHandle {
+  const sessions = new Map<string, Session>();
+
+  const authInfo = (c: Context<AppEnv>) => {
+    const caller: HttpCallerInfo = { credentials: presentedKeys(c.req.raw.headers, undefined), clientAddress: clientAddress(c) };
+    return { token: '', clientId: caller.clientAddress ?? 'unknown', scopes: [], extra: { caller } };
+  };
+
+  async function parseBody(c: Context<AppEnv>): Promise<unknown | Response> {
+    try {
+      return await c.req.json();
+    } catch {
+      return jsonRpcError(c, 400, -32700, 'Parse error: body is not valid JSON');
+    }
+  }
+
+  app.all('/mcp', async (c) => {
+    const method = c.req.method;
+    if (!['GET', 'POST', 'DELETE'].includes(method)) return jsonRpcError(c, 405, -32000, 'Method not allowed');
+
+    if (opts.stateless) {
+      if (method !== 'POST') return jsonRpcError(c, 405, -32000, 'Method not allowed in stateless mode');
+      const body = await parseBody(c);
+      if (body instanceof Response) return body;
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: opts.maxBody });
+      const server = createServer(deps, { surface: 'mcp-http' });
+      await server.connect(transport);
+      const res = await transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+      void server.close();
+      return res;
+    }
+
+    const sid = c.req.header('mcp-session-id');
+    if (sid) {
+      const s = sessions.get(sid);
+      if (!s) return jsonRpcError(c, 404, -32001, 'Session not found');
+      if (method === 'POST') {
+        const body = await parseBody(c);
+        if (body instanceof Response) return body;
+        return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+      }
+      return s.transport.handleRequest(c.req.raw, { authInfo: authInfo(c) });
+    }
+
+    if (method !== 'POST') return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    const body = await parseBody(c);
+    if (body instanceof Response) return body;
+    const isInit = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+    if (!isInit) return jsonRpcError(c, 400, -32000, 'Bad Request: no valid session; send initialize first');
+
+    const server = createServer(deps, { surface: 'mcp-http' });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: opts.maxBody,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, close: async () => { await server.close(); } });
+        deps.log.debug('mcp session opened', { session: id });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        deps.log.debug('mcp session closed', { session: id });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+  });
+
+  return {
+    sessions: () => sessions.size,
+    closeAll: async () => {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(all.map((s) => s.close()));
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The REST route table, derived from the tool definitions: each tool's `rest` routes call
+ * the same handler as its MCP tool. GET reads the query string (typed by the tool's input
+ * schema), POST reads a JSON object body; path parameters and route-fixed arguments are merged in.
+ */
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { DomainError, invalidInput } from '../domain/errors.js';
+import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
+import { runTool } from '../tools/run.js';
+import { clientAddress, errorResponse, type AppEnv } from './common.js';
+import { presentedKeys } from './security.js';
+
+type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | undefined;
+
+/** Top-level property types of a tool's input, for query-string coercion. */
+function propertyTypes(tool: AnyTool): Record<string, JsonType> {
+  const js = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: JsonType }> };
+  return Object.fromEntries(Object.entries(js.properties ?? {}).map(([k, v]) => [k, v.type]));
+}
+
+function coerce(value: string, type: JsonType): unknown {
+  switch (type) {
+    case 'number':
+    case 'integer': {
+      const n = value.trim() === '' ? NaN : Number(value);
+      return Number.isNaN(n) ? value : n; // leave the string: validation then names the field
+    }
+    case 'boolean':
+      if (/^(true|1)$/i.test(value)) return true;
+      if (/^(false|0)$/i.test(value)) return false;
+      return value;
+    default:
+      return value;
+  }
+}
+
+/** Query parameters that are transport concerns, not tool arguments. */
+const RESERVED_QUERY = new Set(['key']);
+
+async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unknown>>, types: Record<string, JsonType>): Promise<Record<string, unknown>> {
+  let input: Record<string, unknown> = {};
+  if (route.method === 'GET') {
+    for (const [k, values] of Object.entries(c.req.queries())) {
+      if (RESERVED_QUERY.has(k)) continue;
+      const t = types[k];
+      input[k] = t === 'array' ? values : coerce(values[values.length - 1] ?? '', t);
+    }
+  } else {
+    const text = await c.req.text();
+    if (text.trim() !== '') {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw invalidInput('body', 'is not valid JSON');
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidInput('body', 'must be a JSON object');
+      input = { ...(body as Record<string, unknown>) };
+    }
+  }
+  for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) input[k] = decodeURIComponent(v);
+  for (const [k, v] of Object.entries(route.defaults ?? {})) if (input[k] === undefined) input[k] = v;
+  Object.assign(input, route.fixed ?? {});
+  return input;
+}
+
+export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {
+  return {
+    deps,
+    surface: 'rest',
+    credentials: presentedKeys(c.req.raw.headers, c.req.query('key')),
+    clientAddress: clientAddress(c),
+    idempotencyKey: c.req.header('idempotency-key') ?? null,
+    progress: async () => {},
+    setHeader: (name, value) => c.header(name, value),
+    signal: c.req.raw.signal,
+  };
+}
+
+export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyTool[]): void {
+  for (const tool of tools) {
+    const types = propertyTypes(tool);
+    for (const route of tool.rest) {
+      app.on(route.method, route.path, async (c) => {
+        let input: Record<string, unknown>;
+        try {
+          input = await readInput(c, route, types);
+        } catch (err) {
+          if (err instanceof DomainError) return errorResponse(c, err);
+          throw err;
+        }
+        const outcome = await runTool(tool, input, restContext(c, deps));
+        if (!outcome.ok) return errorResponse(c, outcome.error);
+        if (route.render) {
+          const r = route.render(outcome.output);
+          return c.body(r.body, (r.status ?? 200) as 200, { 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
+        }
+        return c.json(outcome.output);
+      });
+    }
+  }
+}

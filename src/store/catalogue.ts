@@ -1,0 +1,43 @@
+/**
+ * The catalogue as the tools see it. SQLite implements it now; another backend must fit
+ * without touching tools. Every method may throw DomainError('store_unavailable').
+ */
+import type { StoredEntity } from '../domain/entity.js';
+
+export interface CategoryInfo {
+  slug: string;
+  name: string;
+  /** Name of the category in the interface specification's summary table, when it has one. */
+  spec_name: string | null;
+  count: number;
+}
+
+export interface CatalogueMeta {
+  dataset_version: string;
+  license: string;
+  attribution: string;
+  source: string;
+  snapshot_commit: string | null;
+  imported_at: string | null;
+}
+
+export interface ListQuery {
+  category?: string;
+  includeQuarantine?: boolean;
+  offset?: number;
+  limit?: number;
+}
+
+export interface Catalogue {
+  /** Case-insensitive lookup. */
+  get(id: string): Promise<StoredEntity | null>;
+  /** Records for ids, in the order given, skipping unknown ones. */
+  getMany(ids: readonly string[]): Promise<StoredEntity[]>;
+  list(q: ListQuery): Promise<{ total: number; items: StoredEntity[] }>;
+  /** Every record, quarantined included, in stable id order. */
+  all(): Promise<StoredEntity[]>;
+  categories(): Promise<CategoryInfo[]>;
+  /** Ids starting with the prefix (case-insensitive). */
+  idsWithPrefix(prefix: string, limit: number): Promise<string[]>;
+  meta(): Promise<CatalogueMeta>;
+}

@@ -1,0 +1,84 @@
+/**
+ * One tool = one plain definition. The MCP registration loop (src/server.ts) and the REST
+ * route table (src/http/rest.ts) are both derived from these, so a tool and its route
+ * cannot drift.
+ */
+import type { z } from 'zod';
+import type { Deps } from '../deps.js';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A key presented outside the tool arguments (HTTP header, query string, stdio env). */
+export interface PresentedKey {
+  source: 'authorization' | 'x-api-key' | 'query:key' | 'env:ROBOT_PARTS_API_KEY' | 'body:api_key' | 'argument:api_key';
+  key: string;
+}
+
+export type Surface = 'mcp-stdio' | 'mcp-http' | 'mcp-memory' | 'rest';
+
+export interface ToolContext {
+  deps: Deps;
+  surface: Surface;
+  /** Keys presented by the transport (not the tool's own api_key argument). */
+  credentials: PresentedKey[];
+  /** Client address for anonymous rate limiting; null on stdio / in-memory. */
+  clientAddress: string | null;
+  /** Idempotency-Key header (REST) or _meta idempotencyKey (MCP), when sent. */
+  idempotencyKey: string | null;
+  /** Progress notifications; a no-op when the client sent no progress token. */
+  progress: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** Response headers a REST route should add (ignored by MCP). */
+  setHeader: (name: string, value: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface RestResponse {
+  status?: number;
+  contentType?: string;
+  body: string;
+}
+
+export interface RestRoute<I> {
+  method: 'GET' | 'POST';
+  /** Hono-style path, e.g. /api/entity/:id */
+  path: string;
+  /** Arguments fixed by the route (e.g. category for /api/actuators.json). */
+  fixed?: Partial<I>;
+  /** Defaults that differ from the tool's for this route. */
+  defaults?: Partial<I>;
+  /** Custom rendering (e.g. CSV); default is the JSON of the output. */
+  render?: (output: unknown) => RestResponse;
+  summary?: string;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: I;
+  outputSchema: O;
+  annotations: ToolAnnotations;
+  rest: RestRoute<z.infer<I>>[];
+  handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
+  /** Short text for the MCP content block; defaults to the JSON of the output. */
+  text?: (output: z.infer<O>) => string;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any, any>;
+
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

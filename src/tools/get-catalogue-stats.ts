@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from './define.js';
+
+export const getCatalogueStatsTool = defineTool({
+  name: 'get_catalogue_stats',
+  title: 'Catalogue statistics',
+  description: 'Counts of catalogue entities by category (with the spec name of each category), the quarantined count, the dataset version and its licence.',
+  inputSchema: z.object({}),
+  outputSchema: z.object({
+    total: z.number().int(),
+    quarantined: z.number().int(),
+    categories: z.array(z.object({ slug: z.string(), name: z.string(), spec_name: z.string().nullable(), count: z.number().int() })),
+    dataset_version: z.string(),
+    snapshot_commit: z.string().nullable(),
+    license: z.string(),
+    attribution: z.string(),
+    source: z.string(),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/stats', summary: 'Catalogue counts' }],
+  handler: async (_input, ctx) => {
+    const [cats, meta, all, clean] = await Promise.all([
+      ctx.deps.catalogue.categories(),
+      ctx.deps.catalogue.meta(),
+      ctx.deps.catalogue.list({ includeQuarantine: true, limit: 0 }),
+      ctx.deps.catalogue.list({ includeQuarantine: false, limit: 0 }),
+    ]);
+    return {
+      total: all.total,
+      quarantined: all.total - clean.total,
+      categories: cats,
+      dataset_version: meta.dataset_version,
+      snapshot_commit: meta.snapshot_commit,
+      license: meta.license,
+      attribution: meta.attribution,
+      source: meta.source,
+    };
+  },
+});

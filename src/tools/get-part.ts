@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { FreeEntity, PAID_FIELDS } from '../domain/entity.js';
+import { getPart } from '../domain/parts.js';
+import { partsContext } from './context.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+
+export const getPartTool = defineTool({
+  name: 'get_part',
+  title: 'Get one robot part',
+  description:
+    'Look up one catalogue entity by id (case-insensitive). Returns its free-tier fields, including vendor-declared parameter strings verbatim in `declared`, ' +
+    'the names of paid fields that hold data (locked_fields; list_parts with deep=true and an API key returns them), and a quarantine hint when the entry is flagged. ' +
+    'On a miss the error lists did_you_mean ids with the same prefix.',
+  inputSchema: z.object({ id: EntityId }),
+  outputSchema: z.object({
+    entity: FreeEntity,
+    locked_fields: z.array(z.enum(PAID_FIELDS)).describe('Paid fields that hold data for this entity'),
+    quarantine_hint: z.string().nullable(),
+    meta: z.object({ license: z.string(), attribution: z.string() }),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/entity/:id', summary: 'One entity, free-tier fields' }],
+  handler: async ({ id }, ctx) => {
+    const r = await getPart(partsContext(ctx), id);
+    return { ...r, locked_fields: r.locked_fields as (typeof PAID_FIELDS)[number][], meta: { license: LICENSE, attribution: ATTRIBUTION } };
+  },
+});

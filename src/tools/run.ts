@@ -1,0 +1,42 @@
+/**
+ * Runs a tool definition for any surface: validates input with the tool's zod schema,
+ * calls the handler, and classifies failures (expected DomainError vs unexpected).
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { DomainError, isDomainError } from '../domain/errors.js';
+import type { AnyTool, ToolContext } from './define.js';
+
+/** zod issues -> invalid_input naming the first offending field. */
+export function validationError(err: z.ZodError): DomainError {
+  const first = err.issues[0];
+  const field = first && first.path.length ? first.path.join('.') : 'input';
+  const friendly = (m: string) => (/received undefined$/.test(m) ? 'is required' : m);
+  const msg = first ? friendly(first.message) : 'invalid input';
+  const fields = err.issues.map((i) => ({ field: i.path.join('.') || 'input', message: friendly(i.message) }));
+  return new DomainError('invalid_input', `${field}: ${msg}`, { field, issues: fields });
+}
+
+export type ToolOutcome = { ok: true; output: Record<string, unknown> } | { ok: false; error: DomainError };
+
+export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  const parsed = tool.inputSchema.safeParse(rawInput ?? {});
+  if (!parsed.success) return { ok: false, error: validationError(parsed.error) };
+  try {
+    const output = (await tool.handler(parsed.data, ctx)) as Record<string, unknown>;
+    return { ok: true, output };
+  } catch (err) {
+    if (isDomainError(err)) {
+      if (err.code === 'store_unavailable') ctx.deps.log.error('store unavailable', { tool: tool.name, details: err.details });
+      return { ok: false, error: err };
+    }
+    const ref = randomUUID();
+    ctx.deps.log.error('unexpected tool failure', {
+      tool: tool.name,
+      ref,
+      error: err instanceof Error ? err.message : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+    return { ok: false, error: new DomainError('internal', `Unexpected internal error (ref ${ref}).`, { ref }) };
+  }
+}

@@ -1,0 +1,43 @@
+/** Schema pieces shared by several tools, defined once. */
+import { z } from 'zod';
+import { invalidInput } from '../domain/errors.js';
+import { SummaryEntity } from '../domain/entity.js';
+
+export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
+export const LICENSE = 'CC BY 4.0';
+
+export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (matched case-insensitively)');
+
+export const ApiKey = z
+  .string()
+  .regex(/^gtk_[A-Za-z0-9_-]{8,200}$/, 'must be a key starting with gtk_')
+  .describe('API key (gtk_...). Optional when the transport already presents one (Authorization/X-API-Key header, or ROBOT_PARTS_API_KEY for stdio)');
+
+export const Cursor = z.string().max(200).describe('Opaque cursor from a previous page\'s next_cursor');
+
+export const NextCursor = z.string().nullable().describe('Pass as cursor to get the next page; null on the last page');
+
+export const Category = z.string().min(1).max(100).describe('Category slug (e.g. "actuators", "sensors", "chips") or its spec name (e.g. "robot foundation models")');
+
+export const DatasetMeta = z.object({
+  license: z.string(),
+  attribution: z.string(),
+  dataset_version: z.string(),
+});
+
+export const Summary = SummaryEntity;
+
+export function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown };
+    if (typeof v.o === 'number' && Number.isInteger(v.o) && v.o >= 0) return v.o;
+  } catch {
+    /* fall through */
+  }
+  throw invalidInput('cursor', 'is not a cursor returned by this service');
+}
