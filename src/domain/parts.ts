@@ -134,9 +134,18 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   const prefix = idPrefix(trimmed);
   const near = prefix === trimmed ? [] : await ctx.catalogue.idsWithPrefix(`${prefix}-`, 10_000);
   const q = trimmed.toLowerCase();
+  // Nearest first: by numeric distance when both ids end in a number (ACT-011 -> ACT-010), then edit distance.
+  const num = (s: string) => {
+    const m = /-(\d+)$/.exec(s);
+    return m ? Number(m[1]) : null;
+  };
+  const qn = num(q);
   const did_you_mean = near
-    .map((cand) => ({ cand, d: levenshtein(q, cand.toLowerCase()) }))
-    .sort((x, y) => x.d - y.d || (x.cand.toLowerCase() < y.cand.toLowerCase() ? -1 : 1))
+    .map((cand) => {
+      const cn = num(cand);
+      return { cand, n: qn !== null && cn !== null ? Math.abs(qn - cn) : Number.POSITIVE_INFINITY, d: levenshtein(q, cand.toLowerCase()) };
+    })
+    .sort((x, y) => x.n - y.n || x.d - y.d || (x.cand.toLowerCase() < y.cand.toLowerCase() ? -1 : 1))
     .slice(0, DID_YOU_MEAN_MAX)
     .map((x) => x.cand);
   throw new DomainError('not_found', `No entity with id "${trimmed}".${did_you_mean.length ? ` Did you mean ${did_you_mean.join(', ')}?` : ''}`, {

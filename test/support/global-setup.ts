@@ -1,0 +1,11 @@
+/** Builds dist/ once before the suite: the stdio and CLI tests spawn the real binary. */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+export default function setup(): void {
+  const root = path.resolve(import.meta.dirname, '../..');
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}

@@ -1,0 +1,27 @@
+import http from 'node:http';
+import type { Config } from '../../src/config.js';
+import type { Deps } from '../../src/deps.js';
+import type { StoredEntity } from '../../src/domain/entity.js';
+import { startHttpServer, type AppOptions, type RunningServer } from '../../src/http/app.js';
+import { testDeps } from './deps.js';
+
+export async function startTestServer(entities?: StoredEntity[], overrides: Partial<Config> = {}, opts: AppOptions = {}): Promise<RunningServer & { deps: Deps; stop: () => Promise<void> }> {
+  const deps = testDeps(entities, overrides);
+  const s = await startHttpServer(deps, opts);
+  return { ...s, deps, stop: async () => { await s.close(); deps.close(); } };
+}
+
+/** A raw HTTP request (fetch forbids setting Host). */
+export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
