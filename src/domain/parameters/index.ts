@@ -1,3 +1,6 @@
-/** Vendor-parameter semantics: parsing, exact conversion, spec-shaped fields. Pure domain code. */
+/** Vendor-parameter semantics: parsing, exact conversion, comparability, spec-shaped fields. Pure domain code. */
 export { specShapedFields, voltageRange } from './spec-shaped.js';
 export type { DeclaredSpecInputs, SpecShapedFields } from './spec-shaped.js';
+export { parseParameter, notationOf, normalizeNotation, requiredConditions, conditionWords } from './parse.js';
+export type { RequiredCondition } from './parse.js';
+export * from './types.js';
