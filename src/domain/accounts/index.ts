@@ -1,0 +1,5 @@
+/** Accounts: keys, credentials, rate-limit policy and the account service. */
+export * from './keys.js';
+export * from './credentials.js';
+export * from './rate-limit.js';
+export * from './service.js';

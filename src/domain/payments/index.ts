@@ -1,0 +1,31 @@
+/** Payments: plans, the gateway seam, the sandbox gateway and create_payment. */
+import type { PaymentOrderStore } from '../../store/ledger.js';
+import type { Clock } from '../clock.js';
+import type { PaymentGateway } from './gateway.js';
+import type { PlanCatalog } from './plans.js';
+import { SandboxGateway } from './sandbox.js';
+
+export * from './gateway.js';
+export * from './plans.js';
+export * from './signature.js';
+export * from './sandbox.js';
+export * from './service.js';
+export { renderPayPage, escapeHtml } from './pay-page.js';
+
+export interface GatewayOptions {
+  orders: PaymentOrderStore;
+  plans: PlanCatalog;
+  secret: string;
+  publicBaseUrl: string;
+  clock?: Clock;
+}
+
+/** The gateway a deployment configured (config.paymentGateway). Throws for an unknown name. */
+export function createPaymentGateway(name: string, opts: GatewayOptions): PaymentGateway {
+  switch (name) {
+    case 'sandbox':
+      return new SandboxGateway(opts);
+    default:
+      throw new Error(`Unknown payment gateway "${name}" (available: sandbox)`);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The built-in `sandbox` gateway: real orders in the database, a local pay page at
+ * `<publicBaseUrl>/pay/<order_id>` with a QR code of that URL, and completion through a
+ * webhook signed as described in ./signature.ts. The webhook body is JSON:
+ *
+ *   {"type":"payment.succeeded","order_id":"ord_...","plan":"starter","amount":"9.00","currency":"CNY"}
+ *
+ * (`amount` in major units, as a decimal string or number with at most 2 decimals).
+ */
+import crypto from 'node:crypto';
+import QRCode from 'qrcode';
+import { z } from 'zod';
+import type { AccountRecord, PaymentOrderStore } from '../../store/ledger.js';
+import { systemClock, type Clock } from '../clock.js';
+import { invalidInput } from '../errors.js';
+import {
+  fulfilOrder,
+  headerValue,
+  orderNotFound,
+  orderStatusView,
+  type CreatedOrder,
+  type OrderStatusView,
+  type PaymentGateway,
+  type WebhookRequest,
+  type WebhookResult,
+} from './gateway.js';
+import { renderPayPage } from './pay-page.js';
+import { toMinorUnits, type Plan, type PlanCatalog } from './plans.js';
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signPayload, verifySignature } from './signature.js';
+
+export interface SandboxGatewayOptions {
+  orders: PaymentOrderStore;
+  plans: PlanCatalog;
+  /** Shared webhook secret (HMAC-SHA256 key). */
+  secret: string;
+  /** Base of pay_url, e.g. http://127.0.0.1:8787 (no trailing slash needed). */
+  publicBaseUrl: string;
+  clock?: Clock;
+  toleranceSeconds?: number;
+}
+
+const WebhookBodySchema = z.object({
+  type: z.literal('payment.succeeded'),
+  order_id: z.string().min(1).max(200),
+  plan: z.string().min(1).max(100),
+  amount: z.union([z.string(), z.number()]),
+  currency: z.string().min(1).max(10),
+});
+
+export function newOrderId(): string {
+  return 'ord_' + crypto.randomBytes(16).toString('base64url');
+}
+
+export class SandboxGateway implements PaymentGateway {
+  readonly name = 'sandbox';
+  private readonly clock: Clock;
+  private readonly base: string;
+
+  constructor(private readonly opts: SandboxGatewayOptions) {
+    if (!opts.secret) throw new Error('sandbox gateway: a webhook secret is required');
+    this.clock = opts.clock ?? systemClock;
+    this.base = opts.publicBaseUrl.replace(/\/+$/, '');
+  }
+
+  payUrl(orderId: string): string {
+    return `${this.base}/pay/${encodeURIComponent(orderId)}`;
+  }
+
+  async createOrder(input: { account: AccountRecord; plan: Plan }): Promise<CreatedOrder> {
+    const orderId = newOrderId();
+    await this.opts.orders.insertOrder({
+      order_id: orderId,
+      gateway: this.name,
+      account_id: input.account.id,
+      plan: input.plan.plan,
+      amount_minor: input.plan.amountMinor,
+      currency: input.plan.currency,
+      credits: input.plan.credits,
+      status: 'pending',
+      created_at: this.clock().toISOString(),
+      paid_at: null,
+    });
+    const payUrl = this.payUrl(orderId);
+    return { order_id: orderId, pay_url: payUrl, qr_code: await QRCode.toDataURL(payUrl) };
+  }
+
+  async handleWebhook(req: WebhookRequest): Promise<WebhookResult> {
+    verifySignature(
+      this.opts.secret,
+      headerValue(req.headers, SIGNATURE_HEADER),
+      req.rawBody,
+      this.clock(),
+      this.opts.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS,
+    );
+    let json: unknown;
+    try {
+      json = JSON.parse(req.rawBody);
+    } catch {
+      throw invalidInput('body', 'must be JSON');
+    }
+    const parsed = WebhookBodySchema.safeParse(json);
+    if (!parsed.success) {
+      const field = parsed.error.issues[0]?.path.join('.') || 'body';
+      throw invalidInput(field, parsed.error.issues[0]?.message ?? 'invalid webhook body');
+    }
+    const amountMinor = toMinorUnits(parsed.data.amount);
+    if (amountMinor === null) throw invalidInput('amount', 'must be a non-negative amount with at most 2 decimals');
+    return fulfilOrder(this.opts.orders, this.opts.plans, this.name, {
+      order_id: parsed.data.order_id,
+      plan: parsed.data.plan,
+      amountMinor,
+      currency: parsed.data.currency,
+    });
+  }
+
+  async status(orderId: string): Promise<OrderStatusView> {
+    const o = await this.opts.orders.order(orderId);
+    if (!o || o.gateway !== this.name) throw orderNotFound(orderId);
+    return orderStatusView(o);
+  }
+
+  /** HTML of the pay page; not_found for an unknown order. */
+  async payPage(orderId: string, opts: { simulateAction?: string } = {}): Promise<string> {
+    const order = await this.status(orderId);
+    const payUrl = this.payUrl(orderId);
+    return renderPayPage({ order, payUrl, qrCode: await QRCode.toDataURL(payUrl), simulateAction: opts.simulateAction });
+  }
+
+  /** The webhook request the sandbox "provider" sends when the order is paid (signed now). */
+  async completionRequest(orderId: string): Promise<WebhookRequest> {
+    const o = await this.status(orderId);
+    const rawBody = JSON.stringify({
+      type: 'payment.succeeded',
+      order_id: o.order_id,
+      plan: o.plan,
+      amount: o.amount,
+      currency: o.currency,
+    });
+    return {
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signPayload(this.opts.secret, rawBody, this.clock()) },
+      rawBody,
+    };
+  }
+
+  /** For the pay page's "simulate payment" button: sends the signed completion to itself. */
+  async simulatePayment(orderId: string): Promise<WebhookResult> {
+    return this.handleWebhook(await this.completionRequest(orderId));
+  }
+}

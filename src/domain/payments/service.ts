@@ -1,0 +1,46 @@
+/**
+ * create_payment: which account an order is for.
+ * - api_key (already resolved from every place a key can be presented): that account;
+ *   missing/unknown key errors as usual.
+ * - email alone: the account registered with that e-mail (digest lookup); not_found when no
+ *   account has it. Anyone may pay for an account they know the address of; the order only
+ *   ever adds credits, and the key is never revealed.
+ * - both: the e-mail must belong to the key's account, else invalid_input (field email).
+ * - neither: missing_credentials.
+ */
+import { DomainError, invalidInput } from '../errors.js';
+import type { AccountService } from '../accounts/service.js';
+import type { CreatedOrder, PaymentGateway } from './gateway.js';
+import type { PlanCatalog } from './plans.js';
+
+export interface CreatePaymentInput {
+  plan: unknown;
+  apiKey?: string | null;
+  email?: string | null;
+}
+
+export interface PaymentDeps {
+  accounts: AccountService;
+  gateway: PaymentGateway;
+  plans: PlanCatalog;
+}
+
+const blank = (v: string | null | undefined): v is null | undefined => v === null || v === undefined || v.trim() === '';
+
+export async function createPayment(input: CreatePaymentInput, deps: PaymentDeps): Promise<CreatedOrder> {
+  const plan = deps.plans.require(input.plan);
+  let account;
+  if (!blank(input.apiKey)) {
+    account = await deps.accounts.authenticate(input.apiKey);
+    if (!blank(input.email)) {
+      const byEmail = await deps.accounts.accountByEmail(input.email);
+      if (!byEmail || byEmail.id !== account.id) throw invalidInput('email', 'does not belong to the account of the API key');
+    }
+  } else if (!blank(input.email)) {
+    account = await deps.accounts.accountByEmail(input.email);
+    if (!account) throw new DomainError('not_found', 'No account is registered with this e-mail address');
+  } else {
+    throw new DomainError('missing_credentials', 'create_payment needs an api_key or the e-mail address of a registered account');
+  }
+  return deps.gateway.createOrder({ account, plan });
+}

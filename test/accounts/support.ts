@@ -1,0 +1,29 @@
+/** Real SQLite files in a temp dir, plus a settable clock. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDb, type Db } from '../../src/store/db.js';
+import { sqliteAccountStores } from '../../src/store/sqlite-ledger.js';
+import { AccountService } from '../../src/domain/accounts/service.js';
+
+export const RECHARGE_URL = 'http://127.0.0.1:8787/api/payment/create';
+
+export function tempDir(): { dir: string; file: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-accounts-'));
+  return { dir, file: path.join(dir, 'test.db'), cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export class TestClock {
+  constructor(public ms: number) {}
+  readonly now = (): Date => new Date(this.ms);
+  advance(seconds: number): void {
+    this.ms += seconds * 1000;
+  }
+}
+
+export function openStores(file: string, clock?: TestClock) {
+  const db: Db = openDb(file);
+  const stores = sqliteAccountStores(db, { clock: clock?.now });
+  const accounts = new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL });
+  return { db, ...stores, accounts };
+}
