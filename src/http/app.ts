@@ -12,6 +12,7 @@ import { DomainError } from '../domain/errors.js';
 import type { AnyTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
 import { errorResponse, type AppEnv } from './common.js';
+import { DATASETS } from '../resources/datasets.js';
 import { mountMcp, type McpHttpHandle } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
 import { mountRestRoutes } from './rest.js';
@@ -70,7 +71,17 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       throw err;
     }
   });
-  app.get('/openapi.json', (c) => c.json(buildOpenApi(tools, config.publicBaseUrl)));
+  app.get('/openapi.json', (c) => c.json(buildOpenApi(tools, config.publicBaseUrl, DATASETS)));
+  for (const d of DATASETS) {
+    app.get(d.restPath, async (c) => {
+      try {
+        return c.json(await d.build(deps));
+      } catch (err) {
+        if (err instanceof DomainError) return errorResponse(c, err);
+        throw err;
+      }
+    });
+  }
 
   const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: config.bodyLimitBytes });
   mountRestRoutes(app, deps, tools);

@@ -1,5 +1,6 @@
 /** OpenAPI 3.1 document generated from the same zod schemas as the MCP tools. */
 import { z } from 'zod';
+import type { DatasetDefinition } from '../resources/define.js';
 import type { AnyTool } from '../tools/define.js';
 import { SERVER_VERSION } from '../version.js';
 
@@ -10,8 +11,18 @@ const ERROR_BODY = {
   additionalProperties: true,
 };
 
-export function buildOpenApi(tools: readonly AnyTool[], baseUrl: string): Record<string, unknown> {
+export function buildOpenApi(tools: readonly AnyTool[], baseUrl: string, datasets: readonly DatasetDefinition[] = []): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  for (const d of datasets) {
+    paths[d.restPath] = {
+      get: {
+        operationId: `dataset_${d.name.replace(/[^A-Za-z0-9]+/g, '_')}`,
+        summary: d.title,
+        description: `${d.description} Also the MCP resource robotparts://datasets/${d.name}.`,
+        responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
+      },
+    };
+  }
   for (const tool of tools) {
     const input = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as {
       properties?: Record<string, Record<string, unknown>>;

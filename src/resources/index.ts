@@ -5,6 +5,8 @@ import { toSummary } from '../domain/entity.js';
 import { DomainError } from '../domain/errors.js';
 import { getPart, listParts } from '../domain/parts.js';
 import { ATTRIBUTION, LICENSE } from '../tools/schemas.js';
+import { DATASETS } from './datasets.js';
+import { datasetUri } from './define.js';
 
 const COMPLETION_MAX = 100;
 
@@ -17,6 +19,12 @@ function one(v: string | string[] | undefined): string {
 }
 
 export function registerResources(server: McpServer, deps: Deps): void {
+  for (const d of DATASETS) {
+    server.registerResource(d.name, datasetUri(d.name), { title: d.title, description: d.description, mimeType: 'application/json' }, async (uri) =>
+      json(uri, await d.build(deps)),
+    );
+  }
+
   const parts = { catalogue: deps.catalogue, index: deps.index, baseUrl: deps.config.publicBaseUrl };
 
   server.registerResource(

@@ -1,0 +1,4 @@
+/** Every published dataset. Each is an MCP resource and a REST path. */
+import type { DatasetDefinition } from './define.js';
+
+export const DATASETS: readonly DatasetDefinition[] = [];
