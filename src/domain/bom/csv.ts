@@ -1,0 +1,124 @@
+/**
+ * BOM as CSV (csv-stringify), safe to open in a spreadsheet.
+ *
+ * - Fixed column order (BOM_CSV_COLUMNS; the three supplier columns only when suppliers were
+ *   requested). One row per BOM line (row_type "item"), then one row_type "total" row.
+ * - Formula injection (OWASP "CSV Injection"): every TEXT cell that begins with = + - @, a tab
+ *   or a carriage return gets a single quote in front. Numeric cells (line, quantity,
+ *   unit_price, line_total) are written by the service as plain decimals and are never prefixed:
+ *   a negative number is a number.
+ * - Any cell holding CR or LF is quoted (csv-stringify would otherwise leave a lone CR bare).
+ * - UTF-8 with a byte order mark and CRLF line ends (RFC 4180), so spreadsheets read CJK names.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { BomDocument, BomLine, LineSuppliers, PrintSuggestion, SupplierSuggestion } from './schema.js';
+
+const DANGEROUS_START = /^[=+\-@\t\r]/;
+
+/** OWASP neutralisation of one text cell: prefix a single quote when it could start a formula. */
+export function neutraliseCell(text: string): string {
+  return DANGEROUS_START.test(text) ? `'${text}` : text;
+}
+
+export const BOM_CSV_BASE_COLUMNS = [
+  'row_type',
+  'line',
+  'id',
+  'name',
+  'category',
+  'manufacturer',
+  'specs',
+  'supplier',
+  'quantity',
+  'unit_price',
+  'line_total',
+  'currency',
+  'price_source',
+  'price_note',
+  'catalogue_id',
+  'catalogue_price_range',
+  'quarantine',
+] as const;
+export const BOM_CSV_SUPPLIER_COLUMNS = ['official_stores', 'distributors', 'supplier_notes'] as const;
+export const BOM_CSV_TAIL_COLUMNS = ['print_suggestions'] as const;
+
+/** Columns holding numbers written by the service: never neutralised. */
+export const BOM_CSV_NUMERIC_COLUMNS = new Set<string>(['line', 'quantity', 'unit_price', 'line_total']);
+
+export function bomCsvColumns(includeSuppliers: boolean): string[] {
+  return [...BOM_CSV_BASE_COLUMNS, ...(includeSuppliers ? BOM_CSV_SUPPLIER_COLUMNS : []), ...BOM_CSV_TAIL_COLUMNS];
+}
+
+const supplierText = (s: SupplierSuggestion) => (s.basis === 'manufacturer' ? `${s.name} ${s.url}` : `${s.name} ${s.url} (${s.basis}: ${s.matched})`);
+
+function printText(p: PrintSuggestion): string {
+  if (p.kind === 'structural_part') {
+    return `${p.id} printable structural part (${p.reason}): ${p.material.recommended}, walls >= ${p.min_wall_mm} mm (rule of thumb)`;
+  }
+  const side = (s: typeof p.side_a) => `${s.designation} (${s.bolt_count}x${s.thread} on PCD ${s.pcd_mm} mm)`;
+  const parts = [
+    `${p.id} printed adapter plate ${side(p.side_a)} to ${side(p.side_b)}`,
+    `${p.material.recommended}, >= ${p.min_thickness_mm} mm thick, outer diameter >= ${p.min_outer_diameter_mm} mm (rule of thumb)`,
+  ];
+  if (p.clocking_deg !== null) parts.push(`rotate pattern b by ${p.clocking_deg} deg`);
+  for (const w of p.warnings) parts.push(`WARNING: ${w}`);
+  return parts.join('; ');
+}
+
+function lineRow(l: BomLine, currency: string | null, includeSuppliers: boolean, byId: Map<string, PrintSuggestion>): Record<string, string> {
+  const row: Record<string, string> = {
+    row_type: 'item',
+    line: String(l.line),
+    id: l.id,
+    name: l.name ?? '',
+    category: l.category ?? '',
+    manufacturer: l.manufacturer ?? '',
+    specs: l.specs ?? '',
+    supplier: l.supplier ?? '',
+    quantity: String(l.quantity),
+    unit_price: l.unit_price_text ?? '',
+    line_total: l.line_total_text ?? '',
+    currency: currency ?? '',
+    price_source: l.price_source,
+    price_note: l.price_note ?? '',
+    catalogue_id: l.catalogue.id ?? '',
+    catalogue_price_range: l.catalogue.price_range ?? '',
+    quarantine: l.catalogue.quarantine === null ? '' : String(l.catalogue.quarantine),
+  };
+  if (includeSuppliers) {
+    const s: LineSuppliers = l.suppliers ?? { official_stores: [], distributors: [], notes: [] };
+    row.official_stores = s.official_stores.map(supplierText).join('; ');
+    row.distributors = s.distributors.map(supplierText).join('; ');
+    row.supplier_notes = s.notes.join('; ');
+  }
+  row.print_suggestions = l.print_suggestions
+    .map((id) => byId.get(id))
+    .filter((p): p is PrintSuggestion => p !== undefined)
+    .map(printText)
+    .join(' | ');
+  return row;
+}
+
+export function renderBomCsv(doc: BomDocument, includeSuppliers: boolean): string {
+  const columns = bomCsvColumns(includeSuppliers);
+  const byId = new Map(doc.print_suggestions.map((p) => [p.id, p]));
+  const m = doc.metadata;
+  const rows: Record<string, string>[] = doc.items.map((l) => lineRow(l, m.currency, includeSuppliers, byId));
+  const total: Record<string, string> = Object.fromEntries(columns.map((c) => [c, '']));
+  total.row_type = 'total';
+  total.quantity = String(m.total_quantity);
+  total.line_total = m.total_cost_text;
+  total.currency = m.currency ?? '';
+  total.price_note = m.total_is_partial
+    ? `partial: line(s) ${m.unpriced_lines.join(', ')} have no price and are excluded`
+    : `all ${m.priced_lines} line(s) priced`;
+  rows.push(total);
+  const safe = rows.map((r) => columns.map((c) => (BOM_CSV_NUMERIC_COLUMNS.has(c) ? r[c] : neutraliseCell(r[c] ?? ''))));
+  return stringify(safe, {
+    header: true,
+    columns,
+    bom: true,
+    record_delimiter: 'windows',
+    quoted_match: /[\r\n]/,
+  });
+}
