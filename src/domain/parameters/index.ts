@@ -4,3 +4,6 @@ export type { DeclaredSpecInputs, SpecShapedFields } from './spec-shaped.js';
 export { parseParameter, notationOf, normalizeNotation, requiredConditions, conditionWords } from './parse.js';
 export type { RequiredCondition } from './parse.js';
 export * from './types.js';
+export { convert, compareParameters, inverseFormula } from './convert.js';
+export type { ConvertResult, ConvertedNumber, PairComparison } from './convert.js';
+export { unitSymbols } from './units.js';

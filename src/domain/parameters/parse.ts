@@ -469,7 +469,19 @@ function conversionOf(core: Core, lo: SiNumber, hi: SiNumber): AppliedConversion
   };
 }
 
-function parseInner(input: string, hint: ParameterHint | undefined): ParsedParameter {
+/** The parsed value plus the exact declared numbers and units (for convert()). */
+export interface DetailedParse {
+  parsed: ParsedParameter;
+  /** One part for a single value, two (min, max) for a range; null when not recognized. */
+  parts: { x: Rat; unit: UnitDef }[] | null;
+}
+
+function parseInner(input: string, hint: ParameterHint | undefined): DetailedParse {
+  const r = parseCore(input, hint);
+  return 'parsed' in r ? r : { parsed: r, parts: null };
+}
+
+function parseCore(input: string, hint: ParameterHint | undefined): ParsedParameter | DetailedParse {
   const s = normalizeNotation(input);
   const family = hint ? HINT_FAMILY[hint] : null;
   if (s === '') return base(input, 'absent', 'not declared; not comparable');
@@ -540,7 +552,7 @@ function parseInner(input: string, hint: ParameterHint | undefined): ParsedParam
       }
     : { unit: CANONICAL_UNIT[dim], value: lo.value, exact: lo.exact, range: null };
 
-  return {
+  const parsed: ParsedParameter = {
     input,
     recognized: true,
     quantity,
@@ -557,6 +569,13 @@ function parseInner(input: string, hint: ParameterHint | undefined): ParsedParam
     comparability: singleLevel(quantity, a.cond, core.range, core.unitMin.native && core.unitMax.native, a.qualifier),
     notes,
   };
+  const parts = core.range
+    ? [
+        { x: xMin, unit: core.unitMin },
+        { x: xMax, unit: core.unitMax },
+      ]
+    : [{ x: xMin, unit: core.unitMin }];
+  return { parsed, parts };
 }
 
 const QUANTITY_SET: ReadonlySet<string> = new Set<Quantity>([
@@ -579,10 +598,16 @@ const QUANTITY_SET: ReadonlySet<string> = new Set<Quantity>([
  * when there is no number at all).
  */
 export function parseParameter(value: unknown, hint?: ParameterHint): ParsedParameter {
-  const input = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  return parseDetailed(value, hint).parsed;
+}
+
+/** parseParameter plus the exact declared numbers (never throws either). */
+export function parseDetailed(value: unknown, hint?: ParameterHint): DetailedParse {
+  let input = '';
   try {
+    input = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
     return parseInner(input, hint);
   } catch {
-    return unrecognized(input, 'internal reading error');
+    return { parsed: unrecognized(input, 'internal reading error'), parts: null };
   }
 }

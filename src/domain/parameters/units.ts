@@ -79,6 +79,23 @@ const PREFIXES: { p: string; name: string; f: Rat; aliases?: string[] }[] = [
   { p: 'T', name: 'tera', f: rat(10n ** 12n) },
 ];
 
+/** Variable name of the canonical unit inside formulas. */
+export const CANON_VAR: Record<Dimension, string> = {
+  torque: 'Nm',
+  angular_speed: 'rad_s',
+  data_rate: 'bit_s',
+  mass: 'kg',
+  voltage: 'V',
+  angle: 'deg',
+  length: 'm',
+  force: 'N',
+  relative: 'pct_fs',
+  encoder_bits: 'deg_step',
+  encoder_counts: 'deg_step',
+};
+
+const varName = (sym: string) => sym.replace(/[/·]/g, '_');
+
 function prefixFormula(to: string, from: string, f: Rat): string {
   if (f.n === 1n) return `${to} = ${from} / ${f.d}`;
   return `${to} = ${from} * ${f.n}`;
@@ -107,8 +124,8 @@ function addSi(
       k: 0,
       p: 1,
       native: true,
-      formula: sym === canon ? `${canon} = ${canon}` : prefixFormula(canon, sym, rel),
-      variable: sym,
+      formula: sym === canon ? `${CANON_VAR[dimension]} = ${CANON_VAR[dimension]}` : prefixFormula(CANON_VAR[dimension], varName(sym), rel),
+      variable: sym === canon ? CANON_VAR[dimension] : varName(sym),
       spec_conversion: false,
     };
   };
@@ -166,7 +183,7 @@ export const SEC_PER_60DEG: UnitDef = {
 add(['sec/60deg', 'sec/60°', 's/60°', 's/60deg'], SEC_PER_60DEG);
 
 // --- data rate ----------------------------------------------------------------------------
-addSi(['bps', 'bit/s', 'b/s'], 'data_rate', 'bps', ['k', 'M', 'G', 'T'], {
+addSi(['bit/s', 'bps', 'b/s'], 'data_rate', 'bps', ['k', 'M', 'G', 'T'], {
   extraAliases: { k: ['Kbps', 'Kbit/s', 'Kb/s'] },
 });
 
@@ -215,7 +232,7 @@ addSi(['N'], 'force', 'n', ['m', 'k']);
 // --- relative (percent of full scale) -----------------------------------------------------
 add(['%FS', '% FS', '%F.S.', '% F.S.', '%F.S', '% F.S', '%fs'], {
   symbol: '%FS', family: 'percent_fs', dimension: 'relative', r: ONE, k: 0, p: 1, native: true,
-  formula: '%FS = %FS', variable: '%FS', spec_conversion: false,
+  formula: 'pct_fs = pct_fs', variable: 'pct_fs', spec_conversion: false,
 });
 
 // --- encoder resolution -------------------------------------------------------------------
