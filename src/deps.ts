@@ -6,7 +6,12 @@ import type { Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { StoredEntity } from './domain/entity.js';
 import { SearchIndex } from './domain/search.js';
+import { randomBytes } from 'node:crypto';
+import { AccountService } from './domain/accounts/service.js';
+import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { createLogger, type Logger } from './log.js';
+import type { RateLimiter } from './store/ledger.js';
+import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
 import { loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
@@ -17,6 +22,9 @@ export interface Deps {
   log: Logger;
   catalogue: Catalogue;
   index: SearchIndex;
+  accounts: AccountService;
+  rateLimiter: RateLimiter;
+  payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -40,13 +48,39 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   }
   const catalogue = new SqliteCatalogue(db);
   const index = new SearchIndex(data.entities);
+  const clock = opts.clock ?? systemClock;
+  const stores = sqliteAccountStores(db, { clock });
+  const accounts = new AccountService(stores.ledger, {
+    get rechargeUrl() {
+      return `${config.publicBaseUrl.replace(/\/$/, '')}/api/payment/create`;
+    },
+  });
+  const plans = loadPlans(config.dataDir);
+  let secret = config.webhookSecret;
+  if (!secret) {
+    if (config.paymentGateway !== 'sandbox') throw new Error(`ROBOT_PARTS_WEBHOOK_SECRET is required for the ${config.paymentGateway} payment gateway`);
+    // The sandbox signs its own completions; a per-process secret keeps them unforgeable.
+    secret = randomBytes(32).toString('hex');
+  }
+  const gateway = createPaymentGateway(config.paymentGateway, {
+    orders: stores.orders,
+    plans,
+    secret,
+    get publicBaseUrl() {
+      return config.publicBaseUrl;
+    },
+    clock,
+  });
   log.info('catalogue loaded', { entities: data.entities.length, db: config.dbPath, dataset_version: data.meta.dataset_version });
   return {
     config,
-    clock: opts.clock ?? systemClock,
+    clock,
     log,
     catalogue,
     index,
+    accounts,
+    rateLimiter: stores.rateLimiter,
+    payments: { gateway, plans },
     close: () => {
       if (db.open) db.close();
     },

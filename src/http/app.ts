@@ -15,6 +15,7 @@ import { errorResponse, type AppEnv } from './common.js';
 import { DATASETS } from '../resources/datasets.js';
 import { mountMcp, type McpHttpHandle } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
+import { mountPaymentRoutes } from './payments.js';
 import { mountRestRoutes } from './rest.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 
@@ -84,6 +85,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   }
 
   const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: config.bodyLimitBytes });
+  mountPaymentRoutes(app, deps);
   mountRestRoutes(app, deps, tools);
   opts.extend?.(app, deps);
 

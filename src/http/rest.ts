@@ -91,7 +91,9 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
           if (err instanceof DomainError) return errorResponse(c, err);
           throw err;
         }
-        const outcome = await runTool(tool, input, restContext(c, deps));
+        const ctx = restContext(c, deps);
+        if (route.prepare) input = route.prepare(input, ctx) as Record<string, unknown>;
+        const outcome = await runTool(tool, input, ctx);
         if (!outcome.ok) return errorResponse(c, outcome.error);
         if (route.render) {
           const r = route.render(outcome.output);

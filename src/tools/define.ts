@@ -51,6 +51,8 @@ export interface RestRoute<I> {
   fixed?: Partial<I>;
   /** Defaults that differ from the tool's for this route. */
   defaults?: Partial<I>;
+  /** Adjusts the arguments from what the request carries (e.g. deep data when a key is presented). */
+  prepare?: (input: Partial<I>, ctx: ToolContext) => Partial<I>;
   /** Custom rendering (e.g. CSV); default is the JSON of the output. */
   render?: (output: unknown) => RestResponse;
   summary?: string;

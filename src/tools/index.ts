@@ -4,5 +4,18 @@ import { getCatalogueStatsTool } from './get-catalogue-stats.js';
 import { getPartTool } from './get-part.js';
 import { listPartsTool } from './list-parts.js';
 import { searchPartsTool } from './search-parts.js';
+import { registerKeyTool } from './register-key.js';
+import { getBalanceTool } from './get-balance.js';
+import { createPaymentTool } from './create-payment.js';
+import { getPaymentStatusTool } from './get-payment-status.js';
 
-export const TOOLS: readonly AnyTool[] = [searchPartsTool, getPartTool, listPartsTool, getCatalogueStatsTool];
+export const TOOLS: readonly AnyTool[] = [
+  searchPartsTool,
+  getPartTool,
+  listPartsTool,
+  getCatalogueStatsTool,
+  registerKeyTool,
+  getBalanceTool,
+  createPaymentTool,
+  getPaymentStatusTool,
+];

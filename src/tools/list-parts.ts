@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { toSummary } from '../domain/entity.js';
+import { DeepEntity, toDeep, toSummary } from '../domain/entity.js';
 import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/parts.js';
+import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
-import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, Summary } from './schemas.js';
+import { defineTool } from './define.js';
+import { ApiKey, ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, Summary } from './schemas.js';
+
+export const DEEP_LIST_COST = 1;
 
 const listRoute = (path: string, category: string) => ({
   method: 'GET' as const,
@@ -17,17 +20,20 @@ export const listPartsTool = defineTool({
   name: 'list_parts',
   title: 'List robot parts',
   description:
-    'List catalogue entities, all or one category, with summary fields, in id order, paged by cursor. ' +
+    'List catalogue entities, all or one category, in id order, paged by cursor. Summary fields for free; ' +
+    `with deep=true and an API key, the full records including the paid fields (price, compatibility, confidence, sources, compliance, localization_ratio) at ${DEEP_LIST_COST} credit per call. ` +
     'Quarantined entries are left out unless include_quarantine is true. Use search_parts to find parts by keyword.',
   inputSchema: z.object({
     category: Category.optional(),
+    deep: z.boolean().optional().describe(`Full records with paid fields; needs an API key and costs ${DEEP_LIST_COST} credit per call (default false)`),
     include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
     limit: z.number().int().min(1).optional().describe(`Entities per page, default ${LIST_LIMIT_DEFAULT}; above ${LIST_LIMIT_MAX} clamped`),
     cursor: Cursor.optional(),
+    api_key: ApiKey.optional(),
   }),
   outputSchema: z.object({
     count: z.number().int().describe('Entities matching (all pages)'),
-    data: z.array(Summary),
+    data: z.array(z.union([DeepEntity, Summary])),
     next_cursor: NextCursor,
     meta: z.object({
       category: z.string().nullable(),
@@ -35,39 +41,69 @@ export const listPartsTool = defineTool({
       limit: z.number().int(),
       limit_clamped: z.boolean(),
       quarantined_excluded: z.number().int(),
-      fields: z.literal('summary'),
+      fields: z.enum(['summary', 'deep']),
+      credits_charged: z.number().int(),
+      credits_remaining: z.number().int().nullable(),
       license: z.string(),
       attribution: z.string(),
       dataset_version: z.string(),
     }),
   }),
-  annotations: READ_ONLY,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   rest: [
-    { method: 'GET', path: '/api/entities.json', defaults: { limit: LIST_LIMIT_MAX }, summary: 'All categories' },
+    {
+      method: 'GET',
+      path: '/api/entities.json',
+      defaults: { limit: LIST_LIMIT_MAX },
+      // Spec: with a valid key, /api/entities.json returns deep fields (1 credit per call).
+      prepare: (input, ctx) => (input.deep === undefined && (ctx.credentials.length > 0 || input.api_key) ? { ...input, deep: true } : input),
+      summary: 'All categories; deep fields with a key',
+    },
     listRoute('/api/actuators.json', 'actuators'),
     listRoute('/api/sensors.json', 'sensors'),
     listRoute('/api/chips.json', 'chips'),
     listRoute('/api/protocols.json', 'protocols'),
   ],
   handler: async (input, ctx) => {
-    const r = await listParts(partsContext(ctx), { ...input, offset: decodeCursor(input.cursor) });
-    const meta = await ctx.deps.catalogue.meta();
-    return {
-      count: r.total,
-      data: r.items.map(toSummary),
-      next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
-      meta: {
-        category: r.category,
-        returned: r.items.length,
-        limit: r.limit,
-        limit_clamped: r.limit_clamped,
-        quarantined_excluded: r.quarantined_excluded,
-        fields: 'summary' as const,
-        license: LICENSE,
-        attribution: ATTRIBUTION,
-        dataset_version: meta.dataset_version,
-      },
+    const offset = decodeCursor(input.cursor);
+    const build = async (deep: boolean) => {
+      const r = await listParts(partsContext(ctx), { ...input, offset });
+      const meta = await ctx.deps.catalogue.meta();
+      return {
+        count: r.total,
+        data: deep ? r.items.map(toDeep) : r.items.map(toSummary),
+        next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
+        meta: {
+          category: r.category,
+          returned: r.items.length,
+          limit: r.limit,
+          limit_clamped: r.limit_clamped,
+          quarantined_excluded: r.quarantined_excluded,
+          fields: deep ? ('deep' as const) : ('summary' as const),
+          credits_charged: 0,
+          credits_remaining: null as number | null,
+          license: LICENSE,
+          attribution: ATTRIBUTION,
+          dataset_version: meta.dataset_version,
+        },
+      };
     };
+    if (!input.deep) return build(false);
+    const { account } = await requireAccount(ctx, input);
+    const charged = await ctx.deps.accounts.charge({
+      account,
+      cost: DEEP_LIST_COST,
+      reason: 'entities.deep',
+      reference: `list_parts:${input.category ?? '*'}:${input.include_quarantine ? 'q' : ''}:${offset}:${input.limit ?? ''}`,
+      idempotencyKey: ctx.idempotencyKey,
+      run: () => build(true),
+    });
+    ctx.setHeader('X-Credits-Remaining', String(charged.credits_remaining));
+    ctx.setHeader('X-API-Tier', 'credits');
+    return { ...charged.result, meta: { ...charged.result.meta, credits_charged: charged.charged, credits_remaining: charged.credits_remaining } };
   },
-  text: (o) => `${o.count} entities${o.meta.category ? ` in ${o.meta.category}` : ''}; showing ${o.meta.returned}.` + (o.next_cursor ? ` More: cursor=${o.next_cursor}` : ''),
+  text: (o) =>
+    `${o.count} entities${o.meta.category ? ` in ${o.meta.category}` : ''}; showing ${o.meta.returned} (${o.meta.fields} fields).` +
+    (o.meta.credits_charged ? ` Charged ${o.meta.credits_charged} credit; ${o.meta.credits_remaining} left.` : '') +
+    (o.next_cursor ? ` More: cursor=${o.next_cursor}` : ''),
 });

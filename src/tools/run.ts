@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError, isDomainError } from '../domain/errors.js';
+import { applyRateLimit } from './access.js';
 import type { AnyTool, ToolContext } from './define.js';
 
 /** zod issues -> invalid_input naming the first offending field. */
@@ -23,6 +24,7 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
   const parsed = tool.inputSchema.safeParse(rawInput ?? {});
   if (!parsed.success) return { ok: false, error: validationError(parsed.error) };
   try {
+    await applyRateLimit(ctx, parsed.data);
     const output = (await tool.handler(parsed.data, ctx)) as Record<string, unknown>;
     return { ok: true, output };
   } catch (err) {

@@ -5,7 +5,8 @@ import { silentLogger } from '../../src/log.js';
 import { catalogueData, sampleEntities } from './factory.js';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { dbPath: ':memory:', port: 0, logLevel: 'error', ...overrides });
+  // Rate limits off unless a test sets them: the rate-limit tests turn them on.
+  return loadConfig({}, { dbPath: ':memory:', port: 0, logLevel: 'error', rateLimitFree: 0, rateLimitPaid: 0, ...overrides });
 }
 
 /** Deps over a synthetic catalogue in an in-memory SQLite store. */

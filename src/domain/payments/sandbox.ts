@@ -54,16 +54,15 @@ export function newOrderId(): string {
 export class SandboxGateway implements PaymentGateway {
   readonly name = 'sandbox';
   private readonly clock: Clock;
-  private readonly base: string;
 
   constructor(private readonly opts: SandboxGatewayOptions) {
     if (!opts.secret) throw new Error('sandbox gateway: a webhook secret is required');
     this.clock = opts.clock ?? systemClock;
-    this.base = opts.publicBaseUrl.replace(/\/+$/, '');
   }
 
   payUrl(orderId: string): string {
-    return `${this.base}/pay/${encodeURIComponent(orderId)}`;
+    // Read at call time: the public URL may be settled only once the server listens (port 0).
+    return `${this.opts.publicBaseUrl.replace(/\/+$/, '')}/pay/${encodeURIComponent(orderId)}`;
   }
 
   async createOrder(input: { account: AccountRecord; plan: Plan }): Promise<CreatedOrder> {

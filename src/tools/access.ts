@@ -1,0 +1,45 @@
+/**
+ * Credentials and rate limits for tool calls. Keys come from the transport (headers, query,
+ * ROBOT_PARTS_API_KEY on stdio) and from the tool's own api_key argument; differing keys are
+ * an error. Rate limits apply to HTTP surfaces only (REST and MCP over HTTP), never stdio.
+ */
+import { resolveApiKey, requireApiKey } from '../domain/accounts/credentials.js';
+import { digestKey } from '../domain/accounts/keys.js';
+import { enforceRateLimit, limitForPlan, rateLimitSubject } from '../domain/accounts/rate-limit.js';
+import { isDomainError } from '../domain/errors.js';
+import type { AccountRecord } from '../store/ledger.js';
+import type { ToolContext } from './define.js';
+
+function argKey(input: unknown): string | null {
+  const v = (input as { api_key?: unknown } | null)?.api_key;
+  return typeof v === 'string' ? v : null;
+}
+
+/** The presented key (transport or argument), or null. conflicting_credentials when they differ. */
+export function presentedKey(ctx: ToolContext, input: unknown): string | null {
+  return resolveApiKey(ctx.credentials, argKey(input));
+}
+
+/** The caller's account; missing_credentials (401) / unknown_key (403). */
+export async function requireAccount(ctx: ToolContext, input: unknown): Promise<{ key: string; account: AccountRecord }> {
+  const key = requireApiKey(ctx.credentials, argKey(input));
+  return { key, account: await ctx.deps.accounts.authenticate(key) };
+}
+
+/** Counts the call against its hourly window; rate_limited (429) when over. */
+export async function applyRateLimit(ctx: ToolContext, input: unknown): Promise<void> {
+  if (ctx.surface !== 'rest' && ctx.surface !== 'mcp-http') return;
+  const { config, accounts, rateLimiter, clock } = ctx.deps;
+  const key = presentedKey(ctx, input);
+  let account: AccountRecord | null = null;
+  if (key) {
+    try {
+      account = await accounts.authenticate(key);
+    } catch (err) {
+      if (!isDomainError(err)) throw err; // an unknown key is limited as anonymous; the tool answers 403 if it needs one
+    }
+  }
+  const subject = account && key ? rateLimitSubject({ keyDigest: digestKey(key) }) : rateLimitSubject({ address: ctx.clientAddress ?? 'unknown' });
+  const limit = limitForPlan(account?.plan ?? null, { free: config.rateLimitFree, paid: config.rateLimitPaid });
+  await enforceRateLimit(rateLimiter, subject, limit, clock(), ctx.setHeader);
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { createPayment } from '../domain/payments/service.js';
+import { presentedKey } from './access.js';
+import { defineTool } from './define.js';
+import { ApiKey } from './schemas.js';
+
+export const createPaymentTool = defineTool({
+  name: 'create_payment',
+  title: 'Buy credits',
+  description:
+    'Create a payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999). ' +
+    'Returns order_id, pay_url and qr_code (PNG data URL of pay_url). The account is the one of the API key, or the one registered with email. ' +
+    'Credits arrive when the payment gateway confirms the order; get_payment_status tells.',
+  inputSchema: z.object({
+    plan: z.enum(['starter', 'pro', 'lifetime']).describe('Plan to buy'),
+    api_key: ApiKey.optional(),
+    email: z.string().max(320).optional().describe('E-mail of a registered account (instead of, or to confirm, the key)'),
+  }),
+  outputSchema: z.object({ order_id: z.string(), pay_url: z.string(), qr_code: z.string() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  rest: [{ method: 'POST', path: '/api/payment/create', summary: 'Create a payment order' }],
+  handler: async (input, ctx) =>
+    createPayment({ plan: input.plan, apiKey: presentedKey(ctx, input), email: input.email ?? null }, { accounts: ctx.deps.accounts, ...ctx.deps.payments }),
+  text: (o) => `Order ${o.order_id}: pay at ${o.pay_url}`,
+});

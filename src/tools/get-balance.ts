@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { requireAccount } from './access.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { ApiKey } from './schemas.js';
+
+export const getBalanceTool = defineTool({
+  name: 'get_balance',
+  title: 'Credit balance',
+  description: 'Credits left, plan and number of paid calls of an API key. The key comes from api_key or from the transport (Authorization/X-API-Key header, ROBOT_PARTS_API_KEY on stdio).',
+  inputSchema: z.object({ api_key: ApiKey.optional() }),
+  outputSchema: z.object({ credits: z.number().int(), plan: z.string(), api_calls: z.number().int() }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'POST', path: '/api/credits/balance', summary: 'Balance of a key' }],
+  handler: async (input, ctx) => {
+    const { account } = await requireAccount(ctx, input);
+    return { credits: account.credits, plan: account.plan, api_calls: account.api_calls };
+  },
+  text: (o) => `${o.credits} credits, plan ${o.plan}, ${o.api_calls} paid calls.`,
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineTool, READ_ONLY } from './define.js';
+
+export const getPaymentStatusTool = defineTool({
+  name: 'get_payment_status',
+  title: 'Payment order status',
+  description: 'Status of a payment order (pending or paid), with its plan, amount, currency and credits.',
+  inputSchema: z.object({ order_id: z.string().min(1).max(200).describe('order_id returned by create_payment') }),
+  outputSchema: z.object({
+    order_id: z.string(),
+    status: z.enum(['pending', 'paid']),
+    plan: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    credits: z.number().int(),
+    created_at: z.string(),
+    paid_at: z.string().nullable(),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/payment/:order_id', summary: 'Payment order status' }],
+  handler: async ({ order_id }, ctx) => ctx.deps.payments.gateway.status(order_id),
+});

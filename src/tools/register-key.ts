@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineTool } from './define.js';
+
+export const registerKeyTool = defineTool({
+  name: 'register_key',
+  title: 'Register a free API key',
+  description:
+    'Create a free API key (gtk_...) with 100 credits for an e-mail address. The key is shown once, in this answer only: store it. ' +
+    'Only SHA-256 digests of the key and the address are kept. An address that already has a key is refused (already_registered).',
+  inputSchema: z.object({ email: z.string().max(320).describe('E-mail address of the key owner') }),
+  outputSchema: z.object({
+    api_key: z.string().describe('The new key; it cannot be shown again'),
+    credits: z.number().int(),
+    plan: z.string(),
+    message: z.string(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  rest: [{ method: 'POST', path: '/api/register', summary: 'Register a free key (100 credits)' }],
+  handler: async ({ email }, ctx) => ctx.deps.accounts.register(email),
+  text: (o) => `Registered: api_key ${o.api_key} (${o.credits} credits, plan ${o.plan}). ${o.message}`,
+});
