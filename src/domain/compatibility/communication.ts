@@ -1,0 +1,208 @@
+/**
+ * Communication dimension: can the two parts be linked over a bus they declare?
+ *
+ * "Linked" means one can be attached to the other's bus, or both to the same bus. Master/slave or
+ * host/device roles, addressing and bit rates are not in the data and are not checked.
+ *
+ * Rules, in order (buses and protocols as read by readComm(), facts from data/buses.json):
+ * 1. Either side has no recognised bus -> unknown. (A bus implied by a single-carrier protocol, e.g.
+ *    Modbus TCP -> Ethernet, counts only when the side declares no bus at all.)
+ * 2. A bus both sides declare -> compatible, unless on every shared bus both sides name application
+ *    protocols with no family in common (e.g. CANopen vs a vendor's own CAN framing) -> then
+ *    adapter_required (protocol translation by a host or gateway that speaks both). Vendor-specific
+ *    framing ("custom CAN", "proprietary") is one family per manufacturer. A protocol named by one
+ *    side only becomes a condition.
+ * 3. No shared bus, CAN FD vs classic CAN (relation in the table) -> compatible with a condition: CAN FD controllers
+ *    (ISO 11898-1:2015) also handle classic CAN frames, classic-only nodes cannot receive CAN FD
+ *    frames, so the shared bus must run classic CAN and the CAN FD side must be able to work that
+ *    way. The verdict is the same whichever side is a; the condition names the CAN FD side.
+ * 4. Otherwise (no shared bus) a bridge: a relation of the table (EtherCAT vs CAN -> "EtherCAT–CAN gateway"), or any
+ *    two buses whose kinds are both in gateway_kinds (fieldbus, network, serial, host) ->
+ *    adapter_required with the gateway or converter named.
+ * 5. Otherwise -> incompatible (no common bus and no off-the-shelf bridge: e.g. an I2C-only sensor and
+ *    an EtherCAT-only drive), unless either side also has unrecognised or vendor-specific written
+ *    forms, which might name a common bus -> unknown.
+ */
+import type { StoredEntity } from '../entity.js';
+import { readComm, type BusTable, type CommReading } from './buses.js';
+import { ev, type BusLink, type CommunicationResult } from './types.js';
+
+interface AppProtocol {
+  family: string;
+  name: string;
+  /** Bus ids it runs on; null = not stated (any bus of the side). */
+  carriers: string[] | null;
+}
+
+const fold = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
+function appProtocols(table: BusTable, r: CommReading, manufacturer: string | null, side: 'a' | 'b'): AppProtocol[] {
+  const out: AppProtocol[] = [];
+  for (const pid of r.protocols) {
+    const p = table.protocol(pid);
+    if (p.layer !== 'application') continue;
+    out.push({ family: p.family, name: p.name, carriers: p.carriers.length > 0 ? p.carriers : null });
+  }
+  for (const v of r.vendorSpecific) {
+    const family = manufacturer && manufacturer.trim() !== '' ? `vendor:${fold(manufacturer)}` : `vendor:unknown:${side}`;
+    out.push({ family, name: `${v.written} (vendor-specific)`, carriers: v.bus ? [v.bus] : null });
+  }
+  return out;
+}
+
+const on = (ps: AppProtocol[], bus: string) => ps.filter((p) => p.carriers === null || p.carriers.includes(bus));
+const names = (ps: AppProtocol[]) => [...new Set(ps.map((p) => p.name))].join(', ');
+
+export function communicationDimension(a: StoredEntity, b: StoredEntity, table: BusTable): CommunicationResult {
+  const ra = readComm(table, a);
+  const rb = readComm(table, b);
+  const evidence = (['a', 'b'] as const).flatMap((s) => {
+    const e = s === 'a' ? a : b;
+    return [ev(s, 'protocol', e.protocol), ev(s, 'interface', e.interface), ev(s, 'interfaces', e.interfaces)];
+  });
+  const busesA = ra.buses.length > 0 ? ra.buses : ra.implied;
+  const busesB = rb.buses.length > 0 ? rb.buses : rb.implied;
+  const pa = appProtocols(table, ra, a.manufacturer, 'a');
+  const pb = appProtocols(table, rb, b.manufacturer, 'b');
+  const busName = (id: string) => table.bus(id).name;
+  const detail = {
+    buses_a: busesA,
+    buses_b: busesB,
+    protocols_a: [...ra.protocols.map((p) => table.protocol(p).name), ...ra.vendorSpecific.map((v) => `${v.written} (vendor-specific)`)],
+    protocols_b: [...rb.protocols.map((p) => table.protocol(p).name), ...rb.vendorSpecific.map((v) => `${v.written} (vendor-specific)`)],
+    shared_buses: busesA.filter((x) => busesB.includes(x)),
+    links: [] as BusLink[],
+    unrecognized_a: ra.unrecognized,
+    unrecognized_b: rb.unrecognized,
+  };
+  const conditions: string[] = [];
+  for (const [s, r] of [['a', ra], ['b', rb]] as const) {
+    if (r.buses.length === 0 && r.implied.length > 0) {
+      conditions.push(`${s} declares no bus; ${r.implied.map(busName).join(', ')} is implied by its protocol.`);
+    }
+  }
+
+  const missing = (['a', 'b'] as const).filter((s) => (s === 'a' ? busesA : busesB).length === 0);
+  if (missing.length > 0) {
+    const why = missing.map((s) => {
+      const r = s === 'a' ? ra : rb;
+      const seen = [...r.protocols.map((p) => table.protocol(p).name), ...r.vendorSpecific.map((v) => v.written), ...r.unrecognized];
+      return seen.length === 0 ? `${s} declares no protocol or interface` : `${s} declares no recognised bus (${seen.map((x) => `"${x}"`).join(', ')})`;
+    });
+    return { verdict: 'unknown', reason: `${why.join('; ')}.`, evidence, conditions, adapters: [], detail };
+  }
+
+  // Rule 2: shared buses.
+  const links: BusLink[] = [];
+  for (const x of detail.shared_buses) {
+    const xa = on(pa, x);
+    const xb = on(pb, x);
+    const conflict = xa.length > 0 && xb.length > 0 && !xa.some((p) => xb.some((q) => q.family === p.family));
+    if (conflict) {
+      links.push({
+        bus_a: x,
+        bus_b: x,
+        verdict: 'adapter_required',
+        via: `protocol translation between ${names(xa)} and ${names(xb)} over ${busName(x)} (a host or gateway that speaks both)`,
+        condition: null,
+      });
+    } else {
+      const oneSided = xa.length > 0 && xb.length === 0 ? { by: 'a', other: 'b', ps: xa } : xb.length > 0 && xa.length === 0 ? { by: 'b', other: 'a', ps: xb } : null;
+      links.push({
+        bus_a: x,
+        bus_b: x,
+        verdict: 'compatible',
+        via: null,
+        condition: oneSided ? `${oneSided.by} uses ${names(oneSided.ps)} over ${busName(x)}; whether ${oneSided.other} speaks it is not declared.` : null,
+      });
+    }
+  }
+  // Rules 3-4: relations and bridges between different buses.
+  const gatewayKinds = new Set(table.file.gateway_kinds);
+  const bridges: BusLink[] = [];
+  const generic: BusLink[] = [];
+  // Cross-bus links only when no bus is shared: a gateway does not fix a protocol mismatch on a shared bus.
+  for (const x of detail.shared_buses.length > 0 ? [] : busesA) {
+    for (const y of busesB) {
+      const rel = table.relation(x, y);
+      if (rel?.verdict === 'compatible') {
+        const xa = on(pa, x);
+        const yb = on(pb, y);
+        const conflict = xa.length > 0 && yb.length > 0 && !xa.some((p) => yb.some((q) => q.family === p.family));
+        const fdSide = x === 'can_fd' ? 'a' : y === 'can_fd' ? 'b' : null;
+        const prefix = fdSide ? `${fdSide} is CAN FD, ${fdSide === 'a' ? 'b' : 'a'} classic CAN. ` : '';
+        const suffix = fdSide ? ` Whether ${fdSide} can be run with classic CAN frames is not declared.` : '';
+        links.push(
+          conflict
+            ? {
+                bus_a: x,
+                bus_b: y,
+                verdict: 'adapter_required',
+                via: `protocol translation between ${names(xa)} and ${names(yb)} (a host or gateway that speaks both)`,
+                condition: `${prefix}${rel.condition}`,
+              }
+            : { bus_a: x, bus_b: y, verdict: 'compatible', via: null, condition: `${prefix}${rel.condition}${suffix}` },
+        );
+      } else if (rel?.verdict === 'adapter_required') {
+        bridges.push({ bus_a: x, bus_b: y, verdict: 'adapter_required', via: rel.via ?? null, condition: null });
+      } else if (gatewayKinds.has(table.bus(x).kind) && gatewayKinds.has(table.bus(y).kind)) {
+        generic.push({ bus_a: x, bus_b: y, verdict: 'adapter_required', via: `${busName(x)}–${busName(y)} gateway or converter`, condition: null });
+      }
+    }
+  }
+  links.push(...bridges, ...generic);
+  links.sort((l, m) => (l.verdict === m.verdict ? 0 : l.verdict === 'compatible' ? -1 : 1));
+  detail.links = links.filter((l) => l.verdict === 'compatible').length > 0 ? links.filter((l) => l.verdict === 'compatible') : links;
+
+  const best = detail.links[0];
+  if (best?.verdict === 'compatible') {
+    const shared = detail.links.filter((l) => l.bus_a === l.bus_b).map((l) => busName(l.bus_a));
+    const reason =
+      shared.length > 0
+        ? `Both declare ${shared.join(', ')}.`
+        : `${busName(best.bus_a)} (a) and ${busName(best.bus_b)} (b) can share a bus under a condition.`;
+    // Any one compatible link suffices: no condition when one is unconditional, else the first link's.
+    const unconditional = detail.links.some((l) => l.condition === null);
+    return {
+      verdict: 'compatible',
+      reason,
+      evidence,
+      conditions: [...conditions, ...(unconditional || best.condition === null ? [] : [best.condition])],
+      adapters: [],
+      detail,
+    };
+  }
+  if (best) {
+    const adapters = [...new Set(detail.links.map((l) => l.via).filter((v): v is string => v !== null))];
+    return {
+      verdict: 'adapter_required',
+      reason:
+        detail.shared_buses.length > 0
+          ? `Both declare ${detail.shared_buses.map(busName).join(', ')}, but name different application protocols on it; they need ${adapters[0]}.`
+          : `No bus in common: a declares ${busesA.map(busName).join(', ')}; b declares ${busesB.map(busName).join(', ')}. They can be linked through ${adapters[0]}${adapters.length > 1 ? ' (or another listed adapter)' : ''}.`,
+      evidence,
+      conditions,
+      adapters,
+      detail,
+    };
+  }
+  const uncertain = [...ra.unrecognized, ...rb.unrecognized, ...ra.vendorSpecific.filter((v) => !v.bus).map((v) => v.written), ...rb.vendorSpecific.filter((v) => !v.bus).map((v) => v.written)];
+  if (uncertain.length > 0) {
+    return {
+      verdict: 'unknown',
+      reason: `No recognised bus in common and no listed bridge; written forms not recognised (${uncertain.map((u) => `"${u}"`).join(', ')}) might name one.`,
+      evidence,
+      conditions,
+      adapters: [],
+      detail,
+    };
+  }
+  return {
+    verdict: 'incompatible',
+    reason: `No bus in common (a: ${busesA.map(busName).join(', ')}; b: ${busesB.map(busName).join(', ')}) and no off-the-shelf gateway between them in the bus table.`,
+    evidence,
+    conditions,
+    adapters: [],
+    detail,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Electrical dimension: can both parts run from one supply voltage within both declared ranges?
+ *
+ * Ranges come from the spec-shaped `voltage` field ("<min>~<max>V"), read with the parameter
+ * module's voltageRange(); when it is "N/A" the verbatim declared.voltage is tried with the same
+ * reader (so nothing is read that the parameter module would not read exactly). A single declared
+ * value is a nominal point (min = max). Current, power and AC/DC beyond what the reader accepts are
+ * not checked.
+ * - either side not exactly readable -> unknown
+ * - ranges share at least one voltage -> compatible (relation equal / a_contains_b / b_contains_a /
+ *   overlap, with the common range)
+ * - no shared voltage -> incompatible (relation disjoint). When a side is a nominal point, a condition
+ *   notes that its tolerance band is not declared.
+ */
+import type { StoredEntity } from '../entity.js';
+import { voltageRange } from '../parameters/index.js';
+import { ev, type ElectricalResult, type Evidence, type VoltRange } from './types.js';
+
+const fmt = (r: VoltRange) => (r.min === r.max ? `${r.min} V` : `${r.min}–${r.max} V`);
+
+function readSide(e: StoredEntity, side: 'a' | 'b'): { range: VoltRange | null; evidence: Evidence[]; written: string | null } {
+  const evidence = [ev(side, 'voltage', e.voltage), ev(side, 'declared.voltage', e.declared.voltage ?? null)];
+  if (e.voltage !== 'N/A') {
+    const r = voltageRange(e.voltage);
+    if (r) return { range: r, evidence, written: e.voltage };
+  }
+  if (e.declared.voltage !== undefined) {
+    const r = voltageRange(e.declared.voltage);
+    if (r) return { range: r, evidence, written: e.declared.voltage };
+  }
+  return { range: null, evidence, written: e.declared.voltage ?? (e.voltage === 'N/A' ? null : e.voltage) };
+}
+
+export function electricalDimension(a: StoredEntity, b: StoredEntity): ElectricalResult {
+  const sa = readSide(a, 'a');
+  const sb = readSide(b, 'b');
+  const evidence = [...sa.evidence, ...sb.evidence];
+  const ra = sa.range;
+  const rb = sb.range;
+  if (!ra || !rb) {
+    const why = (['a', 'b'] as const)
+      .filter((s) => (s === 'a' ? ra : rb) === null)
+      .map((s) => {
+        const w = (s === 'a' ? sa : sb).written;
+        return w === null ? `${s} declares no voltage` : `${s}'s voltage "${w}" is not exactly readable`;
+      });
+    return {
+      verdict: 'unknown',
+      reason: `${why.join('; ')}.`,
+      evidence,
+      conditions: [],
+      adapters: [],
+      detail: { range_a: ra, range_b: rb, relation: null, common_range: null },
+    };
+  }
+  const lo = Math.max(ra.min, rb.min);
+  const hi = Math.min(ra.max, rb.max);
+  const points = (['a', 'b'] as const).filter((s) => {
+    const r = s === 'a' ? ra : rb;
+    return r.min === r.max;
+  });
+  const pointNote = points.map((s) => `${s}'s voltage is a single nominal value (${fmt(s === 'a' ? ra : rb)}); its tolerance band is not declared.`);
+  if (lo > hi) {
+    return {
+      verdict: 'incompatible',
+      reason: `The declared voltage ranges do not meet: a ${fmt(ra)}, b ${fmt(rb)}; no single supply voltage suits both.`,
+      evidence,
+      conditions: pointNote,
+      adapters: [],
+      detail: { range_a: ra, range_b: rb, relation: 'disjoint', common_range: null },
+    };
+  }
+  const aInB = ra.min >= rb.min && ra.max <= rb.max;
+  const bInA = rb.min >= ra.min && rb.max <= ra.max;
+  const relation = aInB && bInA ? 'equal' : bInA ? 'a_contains_b' : aInB ? 'b_contains_a' : 'overlap';
+  const common = { min: lo, max: hi };
+  const what =
+    relation === 'equal'
+      ? `Both declare ${fmt(ra)}.`
+      : relation === 'a_contains_b'
+        ? `a's range (${fmt(ra)}) contains b's (${fmt(rb)}).`
+        : relation === 'b_contains_a'
+          ? `b's range (${fmt(rb)}) contains a's (${fmt(ra)}).`
+          : `The ranges overlap: a ${fmt(ra)}, b ${fmt(rb)}.`;
+  return {
+    verdict: 'compatible',
+    reason: `${what} Both can run from a supply of ${fmt(common)}.`,
+    evidence,
+    conditions: pointNote,
+    adapters: [],
+    detail: { range_a: ra, range_b: rb, relation, common_range: common },
+  };
+}

@@ -1,0 +1,169 @@
+/** Result shapes of the compatibility engine (zod, so tools and REST can reuse them as output schemas). */
+import { z } from 'zod';
+import { FlangeRuling } from '../flange.js';
+
+export const VERDICTS = ['compatible', 'adapter_required', 'incompatible', 'unknown'] as const;
+export const Verdict = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof Verdict>;
+
+export const DIMENSIONS = ['mechanical', 'electrical', 'communication', 'software'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+export const EvidenceValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]);
+export type EvidenceValue = z.infer<typeof EvidenceValue>;
+
+export const Evidence = z
+  .object({
+    side: z.enum(['a', 'b']).describe('Which part the value was read from'),
+    field: z.string().describe('The free field read, e.g. "voltage", "declared.voltage", "mechanical_interface.flange"'),
+    value: EvidenceValue.describe('The value as stored (null when absent)'),
+  })
+  .strict();
+export type Evidence = z.infer<typeof Evidence>;
+
+const dimensionBase = {
+  verdict: Verdict,
+  reason: z.string().describe('Why, in one or two sentences'),
+  evidence: z.array(Evidence).describe('Every field and value this dimension used, from both sides'),
+  conditions: z.array(z.string()).describe('What must hold for the verdict to stand (checked by nobody yet)'),
+  adapters: z.array(z.string()).describe('What has to go between the parts when the verdict is adapter_required'),
+};
+
+export const VoltRange = z.object({ min: z.number(), max: z.number() }).strict();
+export type VoltRange = z.infer<typeof VoltRange>;
+
+export const MechanicalResult = z
+  .object({
+    ...dimensionBase,
+    detail: z
+      .object({
+        flange_a: z.string().nullable(),
+        flange_b: z.string().nullable(),
+        ruling: FlangeRuling.nullable().describe('The flange ruling when both sides declare a designation'),
+      })
+      .strict(),
+  })
+  .strict();
+export type MechanicalResult = z.infer<typeof MechanicalResult>;
+
+export const VOLTAGE_RELATIONS = ['equal', 'a_contains_b', 'b_contains_a', 'overlap', 'disjoint'] as const;
+export const ElectricalResult = z
+  .object({
+    ...dimensionBase,
+    detail: z
+      .object({
+        range_a: VoltRange.nullable().describe('Volts, null when not exactly readable'),
+        range_b: VoltRange.nullable(),
+        relation: z.enum(VOLTAGE_RELATIONS).nullable().describe('a_contains_b: every voltage of b lies within a'),
+        common_range: VoltRange.nullable().describe('The voltages both sides accept'),
+      })
+      .strict(),
+  })
+  .strict();
+export type ElectricalResult = z.infer<typeof ElectricalResult>;
+
+export const BusLink = z
+  .object({
+    bus_a: z.string(),
+    bus_b: z.string(),
+    verdict: z.enum(['compatible', 'adapter_required']),
+    via: z.string().nullable().describe('Gateway, converter or translation needed'),
+    condition: z.string().nullable(),
+  })
+  .strict();
+export type BusLink = z.infer<typeof BusLink>;
+
+export const CommunicationResult = z
+  .object({
+    ...dimensionBase,
+    detail: z
+      .object({
+        buses_a: z.array(z.string()).describe('Recognised buses of a (ids of data/buses.json)'),
+        buses_b: z.array(z.string()),
+        protocols_a: z.array(z.string()).describe('Recognised protocols of a'),
+        protocols_b: z.array(z.string()),
+        shared_buses: z.array(z.string()),
+        links: z.array(BusLink).describe('How the parts can be linked, best first'),
+        unrecognized_a: z.array(z.string()).describe('Written forms that match no known bus or protocol'),
+        unrecognized_b: z.array(z.string()),
+      })
+      .strict(),
+  })
+  .strict();
+export type CommunicationResult = z.infer<typeof CommunicationResult>;
+
+export const RosDeclaration = z
+  .object({
+    supported: z.boolean().nullable().describe('true when ros_support is true or a ROS mention exists; false when ros_support is false and no mention; null when undeclared'),
+    generations: z.array(z.enum(['ros1', 'ros2'])).describe('Generations named explicitly'),
+  })
+  .strict();
+export type RosDeclaration = z.infer<typeof RosDeclaration>;
+
+export const SoftwareResult = z
+  .object({
+    ...dimensionBase,
+    detail: z
+      .object({
+        ros_a: RosDeclaration,
+        ros_b: RosDeclaration,
+        sdks_a: z.array(z.string()).describe('SDK / API / framework mentions of a, as written'),
+        sdks_b: z.array(z.string()),
+        shared_sdks: z.array(z.string()),
+      })
+      .strict(),
+  })
+  .strict();
+export type SoftwareResult = z.infer<typeof SoftwareResult>;
+
+export const SideSummary = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    manufacturer: z.string().nullable(),
+    category: z.string(),
+    entity_kind: z.string(),
+    quarantine: z.boolean(),
+    applicable: z.boolean().describe('false when the record is not a physical component'),
+    not_applicable_reason: z.string().nullable(),
+  })
+  .strict();
+export type SideSummary = z.infer<typeof SideSummary>;
+
+export const CompatibilityResult = z
+  .object({
+    applicable: z.boolean().describe('false when either record is not a physical component; no dimension is judged then'),
+    verdict: Verdict.nullable().describe('Overall: incompatible if any dimension is; else unknown if any is; else adapter_required if any is; else compatible. null when not applicable'),
+    reason: z.string(),
+    a: SideSummary,
+    b: SideSummary,
+    dimensions: z
+      .object({
+        mechanical: MechanicalResult,
+        electrical: ElectricalResult,
+        communication: CommunicationResult,
+        software: SoftwareResult,
+      })
+      .strict()
+      .nullable(),
+    summary: z
+      .object({
+        compatible: z.array(z.enum(DIMENSIONS)),
+        adapter_required: z.array(z.enum(DIMENSIONS)),
+        incompatible: z.array(z.enum(DIMENSIONS)),
+        unknown: z.array(z.enum(DIMENSIONS)),
+      })
+      .strict()
+      .nullable(),
+    warnings: z.array(z.string()),
+    basis: z.string(),
+  })
+  .strict();
+export type CompatibilityResult = z.infer<typeof CompatibilityResult>;
+
+/** Evidence helper. */
+export const ev = (side: 'a' | 'b', field: string, value: EvidenceValue | undefined): Evidence => ({
+  side,
+  field,
+  value: value === undefined ? null : value,
+});

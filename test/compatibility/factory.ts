@@ -1,0 +1,72 @@
+/** Builds StoredEntity fixtures (validated by StoredEntity.parse) for the compatibility tests. */
+import { StoredEntity, type DeclaredParams } from '../../src/domain/entity.js';
+import { specShapedFields } from '../../src/domain/parameters/index.js';
+
+export interface EntityInput {
+  id: string;
+  name?: string;
+  category?: string;
+  entity_kind?: string;
+  manufacturer?: string | null;
+  type?: string | null;
+  protocol?: string;
+  interface?: string;
+  interfaces?: string[];
+  /** Declared voltage, verbatim; the spec-shaped `voltage` is derived from it by the parameter module. */
+  declaredVoltage?: string;
+  ros_support?: boolean | null;
+  flange?: string | null;
+  mountStatus?: 'declared' | 'partial' | 'not_declared' | 'n_a';
+  quarantine?: boolean;
+  deepCompatibility?: string[];
+}
+
+export function makeEntity(i: EntityInput): StoredEntity {
+  const declared: DeclaredParams = {};
+  if (i.declaredVoltage !== undefined) declared.voltage = i.declaredVoltage;
+  const shaped = specShapedFields({ voltage: i.declaredVoltage });
+  return StoredEntity.parse({
+    id: i.id,
+    name: i.name ?? i.id,
+    name_en: i.name ?? i.id,
+    category: i.category ?? 'actuators',
+    entity_kind: i.entity_kind ?? 'component',
+    manufacturer: i.manufacturer ?? null,
+    type: i.type ?? null,
+    protocol: i.protocol ?? 'N/A',
+    interface: i.interface ?? 'N/A',
+    interfaces: i.interfaces ?? [],
+    voltage: shaped.voltage,
+    weight: 'N/A',
+    torque: '',
+    ros_support: i.ros_support ?? null,
+    applications: [],
+    price_range: null,
+    standard: null,
+    status: null,
+    year: null,
+    source_urls: [],
+    source_tier: 'C',
+    source_robot: null,
+    source_license: null,
+    oss: false,
+    mechanical_interface: {
+      status: i.mountStatus ?? (i.flange ? 'declared' : 'not_declared'),
+      mount_type: i.flange ? 'flange' : null,
+      flange: i.flange ?? null,
+    },
+    declared,
+    description: `${i.id} (test fixture)`,
+    quarantine: i.quarantine ?? false,
+    quarantine_reason: i.quarantine ? 'test' : null,
+    duplicate_of: null,
+    deep: {
+      price: null,
+      compatibility: i.deepCompatibility ?? [],
+      confidence: null,
+      sources: [],
+      compliance: {},
+      localization_ratio: null,
+    },
+  });
+}
