@@ -6,4 +6,5 @@ export type { RequiredCondition } from './parse.js';
 export * from './types.js';
 export { convert, compareParameters, inverseFormula } from './convert.js';
 export type { ConvertResult, ConvertedNumber, PairComparison } from './convert.js';
-export { unitSymbols } from './units.js';
+export { unitSymbols, lookupTargetUnit, CANONICAL_UNIT } from './units.js';
+export type { UnitDef, Dimension } from './units.js';

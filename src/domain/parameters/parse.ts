@@ -476,6 +476,9 @@ export interface DetailedParse {
   parts: { x: Rat; unit: UnitDef }[] | null;
 }
 
+/** Placeholders that mean "not declared" (the catalogue carries "N/A" verbatim in places). */
+const NOT_DECLARED: ReadonlySet<string> = new Set(['n/a', 'na', 'n.a.', '-', '--', 'null']);
+
 function parseInner(input: string, hint: ParameterHint | undefined): DetailedParse {
   const r = parseCore(input, hint);
   return 'parsed' in r ? r : { parsed: r, parts: null };
@@ -484,7 +487,7 @@ function parseInner(input: string, hint: ParameterHint | undefined): DetailedPar
 function parseCore(input: string, hint: ParameterHint | undefined): ParsedParameter | DetailedParse {
   const s = normalizeNotation(input);
   const family = hint ? HINT_FAMILY[hint] : null;
-  if (s === '') return base(input, 'absent', 'not declared; not comparable');
+  if (s === '' || NOT_DECLARED.has(s.toLowerCase())) return base(input, 'absent', 'not declared; not comparable');
   if (!/\d/.test(s)) {
     return base(input, family ? `${family}.qualitative` : 'qualitative', 'qualitative text, no number; not comparable', [
       'no number in the value',

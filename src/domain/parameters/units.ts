@@ -206,11 +206,11 @@ add(['deg', '°', 'degree', 'degrees'], {
   symbol: 'deg', family: 'deg', dimension: 'angle', r: ONE, k: 0, p: 1, native: true,
   formula: 'deg = deg', variable: 'deg', spec_conversion: false,
 });
-add(['arcmin', 'arc-min', 'arc min', 'arcminute', 'arcminutes', "'", '′'], {
+add(['arcmin', 'arc-min', 'arc min', 'arcminute', 'arcminutes', "'", '′', '弧分', '角分'], {
   symbol: 'arcmin', family: 'arcmin', dimension: 'angle', r: rat(1n, 60n), k: 0, p: 1, native: false,
   formula: 'deg = arcmin / 60', variable: 'arcmin', spec_conversion: true,
 });
-add(['arcsec', 'arc-sec', 'arc sec', 'arcsecond', 'arcseconds', '"', '″', '′′'], {
+add(['arcsec', 'arc-sec', 'arc sec', 'arcsecond', 'arcseconds', '"', '″', '′′', '弧秒', '角秒'], {
   symbol: 'arcsec', family: 'arcsec', dimension: 'angle', r: rat(1n, 3600n), k: 0, p: 1, native: false,
   formula: 'deg = arcsec / 3600', variable: 'arcsec', spec_conversion: false,
 });
