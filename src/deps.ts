@@ -9,6 +9,8 @@ import { SearchIndex } from './domain/search.js';
 import { randomBytes } from 'node:crypto';
 import { AccountService } from './domain/accounts/service.js';
 import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
+import { readBusTable, type BusTable } from './domain/compatibility/index.js';
+import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
 import { createLogger, type Logger } from './log.js';
 import type { RateLimiter } from './store/ledger.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
@@ -25,6 +27,8 @@ export interface Deps {
   accounts: AccountService;
   rateLimiter: RateLimiter;
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
+  /** Engineering registries loaded from data/: ISO 9409-1 flanges and bus facts. */
+  knowledge: { flanges: FlangeRegistry; buses: BusTable };
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -81,6 +85,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
+    knowledge: { flanges: readFlangeRegistry(config.dataDir), buses: readBusTable(config.dataDir) },
     close: () => {
       if (db.open) db.close();
     },

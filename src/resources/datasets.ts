@@ -1,4 +1,5 @@
 /** Every published dataset. Each is an MCP resource and a REST path. */
 import type { DatasetDefinition } from './define.js';
+import { flangeRulingsDataset } from './flange-rulings.js';
 
-export const DATASETS: readonly DatasetDefinition[] = [];
+export const DATASETS: readonly DatasetDefinition[] = [flangeRulingsDataset];

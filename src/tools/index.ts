@@ -8,12 +8,16 @@ import { registerKeyTool } from './register-key.js';
 import { getBalanceTool } from './get-balance.js';
 import { createPaymentTool } from './create-payment.js';
 import { getPaymentStatusTool } from './get-payment-status.js';
+import { checkCompatibilityTool } from './check-compatibility.js';
+import { ruleFlangeTool } from './rule-flange.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
   getPartTool,
   listPartsTool,
   getCatalogueStatsTool,
+  checkCompatibilityTool,
+  ruleFlangeTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { checkCompatibility, CompatibilityResult } from '../domain/compatibility/index.js';
+import { getPart } from '../domain/parts.js';
+import { DomainError } from '../domain/errors.js';
+import { partsContext } from './context.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { EntityId } from './schemas.js';
+
+export const checkCompatibilityTool = defineTool({
+  name: 'check_compatibility',
+  title: 'Check two parts for compatibility',
+  description:
+    'Four-dimension compatibility of two catalogue parts by id: mechanical (ISO 9409-1 flange rulings), electrical (declared voltage ranges), ' +
+    'communication (buses and protocols, bridges needed) and software (ROS/ROS 2, SDKs). Each dimension is compatible, adapter_required, incompatible or unknown, with the evidence used. ' +
+    'Unknown is never counted as compatible. Protocols and models are not physical parts: applicable=false with the reason.',
+  inputSchema: z.object({
+    a: EntityId.describe('Id of the first part, e.g. "ACT-001"'),
+    b: EntityId.describe('Id of the second part'),
+  }),
+  outputSchema: CompatibilityResult,
+  annotations: READ_ONLY,
+  rest: [
+    { method: 'POST', path: '/api/compatibility', summary: 'Four-dimension compatibility of two parts' },
+    { method: 'GET', path: '/api/compatibility', summary: 'Four-dimension compatibility of two parts' },
+  ],
+  handler: async ({ a, b }, ctx) => {
+    const load = async (id: string, field: 'a' | 'b') => {
+      try {
+        await getPart(partsContext(ctx), id);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'not_found') {
+          throw new DomainError('not_found', `${field}: ${err.message}`, { ...err.details, field });
+        }
+        throw err;
+      }
+      return (await ctx.deps.catalogue.get(id))!;
+    };
+    const ea = await load(a, 'a');
+    const eb = await load(b, 'b');
+    return checkCompatibility(ea, eb, ctx.deps.knowledge);
+  },
+  text: (o) =>
+    o.applicable
+      ? `Overall: ${o.verdict}. ` + Object.entries(o.dimensions as Record<string, { verdict: string; reason: string }>).map(([k, d]) => `${k}: ${d.verdict} (${d.reason})`).join('; ')
+      : `Not applicable: ${o.reason}`,
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { FlangeRuling, ruleFlange } from '../domain/flange.js';
+import { defineTool, READ_ONLY } from './define.js';
+
+const Designation = z.string().min(1).max(100);
+
+export const ruleFlangeTool = defineTool({
+  name: 'rule_flange',
+  title: 'Rule on two ISO 9409-1 flanges',
+  description:
+    'Whether two ISO 9409-1 flange designations (e.g. "ISO9409-1-A50-4-M6") bolt together: identity, direct, or adapter_required with the blocking dimensions (pcd_mm, bolt_count). ' +
+    'Geometry comes from the registry of nine designations, never from the label: an unregistered designation is ruled unknown, even when it looks parseable.',
+  inputSchema: z.object({
+    a: Designation.describe('First flange designation, e.g. "ISO9409-1-A50-4-M6"'),
+    b: Designation.describe('Second flange designation'),
+  }),
+  outputSchema: z.object({
+    ruling: FlangeRuling,
+    registered_designations: z.array(z.string()),
+    meta: z.object({ license: z.string(), attribution: z.string() }),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/flange/rule', summary: 'Ruling for two flange designations' }],
+  handler: async ({ a, b }, ctx) => {
+    const reg = ctx.deps.knowledge.flanges;
+    return {
+      ruling: ruleFlange(reg, a, b),
+      registered_designations: reg.designations.map((d) => d.designation),
+      meta: { license: reg.meta.license, attribution: reg.meta.attribution },
+    };
+  },
+  text: (o) => `${o.ruling.verdict}: ${o.ruling.reason}`,
+});
