@@ -221,6 +221,23 @@ describe('parseParameter: what it does not read', () => {
     expect(parseParameter({ toString: () => { throw new Error('x'); } }).dialect).toBe('unrecognized');
   });
 
+  it('a very long input is refused quickly, not scanned', () => {
+    const p = parseParameter(`1${' '.repeat(100_000)}~`);
+    expect(p.dialect).toBe('unrecognized');
+    expect(p.notes[0]).toMatch(/longer than 200/);
+  });
+
+  it('"N/A" is a not-declared placeholder', () => {
+    expect(parseParameter('N/A').dialect).toBe('absent');
+    expect(parseParameter(' n/a ').dialect).toBe('absent');
+  });
+
+  it('Chinese angle units', () => {
+    const p = parseParameter('≤1 弧分', 'backlash');
+    expect(p).toMatchObject({ quantity: 'backlash', dialect: 'backlash.arcmin', qualifier: 'at_most' });
+    expect(p.si?.value).toBeCloseTo(1 / 60, 15);
+  });
+
   it('a data rate in a speed field is flagged (KD-01)', () => {
     const p = parseParameter('1 Gbps', 'speed');
     expect(p.quantity).toBe('data_rate');

@@ -476,6 +476,9 @@ export interface DetailedParse {
   parts: { x: Rat; unit: UnitDef }[] | null;
 }
 
+/** Longer inputs are not notations (and are refused before any pattern runs on them). */
+export const MAX_NOTATION_LENGTH = 200;
+
 /** Placeholders that mean "not declared" (the catalogue carries "N/A" verbatim in places). */
 const NOT_DECLARED: ReadonlySet<string> = new Set(['n/a', 'na', 'n.a.', '-', '--', 'null']);
 
@@ -485,6 +488,9 @@ function parseInner(input: string, hint: ParameterHint | undefined): DetailedPar
 }
 
 function parseCore(input: string, hint: ParameterHint | undefined): ParsedParameter | DetailedParse {
+  if (input.length > MAX_NOTATION_LENGTH) {
+    return unrecognized(input, `longer than ${MAX_NOTATION_LENGTH} characters: not a parameter notation`);
+  }
   const s = normalizeNotation(input);
   const family = hint ? HINT_FAMILY[hint] : null;
   if (s === '' || NOT_DECLARED.has(s.toLowerCase())) return base(input, 'absent', 'not declared; not comparable');
