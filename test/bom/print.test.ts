@@ -73,6 +73,8 @@ describe('adapter plate for an adapter_required pair', () => {
       nm: 90,
       evidence: ['ACT-P: torque "30 Nm"', 'ACT-P: declared peak torque "90 Nm (peak)" = 90 Nm'],
     });
+    const peakInTorque = flanged('ACT-T', 'ISO9409-1-A50-4-M6', { torque: '', declared: { torque: '48 Nm peak' } });
+    expect(partTorque(3, 'ACT-T', peakInTorque)).toEqual({ line: 3, id: 'ACT-T', nm: 48, evidence: ['ACT-T: declared torque "48 Nm peak" = 48 Nm'] });
     const vague = flanged('ACT-V', 'ISO9409-1-A50-4-M6', { declared: { torque: 'high' } });
     expect(partTorque(2, 'ACT-V', vague)).toEqual({ line: 2, id: 'ACT-V', nm: null, evidence: ['ACT-V: declared torque "high" not exactly readable'] });
   });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { StoredEntity } from '../entity.js';
 import type { FlangeRulingRecord } from '../flange.js';
-import { specShapedFields } from '../parameters/spec-shaped.js';
+import { parseParameter } from '../parameters/index.js';
 import type { AdapterPlateSuggestion } from './schema.js';
 import { normaliseName } from './suppliers.js';
 
@@ -105,34 +105,40 @@ export interface PartTorque {
   evidence: string[];
 }
 
-const PEAK_WORDS = /\b(?:peak|max(?:imum)?|instantaneous)\b|峰值|最大/giu;
+/** N·m of a declared torque string when the parameter parser reads one exact value (any rating). */
+function readTorqueNm(text: string): number | null {
+  const p = parseParameter(text, 'torque');
+  if (p.quantity !== 'torque' || p.qualifier !== null || !p.si || p.si.range !== null || p.si.exact == null) return null;
+  return Number(p.si.exact);
+}
 
 /**
- * Declared torque of a catalogue record: the spec-shaped `torque` ("<n> Nm", rated) and the
- * declared peak torque when it reads exactly (after dropping the word "peak"/"max"). Values that
- * do not read exactly are listed as evidence, never guessed.
+ * Declared torque of a catalogue record, as a load: the spec-shaped `torque` ("<n> Nm"), else the
+ * declared torque string, and the declared peak torque, each when the parameter parser reads it
+ * exactly. The highest is the load. Values that do not read exactly are listed, never guessed.
  */
 export function partTorque(line: number, id: string, record: StoredEntity | null): PartTorque {
   const evidence: string[] = [];
   const values: number[] = [];
   if (!record) return { line, id, nm: null, evidence: [`${id}: not in the catalogue, no declared torque`] };
-  const rated = /^(\d+(?:\.\d+)?) Nm$/.exec(record.torque);
-  if (rated) {
-    values.push(Number(rated[1]));
+  const shaped = /^(\d+(?:\.\d+)?) Nm$/.exec(record.torque);
+  if (shaped) {
+    values.push(Number(shaped[1]));
     evidence.push(`${record.id}: torque "${record.torque}"`);
   } else if (record.declared.torque !== undefined) {
-    evidence.push(`${record.id}: declared torque "${record.declared.torque}" not exactly readable`);
+    const nm = readTorqueNm(record.declared.torque);
+    if (nm !== null) {
+      values.push(nm);
+      evidence.push(`${record.id}: declared torque "${record.declared.torque}" = ${nm} Nm`);
+    } else evidence.push(`${record.id}: declared torque "${record.declared.torque}" not exactly readable`);
   }
   const peak = record.declared.peak_torque;
   if (peak !== undefined) {
-    const shaped = specShapedFields({ torque: peak.replace(PEAK_WORDS, ' ').replace(/[()]/g, ' ').trim() }).torque;
-    const m = /^(\d+(?:\.\d+)?) Nm$/.exec(shaped);
-    if (m) {
-      values.push(Number(m[1]));
-      evidence.push(`${record.id}: declared peak torque "${peak}" = ${m[1]} Nm`);
-    } else {
-      evidence.push(`${record.id}: declared peak torque "${peak}" not exactly readable`);
-    }
+    const nm = readTorqueNm(peak);
+    if (nm !== null) {
+      values.push(nm);
+      evidence.push(`${record.id}: declared peak torque "${peak}" = ${nm} Nm`);
+    } else evidence.push(`${record.id}: declared peak torque "${peak}" not exactly readable`);
   }
   if (values.length === 0 && evidence.length === 0) evidence.push(`${record.id}: no torque declared`);
   return { line, id, nm: values.length ? Math.max(...values) : null, evidence };
