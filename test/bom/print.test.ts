@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { renderBomCsv } from '../../src/domain/bom/csv.js';
 import { adapterPlate, partTorque, structuralVerdict } from '../../src/domain/bom/print.js';
-import type { AdapterPlateSuggestion } from '../../src/domain/bom/schema.js';
+import { BomDocument, type AdapterPlateSuggestion } from '../../src/domain/bom/schema.js';
 import type { StoredEntity } from '../../src/domain/entity.js';
 import { makeEntity } from '../support/factory.js';
 import { exportBom, printRules } from './helpers.js';
@@ -41,6 +41,7 @@ describe('adapter plate for an adapter_required pair', () => {
     expect(doc.items[0].print_suggestions).toEqual([p.id]);
     expect(doc.items[1].print_suggestions).toEqual([p.id]);
     expect(p.print_services!.map((s) => s.name)).toEqual(['JLC 3D', 'Bambu Lab', 'Shapeways', 'Farsoon']);
+    expect(BomDocument.parse(JSON.parse(JSON.stringify(doc)))).toEqual(doc); // the output schema holds
 
     const rows = parse(renderBomCsv(doc, true), { columns: true, bom: true }) as Record<string, string>[];
     expect(rows[0].print_suggestions).toContain('ISO9409-1-A50-4-M6 (4xM6 on PCD 50 mm) to ISO9409-1-A63-6-M6 (6xM6 on PCD 63 mm)');
