@@ -58,7 +58,22 @@ describe('voltageRange', () => {
     ['24V', { min: 24, max: 24 }],
     ['10.0~14.8V', { min: 10, max: 14.8 }],
     ['pneumatic', null],
+    ['24~24V', { min: 24, max: 24 }], // the spec shape of a nominal voltage reads back
+    ['N/A', null],
+    ['220 VAC', null],
+    ['up to 100 V', null],
   ])('%s', (v, want) => {
     expect(voltageRange(v)).toEqual(want);
+  });
+});
+
+describe('spec shapes read back to themselves', () => {
+  it.each([
+    [{ voltage: '24V', weight: '0.5 kg', torque: '15 kgf·cm' }],
+    [{ voltage: '10.0~14.8V', weight: '82g', torque: '4.1 Nm @ 12V' }],
+    [{ voltage: '48-400V', weight: '2.1 kg', torque: '1.5 mNm' }],
+  ])('%j', (declared) => {
+    const once = specShapedFields(declared);
+    expect(specShapedFields(once)).toEqual(once);
   });
 });

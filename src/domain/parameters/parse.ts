@@ -549,7 +549,8 @@ function parseCore(input: string, hint: ParameterHint | undefined): ParsedParame
   const hi = toCanonical(xMax, core.unitMax);
   if (typeof lo === 'string') return unrecognized(input, lo);
   if (typeof hi === 'string') return unrecognized(input, hi);
-  if (core.range && !(lo.value < hi.value)) return unrecognized(input, 'range whose first end is not below its second end');
+  // A degenerate range ("24~24V", the spec shape of a nominal voltage) is allowed; a reversed one is not.
+  if (core.range && !(lo.value <= hi.value)) return unrecognized(input, 'range whose first end is above its second end');
   for (const u of new Set([core.unitMin, core.unitMax])) if (u.note) notes.push(u.note);
 
   const si: SiValue = core.range
