@@ -11,6 +11,8 @@ import { AccountService } from './domain/accounts/service.js';
 import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { readBusTable, type BusTable } from './domain/compatibility/index.js';
 import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
+import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
+import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { createLogger, type Logger } from './log.js';
 import type { RateLimiter } from './store/ledger.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
@@ -27,8 +29,8 @@ export interface Deps {
   accounts: AccountService;
   rateLimiter: RateLimiter;
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
-  /** Engineering registries loaded from data/: ISO 9409-1 flanges and bus facts. */
-  knowledge: { flanges: FlangeRegistry; buses: BusTable };
+  /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
+  knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -75,6 +77,11 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     },
     clock,
   });
+  if (gateway.name === 'sandbox') {
+    log.warn('payment gateway is the sandbox: its pay page lets anyone mark an order paid; configure a real gateway before taking money', {
+      gateway: gateway.name,
+    });
+  }
   log.info('catalogue loaded', { entities: data.entities.length, db: config.dbPath, dataset_version: data.meta.dataset_version });
   return {
     config,
@@ -85,7 +92,12 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
-    knowledge: { flanges: readFlangeRegistry(config.dataDir), buses: readBusTable(config.dataDir) },
+    knowledge: {
+      flanges: readFlangeRegistry(config.dataDir),
+      buses: readBusTable(config.dataDir),
+      suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
+      printRules: loadPrintRules(config.dataDir),
+    },
     close: () => {
       if (db.open) db.close();
     },

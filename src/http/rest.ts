@@ -97,7 +97,7 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
         if (!outcome.ok) return errorResponse(c, outcome.error);
         if (route.render) {
           const r = route.render(outcome.output);
-          return c.body(r.body, (r.status ?? 200) as 200, { 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
+          return c.body(r.body, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
         }
         return c.json(outcome.output);
       });

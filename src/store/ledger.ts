@@ -67,7 +67,14 @@ export interface ChargeRequest<T> {
 
 export type ChargeOutcome<T> =
   | { status: 'charged'; result: T; charged: number; credits_remaining: number }
-  | { status: 'replayed'; result: T; charged: 0; credits_remaining: number }
+  | {
+      status: 'replayed';
+      result: T;
+      charged: 0;
+      credits_remaining: number;
+      /** What the first call was charged and the balance it reported (null for records older than migration 5). */
+      first: { charged: number; credits_remaining: number | null };
+    }
   | { status: 'insufficient'; cost: number; credits_remaining: number };
 
 export interface Ledger {

@@ -109,4 +109,10 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX payment_orders_account ON payment_orders (account_id);
     `,
   },
+  {
+    version: 5,
+    name: 'idempotency_first_balance',
+    // A replay answers exactly as the first call did, including the balance that call reported.
+    sql: `ALTER TABLE idempotency_records ADD COLUMN credits_remaining INTEGER;`,
+  },
 ];

@@ -33,6 +33,8 @@ interface IdempotencyRow {
   reason: string;
   reference: string;
   result: string;
+  charged: number;
+  credits_remaining: number | null;
 }
 
 /** Appends a ledger entry and moves the cached balance by the same delta. Call inside a transaction. */
@@ -118,7 +120,7 @@ export class SqliteLedger implements Ledger {
   private idempotencySync(accountId: string, key: string): IdempotencyRow | null {
     return (
       (this.db
-        .prepare('SELECT reason, reference, result FROM idempotency_records WHERE account_id = ? AND idempotency_key = ?')
+        .prepare('SELECT reason, reference, result, charged, credits_remaining FROM idempotency_records WHERE account_id = ? AND idempotency_key = ?')
         .get(accountId, key) as IdempotencyRow | undefined) ?? null
     );
   }
@@ -130,7 +132,13 @@ export class SqliteLedger implements Ledger {
       });
     }
     const credits = this.accountSync(accountId)?.credits ?? 0;
-    return { status: 'replayed', result: JSON.parse(row.result) as T, charged: 0, credits_remaining: credits };
+    return {
+      status: 'replayed',
+      result: JSON.parse(row.result) as T,
+      charged: 0,
+      credits_remaining: credits,
+      first: { charged: row.charged, credits_remaining: row.credits_remaining },
+    };
   }
 
   async charge<T>(req: ChargeRequest<T>): Promise<ChargeOutcome<T>> {
@@ -174,14 +182,14 @@ export class SqliteLedger implements Ledger {
       this.db
         .prepare('INSERT INTO usage_records (account_id, reason, reference, cost, created_at) VALUES (?, ?, ?, ?, ?)')
         .run(before.id, req.reason, req.reference, req.cost, at);
+      const credits = this.accountSync(before.id)!.credits;
       if (idem !== null) {
         this.db
           .prepare(
-            'INSERT INTO idempotency_records (account_id, idempotency_key, reason, reference, result, charged, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            'INSERT INTO idempotency_records (account_id, idempotency_key, reason, reference, result, charged, credits_remaining, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
           )
-          .run(before.id, idem, req.reason, req.reference, stored, req.cost, at);
+          .run(before.id, idem, req.reason, req.reference, stored, req.cost, credits, at);
       }
-      const credits = this.accountSync(before.id)!.credits;
       return { status: 'charged', result, charged: req.cost, credits_remaining: credits };
     });
     return settle.immediate();

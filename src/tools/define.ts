@@ -40,6 +40,7 @@ export interface ToolContext {
 export interface RestResponse {
   status?: number;
   contentType?: string;
+  headers?: Record<string, string>;
   body: string;
 }
 

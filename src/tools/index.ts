@@ -10,6 +10,10 @@ import { createPaymentTool } from './create-payment.js';
 import { getPaymentStatusTool } from './get-payment-status.js';
 import { checkCompatibilityTool } from './check-compatibility.js';
 import { ruleFlangeTool } from './rule-flange.js';
+import { convertParameterTool } from './convert-parameter.js';
+import { screenPartTool } from './screen-part.js';
+import { checkBomTool } from './check-bom.js';
+import { exportBomTool } from './export-bom.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
@@ -18,6 +22,10 @@ export const TOOLS: readonly AnyTool[] = [
   getCatalogueStatsTool,
   checkCompatibilityTool,
   ruleFlangeTool,
+  convertParameterTool,
+  screenPartTool,
+  checkBomTool,
+  exportBomTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,

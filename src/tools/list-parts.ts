@@ -100,7 +100,9 @@ export const listPartsTool = defineTool({
     });
     ctx.setHeader('X-Credits-Remaining', String(charged.credits_remaining));
     ctx.setHeader('X-API-Tier', 'credits');
-    return { ...charged.result, meta: { ...charged.result.meta, credits_charged: charged.charged, credits_remaining: charged.credits_remaining } };
+    if (charged.replayed) ctx.setHeader('Idempotent-Replayed', 'true');
+    // A replay answers with the first call's body, billing included (headers carry the live balance).
+    return { ...charged.result, meta: { ...charged.result.meta, credits_charged: charged.reported.charged, credits_remaining: charged.reported.credits_remaining } };
   },
   text: (o) =>
     `${o.count} entities${o.meta.category ? ` in ${o.meta.category}` : ''}; showing ${o.meta.returned} (${o.meta.fields} fields).` +

@@ -114,7 +114,7 @@ describe('charging', () => {
       reference: 'GET /api/entities.json',
       run: async () => ({ rows: 3 }),
     });
-    expect(out).toEqual({ result: { rows: 3 }, charged: 1, credits_remaining: 99, replayed: false });
+    expect(out).toEqual({ result: { rows: 3 }, charged: 1, credits_remaining: 99, replayed: false, reported: { charged: 1, credits_remaining: 99 } });
     expect(await s.accounts.balance(api_key)).toEqual({ credits: 99, plan: 'free', api_calls: 1 });
     const account = await s.accounts.authenticate(api_key);
     expect(await s.ledger.usage(account.id)).toEqual([
@@ -217,8 +217,8 @@ describe('charging', () => {
       });
     const first = await call();
     const second = await call();
-    expect(first).toEqual({ result: { run: 1, csv: 'a,b\n1,2\n' }, charged: 1, credits_remaining: 99, replayed: false });
-    expect(second).toEqual({ result: { run: 1, csv: 'a,b\n1,2\n' }, charged: 0, credits_remaining: 99, replayed: true });
+    expect(first).toEqual({ result: { run: 1, csv: 'a,b\n1,2\n' }, charged: 1, credits_remaining: 99, replayed: false, reported: { charged: 1, credits_remaining: 99 } });
+    expect(second).toEqual({ result: { run: 1, csv: 'a,b\n1,2\n' }, charged: 0, credits_remaining: 99, replayed: true, reported: { charged: 1, credits_remaining: 99 } });
     expect(runs).toBe(1);
     expect(await s.accounts.balance(api_key)).toEqual({ credits: 99, plan: 'free', api_calls: 1 });
   });
@@ -317,7 +317,7 @@ describe('restart', () => {
       idempotencyKey: 'k',
       run: async () => 'second',
     });
-    expect(replay).toEqual({ result: 'first', charged: 0, credits_remaining: 96, replayed: true });
+    expect(replay).toEqual({ result: 'first', charged: 0, credits_remaining: 96, replayed: true, reported: { charged: 1, credits_remaining: 96 } });
     const fifth = await s.rateLimiter.hit('key:abc', 5, clock.now());
     expect(fifth).toMatchObject({ allowed: true, remaining: 0, resetSeconds: 3540 });
     expect(await s.rateLimiter.hit('key:abc', 5, clock.now())).toMatchObject({ allowed: false, remaining: 0 });

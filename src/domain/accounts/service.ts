@@ -38,6 +38,11 @@ export interface Charged<T> {
   credits_remaining: number;
   /** True when the result is the stored first result of this Idempotency-Key. */
   replayed: boolean;
+  /**
+   * The billing the first call of this Idempotency-Key reported (equal to charged /
+   * credits_remaining when not a replay): a retried call answers identically.
+   */
+  reported: { charged: number; credits_remaining: number };
 }
 
 /** Idempotency keys: 1-255 visible ASCII characters. */
@@ -127,6 +132,10 @@ export class AccountService {
       charged: outcome.charged,
       credits_remaining: outcome.credits_remaining,
       replayed: outcome.status === 'replayed',
+      reported:
+        outcome.status === 'replayed'
+          ? { charged: outcome.first.charged, credits_remaining: outcome.first.credits_remaining ?? outcome.credits_remaining }
+          : { charged: outcome.charged, credits_remaining: outcome.credits_remaining },
     };
   }
 }

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { compareParameters, convert, parseParameter } from '../domain/parameters/index.js';
+import { MAX_NOTATION_LENGTH } from '../domain/parameters/parse.js';
+import { ConvertFailSchema, ConvertOkSchema, PairComparisonSchema, ParsedParameterSchema } from '../domain/parameters/schemas.js';
+import { defineTool, READ_ONLY } from './define.js';
+
+const Notation = z
+  .string()
+  .min(1)
+  .max(MAX_NOTATION_LENGTH)
+  .regex(/\S/, 'must not be blank');
+
+/** The conversion without its `parsed` (the same reading is the output's `parsed`). */
+const Conversion = z.discriminatedUnion('ok', [ConvertOkSchema.omit({ parsed: true }), ConvertFailSchema.omit({ parsed: true })]);
+/** The pair comparison without `a` (the same reading is the output's `parsed`); `b` is compare_with read. */
+const Comparison = PairComparisonSchema.omit({ a: true });
+
+export const convertParameterTool = defineTool({
+  name: 'convert_parameter',
+  title: 'Read, convert and compare a vendor parameter',
+  description:
+    'Reads one vendor-declared parameter notation exactly ("0.11 sec/60°", "15 kgf·cm", "4.1 Nm @ 12V", "12-bit", "1 Mbps", "3 arcmin") and returns its physical quantity, ' +
+    'SI value, the exact formula applied, the conditions stated (voltage, peak vs rated, output end), its dialect name and its comparability level A-D. ' +
+    'With `to`, converts exactly to that unit (e.g. "Nm", "rad/s", "rpm", "deg", "g"); a value of another quantity is refused with the reason (ok=false), never guessed. ' +
+    'With `compare_with`, answers whether the two values can be compared (level A-D, reason, order in SI units, and the inverse-ordering note for sec/60°). ' +
+    'A notation the parser cannot read exactly comes back recognized=false (dialect "unrecognized"). SI prefixes are case-sensitive (mNm is not MNm).',
+  inputSchema: z.object({
+    value: Notation.describe('A vendor parameter notation, verbatim, e.g. "0.11 sec/60°", "15 kgf·cm", "12~24V"'),
+    to: z
+      .string()
+      .min(1)
+      .max(40)
+      .optional()
+      .describe('Target unit for an exact conversion, e.g. "Nm", "kgf·cm", "rad/s", "rpm", "sec/60deg", "deg", "arcmin", "g", "kg", "V", "Mbps"'),
+    compare_with: Notation.optional().describe('A second notation; the answer says whether the two values are comparable (level A-D) and why'),
+  }),
+  outputSchema: z.object({
+    parsed: ParsedParameterSchema.describe('How `value` reads: quantity, SI value, conversion applied, conditions, dialect, notation, comparability level'),
+    conversion: Conversion.nullable().describe('The conversion to `to` (null when `to` was not given); ok=false with the reason when it is impossible'),
+    comparison: Comparison.nullable().describe('Comparability of `value` with `compare_with` (null when not given); b is compare_with as read'),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/parameters/convert', summary: 'Read a vendor parameter notation; convert it exactly or compare it with another' }],
+  handler: async ({ value, to, compare_with }) => {
+    let conversion: z.infer<typeof Conversion> | null = null;
+    if (to !== undefined) {
+      const { parsed: _same, ...rest } = convert(value, to); // an unknown target unit throws invalid_input naming `to`
+      conversion = rest;
+    }
+    let comparison: z.infer<typeof Comparison> | null = null;
+    if (compare_with !== undefined) {
+      const { a: _same, ...rest } = compareParameters(value, compare_with);
+      comparison = rest;
+    }
+    return { parsed: parseParameter(value), conversion, comparison };
+  },
+  text: (o) => {
+    const p = o.parsed;
+    const parts = [
+      p.recognized
+        ? `"${p.input}": ${p.quantity}, dialect ${p.dialect}, level ${p.comparability.level}` +
+          (p.conversion ? `; ${p.conversion.computation} ${p.si?.unit ?? ''}`.trimEnd() : '')
+        : `"${p.input}": not read exactly (${p.dialect})`,
+    ];
+    if (o.conversion) parts.push(o.conversion.ok ? `-> ${o.conversion.text} (${o.conversion.formulas.join('; ') || 'same unit'})` : `not converted: ${o.conversion.message}`);
+    if (o.comparison) parts.push(`vs "${o.comparison.b.input}": level ${o.comparison.level}, ${o.comparison.reason}` + (o.comparison.ordering_note ? `. ${o.comparison.ordering_note}` : ''));
+    return parts.join('\n');
+  },
+});

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { BomDocument, BomExportRequest, buildBomExport, parseBomExportRequest, recordLookup, renderBomCsv } from '../domain/bom/index.js';
+import { requireAccount } from './access.js';
+import { defineTool } from './define.js';
+import { ApiKey } from './schemas.js';
+
+export const BOM_EXPORT_COST = 1;
+
+const ExportOutput = BomDocument.extend({
+  format: z.enum(['csv', 'json']),
+  csv: z.string().nullable().describe('The CSV document when format is csv'),
+  billing: z
+    .object({ credits_charged: z.number().int(), credits_remaining: z.number().int() })
+    .describe('What the export cost and the balance after it (a retried Idempotency-Key answers with the first call\'s figures)'),
+});
+type ExportOutput = z.infer<typeof ExportOutput>;
+
+/** Stable digest of the request (without the key): the ledger reference, so an Idempotency-Key cannot be reused for another BOM. */
+function requestDigest(req: unknown): string {
+  return createHash('sha256').update(JSON.stringify(req)).digest('hex').slice(0, 32);
+}
+
+export const exportBomTool = defineTool({
+  name: 'export_bom',
+  title: 'Export a bill of materials',
+  description:
+    `Export a BOM as CSV (default) or JSON, with line and total costs computed exactly by the service, supplier suggestions and 3D-print suggestions (adapter plates for flange pairs that need one). ` +
+    `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (REST header, or _meta.idempotencyKey over MCP) makes a retry free and identical. ` +
+    'At most 500 items. Each line states its price source; lines without a price are listed and left out of the total.',
+  inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
+  outputSchema: ExportOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  rest: [
+    {
+      method: 'POST',
+      path: '/api/bom/export',
+      summary: 'BOM export (CSV or JSON), 1 credit',
+      render: (o) => {
+        const out = o as ExportOutput;
+        if (out.format === 'csv') {
+          return {
+            contentType: 'text/csv; charset=utf-8',
+            headers: { 'Content-Disposition': 'attachment; filename="bom.csv"' },
+            body: out.csv ?? '',
+          };
+        }
+        return { body: JSON.stringify({ metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions }) };
+      },
+    },
+  ],
+  handler: async (input, ctx) => {
+    const { api_key: _key, ...raw } = input;
+    const req = parseBomExportRequest(raw); // 413 beyond 500 items, before any charge
+    const { account } = await requireAccount(ctx, input);
+    const k = ctx.deps.knowledge;
+    const charged = await ctx.deps.accounts.charge({
+      account,
+      cost: BOM_EXPORT_COST,
+      reason: 'bom.export',
+      reference: `bom:${requestDigest(req)}`,
+      idempotencyKey: ctx.idempotencyKey,
+      run: async () => {
+        const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
+        const doc = buildBomExport(req, {
+          lookup: recordLookup(records),
+          suppliers: k.suppliers,
+          printRules: k.printRules,
+          flanges: k.flanges,
+          now: ctx.deps.clock(),
+          onProgress: (done, total) => void ctx.progress(done, total, `BOM lines ${done}/${total}`),
+        });
+        return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null };
+      },
+    });
+    ctx.setHeader('X-Credits-Remaining', String(charged.credits_remaining));
+    ctx.setHeader('X-API-Tier', 'credits');
+    if (charged.replayed) ctx.setHeader('Idempotent-Replayed', 'true');
+    return { ...charged.result, billing: { credits_charged: charged.reported.charged, credits_remaining: charged.reported.credits_remaining } };
+  },
+  text: (o) =>
+    `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, total ${o.metadata.total_cost_text}${o.metadata.currency ? ` ${o.metadata.currency}` : ''}` +
+    `${o.metadata.total_is_partial ? ` (partial: lines ${o.metadata.unpriced_lines.join(', ')} unpriced)` : ''}; ${o.billing.credits_remaining} credits left.` +
+    (o.csv ? `\n\n${o.csv}` : ''),
+});

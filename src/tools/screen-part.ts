@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { getPart } from '../domain/parts.js';
+import { screenEntity } from '../domain/redlines.js';
+import { ScreeningResultSchema } from '../domain/redlines-schema.js';
+import { DomainError } from '../domain/errors.js';
+import { partsContext } from './context.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+
+export const screenPartTool = defineTool({
+  name: 'screen_part',
+  title: 'Screen a part against the red lines',
+  description:
+    "Runs the red lines RL-01..RL-06 on one catalogue part's vendor-declared values: torque density (rated torque / module mass), peak-to-rated ratio, backlash without a measurement load, " +
+    'repeatability vs absolute accuracy, IP rating scope, encoder resolution presented as accuracy. Each red line fires, does not fire, or cannot be evaluated (naming the missing value), ' +
+    'with the numbers behind it and what to ask the vendor. These are screening marks for manual review, not verdicts on the part or its vendor. ' +
+    'On a missing id the error lists did_you_mean ids.',
+  inputSchema: z.object({ id: EntityId }),
+  outputSchema: ScreeningResultSchema.extend({
+    note: z.string().describe('What these results are: screening marks for manual review, not verdicts'),
+    quarantine_hint: z.string().nullable().describe('Set when the catalogue entry itself is quarantined'),
+    meta: z.object({ license: z.string(), attribution: z.string() }),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/parts/:id/screen', summary: 'Red lines RL-01..RL-06 on one part (screening marks, not verdicts)' }],
+  handler: async ({ id }, ctx) => {
+    const found = await getPart(partsContext(ctx), id); // not_found with did_you_mean
+    const entity = await ctx.deps.catalogue.get(found.entity.id);
+    if (!entity) throw new DomainError('store_unavailable', 'The entity disappeared from the store between two reads; try again shortly.');
+    return { ...screenEntity(entity), quarantine_hint: found.quarantine_hint, meta: { license: LICENSE, attribution: ATTRIBUTION } };
+  },
+  text: (o) =>
+    `${o.note}\n${o.id} (${o.name}): ${o.summary.fires} fire, ${o.summary.does_not_fire} do not fire, ${o.summary.cannot_evaluate} cannot be evaluated.\n` +
+    o.red_lines.map((r) => `${r.id} ${r.status}: ${r.reason}`).join('\n'),
+});
