@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkCompatibility, defaultBusTable } from '../../src/domain/compatibility/index.js';
+import { checkCompatibility, readBusTable } from '../../src/domain/compatibility/index.js';
 import { BomCheckResult, bomCheckEngines, checkBom, parseBomCheckRequest, toCheckParts, type Finding } from '../../src/domain/bom/check.js';
 import { recordLookup } from '../../src/domain/bom/export.js';
 import { StoredEntity } from '../../src/domain/entity.js';
@@ -8,7 +8,7 @@ import { DomainError } from '../../src/domain/errors.js';
 import { makeEntity } from '../support/factory.js';
 import { DATA_DIR, flanges } from './helpers.js';
 
-const buses = defaultBusTable();
+const buses = readBusTable(DATA_DIR);
 const engines = bomCheckEngines({ flanges, buses });
 const compat = (a: StoredEntity, b: StoredEntity) => checkCompatibility(a, b, { flanges, buses });
 

@@ -7,7 +7,6 @@ import { readFlangeRegistry } from '../../src/domain/flange.js';
 import {
   CompatibilityResult,
   checkCompatibility,
-  defaultBusTable,
   overallVerdict,
   readBusTable,
   type Verdict,
@@ -368,11 +367,6 @@ describe('free fields only', () => {
   it('quarantined records add a warning', () => {
     const q = makeEntity({ id: 'Q-1', quarantine: true, protocol: 'CAN bus' });
     expect(check(q, F.tmotor).warnings).toEqual(['Q-1 is quarantined upstream; its declared values are suspect.']);
-  });
-
-  it('the default bus table is the shipped one', () => {
-    expect(checkCompatibility(F.anydrive, F.tmotor, { flanges: deps.flanges })).toEqual(check(F.anydrive, F.tmotor));
-    expect(defaultBusTable().file.buses.map((b) => b.id)).toEqual(deps.buses.file.buses.map((b) => b.id));
   });
 });
 

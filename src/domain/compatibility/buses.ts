@@ -17,7 +17,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { PACKAGE_ROOT } from '../../config.js';
 import type { StoredEntity } from '../entity.js';
 import { isSoftwareMention } from './software-tokens.js';
 
@@ -146,12 +145,6 @@ export function readBusTable(dataDir: string): BusTable {
   }
 }
 
-let shipped: BusTable | null = null;
-/** The table shipped in the package's data/ folder (read once). */
-export function defaultBusTable(): BusTable {
-  shipped ??= readBusTable(path.join(PACKAGE_ROOT, 'data'));
-  return shipped;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading an entity

@@ -14,7 +14,7 @@
  */
 import type { StoredEntity } from '../entity.js';
 import type { FlangeRegistry } from '../flange.js';
-import { defaultBusTable, type BusTable } from './buses.js';
+import type { BusTable } from './buses.js';
 import { communicationDimension } from './communication.js';
 import { electricalDimension } from './electrical.js';
 import { mechanicalDimension } from './mechanical.js';
@@ -22,15 +22,15 @@ import { softwareDimension } from './software.js';
 import { DIMENSIONS, type CompatibilityResult, type Dimension, type SideSummary, type Verdict } from './types.js';
 
 export * from './types.js';
-export { defaultBusTable, parseBusTable, readBusTable, readComm, splitPieces, foldForm, type BusTable, type CommReading } from './buses.js';
+export { parseBusTable, readBusTable, readComm, splitPieces, foldForm, type BusTable, type CommReading } from './buses.js';
 
 /** Categories whose records are not physical parts, whatever their entity_kind says. */
 export const NON_PHYSICAL_CATEGORIES = ['protocols', 'llms', 'robot_ai_models'] as const;
 
 export interface CompatibilityDeps {
   flanges: FlangeRegistry;
-  /** Bus facts; defaults to the table shipped in data/buses.json. */
-  buses?: BusTable;
+  /** Bus facts (data/buses.json, loaded by the caller). */
+  buses: BusTable;
 }
 
 export const COMPATIBILITY_BASIS =
@@ -89,7 +89,7 @@ export function checkCompatibility(a: StoredEntity, b: StoredEntity, deps: Compa
       basis: COMPATIBILITY_BASIS,
     };
   }
-  const buses = deps.buses ?? defaultBusTable();
+  const buses = deps.buses;
   const dimensions = {
     mechanical: mechanicalDimension(a, b, deps.flanges),
     electrical: electricalDimension(a, b),
