@@ -3,6 +3,8 @@
  * robot-parts-mcp            MCP over stdio (nothing but protocol on stdout)
  * robot-parts-mcp serve      MCP Streamable HTTP at /mcp + REST bridge + /openapi.json + /healthz
  */
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig, type Config } from './config.js';
@@ -12,7 +14,8 @@ import { createLogger } from './log.js';
 import { createServer } from './server.js';
 import { SERVER_VERSION } from './version.js';
 
-const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB; default ./robot-parts.db), created on first start
+const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB), created with its schema on first start;
+                     default ./robot-parts.db for serve, ~/.robot-parts-mcp/robot-parts.db for stdio
   --data <dir>       dataset folder (env ROBOT_PARTS_DATA_DIR; default: the package's data/)
   --log-level <lvl>  debug | info | warn | error (env ROBOT_PARTS_LOG_LEVEL; default info)
   -h, --help         this help`;
@@ -103,7 +106,10 @@ export async function main(argv: string[]): Promise<void> {
   const set = <K extends keyof Config>(k: K, v: Config[K] | undefined) => {
     if (v !== undefined) overrides[k] = v;
   };
-  set('dbPath', values.db as string | undefined);
+  // stdio servers are launched by desktop agents from an arbitrary (often read-only) working
+  // directory: their default database lives in the user's home instead.
+  const stdioDefaultDb = command === 'serve' || process.env.ROBOT_PARTS_DB ? undefined : path.join(os.homedir(), '.robot-parts-mcp', 'robot-parts.db');
+  set('dbPath', (values.db as string | undefined) ?? stdioDefaultDb);
   set('dataDir', values.data as string | undefined);
   set('logLevel', values['log-level'] as Config['logLevel'] | undefined);
   set('host', values.host as string | undefined);
