@@ -1,5 +1,6 @@
 /** Every published dataset. Each is an MCP resource and a REST path. */
 import type { DatasetDefinition } from './define.js';
 import { flangeRulingsDataset } from './flange-rulings.js';
+import { parameterSemanticsDataset } from './parameter-semantics.js';
 
-export const DATASETS: readonly DatasetDefinition[] = [flangeRulingsDataset];
+export const DATASETS: readonly DatasetDefinition[] = [parameterSemanticsDataset, flangeRulingsDataset];

@@ -1,0 +1,46 @@
+/**
+ * zod schemas mirroring the red-line screening result types (redlines.ts) field for field, for
+ * tool output schemas. The compile-time checks at the bottom fail the build on drift.
+ */
+import { z } from 'zod';
+import { DECLARED_KEYS } from './entity.js';
+import { RED_LINE_IDS, type RedLineInput, type RedLineResult, type RedLineStatus, type ScreeningResult } from './redlines.js';
+
+const STATUSES = ['fires', 'does_not_fire', 'cannot_evaluate'] as const satisfies readonly RedLineStatus[];
+
+export const RedLineInputSchema = z.object({
+  field: z.enum(DECLARED_KEYS),
+  declared: z.string().nullable().describe('The vendor-declared string, verbatim; null when not declared'),
+  dialect: z.string(),
+});
+
+export const RedLineResultSchema = z.object({
+  id: z.enum(RED_LINE_IDS),
+  name: z.string(),
+  status: z.enum(STATUSES).describe('fires (mark for manual review), does_not_fire, or cannot_evaluate (a needed value is missing or unreadable)'),
+  severity: z.enum(['review', 'not_credible', 'instantaneous']).nullable(),
+  threshold: z.string(),
+  inputs: z.array(RedLineInputSchema),
+  numbers: z.record(z.string(), z.union([z.number(), z.string(), z.null()])).describe('The numbers behind the outcome'),
+  missing: z.array(z.enum(DECLARED_KEYS)),
+  reason: z.string(),
+  ask_vendor: z.array(z.string()).describe('What to ask the vendor to resolve it'),
+});
+
+export const ScreeningResultSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  summary: z.object({ fires: z.number().int(), does_not_fire: z.number().int(), cannot_evaluate: z.number().int() }),
+  red_lines: z.array(RedLineResultSchema),
+  note: z.string(),
+});
+
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+
+export type RedLineSchemaChecks = [
+  Assert<Equals<z.infer<typeof RedLineInputSchema>, RedLineInput>>,
+  Assert<Equals<z.infer<typeof RedLineResultSchema>, RedLineResult>>,
+  Assert<Equals<z.infer<typeof ScreeningResultSchema>, ScreeningResult>>,
+  Assert<Equals<(typeof STATUSES)[number], RedLineStatus>>,
+];
