@@ -18,7 +18,7 @@ export function toolTable(): string {
     const hints = [t.annotations.readOnlyHint ? 'read-only' : 'writes', t.annotations.idempotentHint ? 'idempotent' : null, t.annotations.openWorldHint ? 'open-world' : null]
       .filter(Boolean)
       .join(', ');
-    const firstSentence = t.description.split(/(?<=\.)\s/)[0];
+    const firstSentence = t.description.split(/(?<=\.)\s+(?=[A-Z])/)[0];
     return `| \`${t.name}(${args})\` | ${firstSentence.replace(/\|/g, '\\|')} | ${hints} | ${routes || '—'} |`;
   });
   return ['| tool | what it does | hints | REST |', '|---|---|---|---|', ...rows].join('\n');
