@@ -1,5 +1,6 @@
 /** Builds StoredEntity fixtures (validated by StoredEntity.parse) for the compatibility tests. */
-import { StoredEntity, type DeclaredParams } from '../../src/domain/entity.js';
+import type { DeclaredParams, StoredEntity } from '../../src/domain/entity.js';
+import { makeEntity as baseEntity } from '../support/factory.js';
 import { specShapedFields } from '../../src/domain/parameters/index.js';
 
 export interface EntityInput {
@@ -24,11 +25,9 @@ export interface EntityInput {
 export function makeEntity(i: EntityInput): StoredEntity {
   const declared: DeclaredParams = {};
   if (i.declaredVoltage !== undefined) declared.voltage = i.declaredVoltage;
-  const shaped = specShapedFields({ voltage: i.declaredVoltage });
-  return StoredEntity.parse({
+  return baseEntity({
     id: i.id,
     name: i.name ?? i.id,
-    name_en: i.name ?? i.id,
     category: i.category ?? 'actuators',
     entity_kind: i.entity_kind ?? 'component',
     manufacturer: i.manufacturer ?? null,
@@ -36,20 +35,9 @@ export function makeEntity(i: EntityInput): StoredEntity {
     protocol: i.protocol ?? 'N/A',
     interface: i.interface ?? 'N/A',
     interfaces: i.interfaces ?? [],
-    voltage: shaped.voltage,
-    weight: 'N/A',
-    torque: '',
+    voltage: specShapedFields({ voltage: i.declaredVoltage }).voltage,
     ros_support: i.ros_support ?? null,
-    applications: [],
-    price_range: null,
-    standard: null,
-    status: null,
-    year: null,
-    source_urls: [],
     source_tier: 'C',
-    source_robot: null,
-    source_license: null,
-    oss: false,
     mechanical_interface: {
       status: i.mountStatus ?? (i.flange ? 'declared' : 'not_declared'),
       mount_type: i.flange ? 'flange' : null,
@@ -59,14 +47,6 @@ export function makeEntity(i: EntityInput): StoredEntity {
     description: `${i.id} (test fixture)`,
     quarantine: i.quarantine ?? false,
     quarantine_reason: i.quarantine ? 'test' : null,
-    duplicate_of: null,
-    deep: {
-      price: null,
-      compatibility: i.deepCompatibility ?? [],
-      confidence: null,
-      sources: [],
-      compliance: {},
-      localization_ratio: null,
-    },
+    deep: { price: null, compatibility: i.deepCompatibility ?? [], confidence: null, sources: [], compliance: {}, localization_ratio: null },
   });
 }
