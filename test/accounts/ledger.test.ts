@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { DomainError } from '../../src/domain/errors.js';
 import { digestKey } from '../../src/domain/accounts/keys.js';
-import { openStores, RECHARGE_URL, tempDir, TestClock } from './support.js';
+import { openStores, RECHARGE_URL, rejection, tempDir, TestClock } from './support.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let s: ReturnType<typeof openStores>;
@@ -16,15 +16,6 @@ afterEach(() => {
   tmp.cleanup();
 });
 
-async function rejection(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Lets other pending calls interleave (no timers: ordering only). */
 const yieldTurns = async (n: number) => {

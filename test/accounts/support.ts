@@ -27,3 +27,14 @@ export function openStores(file: string, clock?: TestClock) {
   const accounts = new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL });
   return { db, ...stores, accounts };
 }
+
+/** The DomainError a promise rejects with (fails the test when it resolves or throws something else). */
+export async function rejection(p: Promise<unknown>): Promise<DomainError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof DomainError) return e;
+    throw e;
+  }
+  throw new Error('expected a rejection');
+}

@@ -7,7 +7,7 @@ import { createPaymentGateway } from '../../src/domain/payments/index.js';
 import { computeSignature, signPayload, verifySignature } from '../../src/domain/payments/signature.js';
 import { createPayment } from '../../src/domain/payments/service.js';
 import { escapeHtml, renderPayPage } from '../../src/domain/payments/pay-page.js';
-import { openStores, tempDir, TestClock } from '../accounts/support.js';
+import { openStores, rejection, tempDir, TestClock } from '../accounts/support.js';
 
 const SECRET = 'whsec_test_0123456789';
 const BASE = 'http://127.0.0.1:8787';
@@ -34,15 +34,6 @@ afterEach(() => {
   tmp.cleanup();
 });
 
-async function rejection(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a rejection');
-}
 
 function webhook(body: object, opts: { secret?: string; at?: Date } = {}) {
   const rawBody = JSON.stringify(body);
