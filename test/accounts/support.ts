@@ -5,6 +5,7 @@ import path from 'node:path';
 import { openDb, type Db } from '../../src/store/db.js';
 import { sqliteAccountStores } from '../../src/store/sqlite-ledger.js';
 import { AccountService } from '../../src/domain/accounts/service.js';
+import { DomainError } from '../../src/domain/errors.js';
 
 export const RECHARGE_URL = 'http://127.0.0.1:8787/api/payment/create';
 
