@@ -68,7 +68,12 @@ export const exportBomTool = defineTool({
           printRules: k.printRules,
           flanges: k.flanges,
           now: ctx.deps.clock(),
-          onProgress: (done, total) => void ctx.progress(done, total, `BOM lines ${done}/${total}`),
+          // Best effort: a notification the client can no longer receive (it went away) must neither
+          // fail the export nor escape as an unhandled rejection, which would end the process.
+          onProgress: (done, total) =>
+            void ctx.progress(done, total, `BOM lines ${done}/${total}`).catch((err: unknown) =>
+              ctx.deps.log.debug('progress notification not delivered', { tool: 'export_bom', error: err instanceof Error ? err.message : String(err) }),
+            ),
         });
         return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null };
       },
