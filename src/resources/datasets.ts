@@ -2,5 +2,6 @@
 import type { DatasetDefinition } from './define.js';
 import { flangeRulingsDataset } from './flange-rulings.js';
 import { parameterSemanticsDataset } from './parameter-semantics.js';
+import { ossLayerDataset } from './oss-layer.js';
 
-export const DATASETS: readonly DatasetDefinition[] = [parameterSemanticsDataset, flangeRulingsDataset];
+export const DATASETS: readonly DatasetDefinition[] = [parameterSemanticsDataset, flangeRulingsDataset, ossLayerDataset];

@@ -14,6 +14,7 @@ import { convertParameterTool } from './convert-parameter.js';
 import { screenPartTool } from './screen-part.js';
 import { checkBomTool } from './check-bom.js';
 import { exportBomTool } from './export-bom.js';
+import { extractRobotPartsTool } from './extract-robot-parts.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
@@ -26,6 +27,7 @@ export const TOOLS: readonly AnyTool[] = [
   screenPartTool,
   checkBomTool,
   exportBomTool,
+  extractRobotPartsTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,

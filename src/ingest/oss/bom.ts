@@ -1,0 +1,267 @@
+/**
+ * BOM tables -> bom_item records, shared by the Markdown and the delimited-text extractors.
+ * Columns are recognised by their header; a table is a BOM table when it has an item column
+ * and a quantity, unit-price or total column. Quantities and prices are kept as written; an
+ * amount is the cell's plain decimal, and its currency is named only when the header label and
+ * the cell's symbol determine exactly one ISO 4217 code. Nothing is converted.
+ */
+import { excerpt, MAX_RECORDS, type SkipLog } from './limits.js';
+import { cleanCell, type Cell, type RawTable } from './table.js';
+import type { BomItemRecord, Link, Price } from './types.js';
+
+type Role =
+  | 'number'
+  | 'part_number'
+  | 'item'
+  | 'quantity'
+  | 'unit_price'
+  | 'line_total'
+  | 'link'
+  | 'manufacturer'
+  | 'manufacturer_part'
+  | 'supplier'
+  | 'supplier_part'
+  | 'other';
+
+/** Item-name columns, best first: the first present is the item column. */
+const ITEM_HEADERS = ['item', 'item name', 'part name', 'part', 'parts', 'name', 'component', 'components', 'description', 'comment', '名称', '物料名称', '零件名称', '品名', '物料'];
+
+const ROLE_PATTERNS: [Role, RegExp][] = [
+  ['number', /^(no\.?|#|nr\.?|num\.?|index|idx|item no\.?|item #|序号)$/],
+  ['part_number', /^(part (no\.?|number|#|id)|p\/n|pn|sku|编号|料号|物料编码|零件号)$/],
+  ['manufacturer_part', /^(manufacturer part( (no\.?|number|#))?|mfr\.? part( (no\.?|number|#))?|mpn)$/],
+  ['supplier_part', /^(supplier part( (no\.?|number|#))?|lcsc part( (no\.?|number|#))?)$/],
+  ['manufacturer', /^(manufacturer|mfr\.?|mfg\.?|maker|brand|vendor|厂商|品牌|制造商|厂家)$/],
+  ['supplier', /^(supplier|distributor|供应商)$/],
+  ['quantity', /^(qty\.?|quantity|amount|count|pcs|数量|用量)$/],
+  ['unit_price', /^(unit (price|cost)|price( per unit)?|cost|单价|价格)$/],
+  ['line_total', /^(total( (price|cost))?|subtotal|line total|金额|小计|总价|合计)$/],
+  ['link', /^(buy|link|links|url|shop|store|purchase|where to buy|购买|购买链接|链接)\b/],
+];
+
+const PLACEHOLDER = /^(-+|—|–|n\/a|na|none|tbd|\?)$/i;
+
+interface Column {
+  index: number;
+  header: string;
+  role: Role;
+  /** Label in parentheses or brackets at the end of the header, e.g. "CNY" in "Unit Price (CNY)". */
+  label: string | null;
+}
+
+function headerKey(h: string): { key: string; label: string | null } {
+  const m = /^(.*?)\s*[(（[]([^()（）[\]]*)[)）\]]\s*:?$/.exec(h);
+  const base = (m ? m[1] : h).replace(/:$/, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return { key: base, label: m ? m[2].trim() || null : null };
+}
+
+export function classifyColumns(header: string[]): Column[] {
+  const cols: Column[] = header.map((raw, index) => {
+    const h = cleanCell(raw).text;
+    const { key, label } = headerKey(h);
+    let role: Role = 'other';
+    for (const [r, re] of ROLE_PATTERNS) {
+      if (re.test(key)) {
+        role = r;
+        break;
+      }
+    }
+    // "Amount (USD)" is money, not a count.
+    if (role === 'quantity' && key === 'amount' && label !== null) role = 'line_total';
+    return { index, header: h, role, label };
+  });
+  const itemRank = (c: Column) => ITEM_HEADERS.indexOf(headerKey(c.header).key);
+  const candidates = cols.filter((c) => c.role === 'other' && itemRank(c) >= 0).sort((a, b) => itemRank(a) - itemRank(b));
+  if (candidates.length > 0) candidates[0].role = 'item';
+  else {
+    // No item-name column: a manufacturer part number names the item.
+    const mp = cols.find((c) => c.role === 'manufacturer_part');
+    if (mp) mp.role = 'item';
+  }
+  return cols;
+}
+
+export function isBomTable(cols: Column[]): boolean {
+  return cols.some((c) => c.role === 'item') && cols.some((c) => c.role === 'quantity' || c.role === 'unit_price' || c.role === 'line_total');
+}
+
+const DOLLAR = ['USD', 'AUD', 'CAD', 'HKD', 'NZD', 'SGD', 'TWD', 'MXN'];
+const SYMBOLS: [string, string[]][] = [
+  ['US$', ['USD']],
+  ['$', DOLLAR],
+  ['€', ['EUR']],
+  ['£', ['GBP']],
+  ['￥', ['CNY', 'JPY']],
+  ['¥', ['CNY', 'JPY']],
+  ['元', ['CNY']],
+  ['円', ['JPY']],
+  ['₩', ['KRW']],
+  ['₹', ['INR']],
+];
+const ISO = new Set(['CNY', 'USD', 'EUR', 'JPY', 'GBP', 'KRW', 'INR', 'AUD', 'CAD', 'HKD', 'NZD', 'SGD', 'TWD', 'MXN', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'RUB', 'BRL']);
+/** Labels that name one currency: ISO codes, RMB, and the region labels seen in BOM headers. */
+const LABEL_CURRENCY: Record<string, string> = { RMB: 'CNY', US: 'USD', EU: 'EUR', CN: 'CNY', JP: 'JPY', UK: 'GBP', EURO: 'EUR', '人民币': 'CNY', '元': 'CNY' };
+/** Locales of these currencies write a decimal point, so "2,980" reads as 2980 exactly. */
+const POINT_DECIMAL = new Set(['CNY', 'JPY', 'USD', 'GBP', 'KRW', 'INR', 'AUD', 'CAD', 'HKD', 'NZD', 'SGD', 'TWD', 'MXN']);
+
+function labelCurrencies(label: string | null): string[] | null {
+  if (label === null) return null;
+  const u = label.toUpperCase();
+  if (ISO.has(u)) return [u];
+  if (LABEL_CURRENCY[u]) return [LABEL_CURRENCY[u]];
+  for (const [sym, codes] of SYMBOLS) if (label === sym) return codes;
+  return null;
+}
+
+export function readPrice(col: Column, text: string): Price {
+  let rest = text.trim();
+  let symbol: string | null = null;
+  let fromSymbol: string[] | null = null;
+  const code = /^([A-Z]{3})\s*(?=\d)|(?<=\d)\s*([A-Z]{3})$/.exec(rest);
+  if (code && (ISO.has(code[1] ?? code[2]) || (code[1] ?? code[2]) === 'RMB')) {
+    symbol = code[1] ?? code[2];
+    fromSymbol = labelCurrencies(symbol);
+    rest = rest.replace(code[0], '').trim();
+  } else {
+    for (const [sym, codes] of SYMBOLS) {
+      if (rest.startsWith(sym)) {
+        symbol = sym;
+        fromSymbol = codes;
+        rest = rest.slice(sym.length).trim();
+        break;
+      }
+      if (rest.endsWith(sym)) {
+        symbol = sym;
+        fromSymbol = codes;
+        rest = rest.slice(0, -sym.length).trim();
+        break;
+      }
+    }
+  }
+  const fromLabel = labelCurrencies(col.label);
+  const candidates = fromSymbol && fromLabel ? fromSymbol.filter((c) => fromLabel.includes(c)) : (fromSymbol ?? fromLabel);
+  const currency = candidates && candidates.length === 1 ? candidates[0] : null;
+  let amount: string | null = null;
+  if (/^\d+(\.\d+)?$/.test(rest)) amount = rest;
+  else if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(rest) && currency !== null && POINT_DECIMAL.has(currency)) amount = rest.replace(/,/g, '');
+  if (amount !== null) amount = amount.replace(/^0+(?=\d)/, '');
+  return { column: col.header, as_written: text, currency_label: col.label, symbol, currency, amount };
+}
+
+/** A total label opening a cell: "Total", "Subtotal:", "**Total parts:**", "合计". */
+const SUMMARY = /^(((grand|sub)[ -]?)?total\b|合计|小计|总计)/i;
+
+/** Plain-text cell (delimited files): whitespace collapsed; a cell that is only an http(s) URL is a link. */
+export function plainCell(raw: string): Cell {
+  const text = raw.replace(/\s+/g, ' ').trim();
+  return /^https?:\/\/\S+$/i.test(text) ? { text: '', links: [{ label: null, url: text }] } : { text, links: [] };
+}
+
+export interface BomTableContext {
+  extractor: 'bom_md' | 'bom_csv';
+  /** Cell reader: cleanCell for Markdown, plainCell for delimited text. */
+  cell: (raw: string) => Cell;
+  table: number;
+  section: string | null;
+  records: BomItemRecord[];
+  skipped: SkipLog;
+}
+
+/** Reads the data rows of one BOM table into records; returns the number of data rows seen. */
+export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTableContext): number {
+  const role = (r: Role) => cols.filter((c) => c.role === r);
+  const one = (r: Role) => cols.find((c) => c.role === r) ?? null;
+  const itemCol = one('item')!;
+  const qtyCol = one('quantity');
+  const seenHeaders = new Map<string, number>();
+  const otherKey = new Map<number, string>();
+  for (const c of cols) {
+    const base = c.header || `column ${c.index + 1}`;
+    const k = seenHeaders.get(base) ?? 0;
+    seenHeaders.set(base, k + 1);
+    otherKey.set(c.index, k === 0 ? base : `${base} (${k + 1})`);
+  }
+  let seen = 0;
+  for (const row of rows) {
+    const cells: Cell[] = cols.map((c) => ctx.cell(row.cells[c.index] ?? ''));
+    // Cells beyond the header (a ragged row) are ignored; their text is not a named value.
+    const value = (c: Column | null): string | null => {
+      if (!c) return null;
+      const t = cells[c.index].text;
+      return t === '' || PLACEHOLDER.test(t) ? null : t;
+    };
+    if (cells.every((c) => c.text === '' && c.links.length === 0)) continue;
+    seen += 1;
+    const item = value(itemCol);
+    const qtyPlain = /^\d+$/.test(value(qtyCol) ?? '');
+    if (item === null || (SUMMARY.test(item) && !qtyPlain)) {
+      const summary = item !== null || cells.some((c) => SUMMARY.test(c.text));
+      if (summary) ctx.skipped.add('row_summary', 'row', row.line, `summary row (${excerpt(cells.map((c) => c.text).filter(Boolean).join(' '), 40)}), not an item`);
+      else ctx.skipped.add('row_no_item', 'row', row.line, `row has no value in the item column "${itemCol.header}"`);
+      continue;
+    }
+    if (ctx.records.length >= MAX_RECORDS) {
+      ctx.skipped.add('record_limit', 'row', row.line, `record limit ${MAX_RECORDS} reached`);
+      continue;
+    }
+    let confidence: BomItemRecord['confidence'] = 'high';
+    const qtyText = value(qtyCol);
+    let quantity: number | null = null;
+    if (qtyText !== null) {
+      const plain = /^\d{1,3}(,\d{3})+$/.test(qtyText) ? qtyText.replace(/,/g, '') : qtyText;
+      if (/^\d{1,15}$/.test(plain)) quantity = Number(plain);
+      else ctx.skipped.add('quantity_not_integer', 'value', row.line, `quantity ${excerpt(qtyText, 30)} of ${excerpt(item, 40)} is not a plain integer; kept as written only`);
+    }
+    if (quantity === null) confidence = 'medium';
+    const prices = (r: 'unit_price' | 'line_total'): Price[] => {
+      const out: Price[] = [];
+      for (const c of role(r)) {
+        const t = value(c);
+        if (t === null) continue;
+        const p = readPrice(c, t);
+        if (p.amount === null) {
+          confidence = 'medium';
+          ctx.skipped.add('price_not_plain', 'value', row.line, `${c.header} ${excerpt(t, 30)} of ${excerpt(item, 40)} is not a plain amount; kept as written only`);
+        } else if (p.currency === null) {
+          confidence = 'medium';
+          ctx.skipped.add('currency_undetermined', 'value', row.line, `${c.header} ${excerpt(t, 30)}: the header and the cell do not name exactly one currency`);
+        }
+        out.push(p);
+      }
+      return out;
+    };
+    const unit_prices = prices('unit_price');
+    const line_totals = prices('line_total');
+    const links: Link[] = [];
+    const other_columns: Record<string, string> = {};
+    for (const c of cols) {
+      for (const l of cells[c.index].links) links.push({ column: c.header, label: l.label, url: l.url });
+      if (c.role === 'other') {
+        const t = value(c);
+        if (t !== null) other_columns[otherKey.get(c.index)!] = t;
+      }
+    }
+    ctx.records.push({
+      record_type: 'bom_item',
+      extractor: ctx.extractor,
+      confidence,
+      line: row.line,
+      table: ctx.table,
+      section: ctx.section,
+      row_number: value(one('number')),
+      part_number: value(one('part_number')),
+      item,
+      quantity,
+      quantity_as_written: qtyText,
+      unit_prices,
+      line_totals,
+      manufacturer: value(one('manufacturer')),
+      manufacturer_part: value(one('manufacturer_part')),
+      supplier: value(one('supplier')),
+      supplier_part: value(one('supplier_part')),
+      links,
+      other_columns,
+    });
+  }
+  return seen;
+}

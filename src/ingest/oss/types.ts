@@ -1,0 +1,149 @@
+/**
+ * Shapes of what the open-source-layer extractors return. Every value is the file's own text
+ * (trimmed, markup removed) or exactly derived from it; a value that does not read exactly is
+ * left out and reported in `skipped`, never guessed.
+ */
+import { z } from 'zod';
+
+export const EXTRACTOR_KINDS = ['urdf', 'bom_md', 'bom_csv'] as const;
+export type ExtractorKind = (typeof EXTRACTOR_KINDS)[number];
+
+/** URDF joint types (ROS URDF specification). Anything else is skipped, never coerced. */
+export const URDF_JOINT_TYPES = ['revolute', 'continuous', 'prismatic', 'fixed', 'floating', 'planar'] as const;
+/** Joint types that add a degree of freedom driven by one actuator (the DOF count sums these). */
+export const ACTUATED_JOINT_TYPES = ['revolute', 'continuous', 'prismatic'] as const;
+
+export const Confidence = z
+  .enum(['high', 'medium'])
+  .describe('high: every field the record carries was read exactly; medium: the record was read but a field is missing or did not read exactly (see skipped)');
+export type Confidence = z.infer<typeof Confidence>;
+
+export const SKIP_CODES = [
+  'input_empty',
+  'not_recognised',
+  'comment_unterminated',
+  'tag_malformed',
+  'joint_no_name',
+  'joint_no_type',
+  'joint_unknown_type',
+  'joint_duplicate_name',
+  'element_repeated',
+  'value_not_numeric',
+  'table_not_bom',
+  'row_summary',
+  'row_no_item',
+  'quantity_not_integer',
+  'price_not_plain',
+  'currency_undetermined',
+  'record_limit',
+] as const;
+export type SkipCode = (typeof SKIP_CODES)[number];
+
+export const Skipped = z
+  .object({
+    code: z.enum(SKIP_CODES).describe('Stable reason code'),
+    scope: z.enum(['input', 'table', 'row', 'joint', 'value']).describe('What was skipped: the whole input, a table, a row, a joint, or one value of a kept record'),
+    line: z.number().int().nullable().describe('1-based line in the input, when known'),
+    reason: z.string().describe('Human-readable reason'),
+  })
+  .strict();
+export type Skipped = z.infer<typeof Skipped>;
+
+/** Decimal text as written, e.g. "-1.0472", "1e-9". */
+const NumText = z.string();
+
+export const JointLimits = z
+  .object({
+    lower: NumText.optional(),
+    upper: NumText.optional(),
+    effort: NumText.optional(),
+    velocity: NumText.optional(),
+  })
+  .strict()
+  .describe('The <limit> attributes as written (URDF units: rad or m; N·m or N; rad/s or m/s). Absent when not written or not numeric.');
+
+export const JointRecord = z
+  .object({
+    record_type: z.literal('urdf_joint'),
+    extractor: z.literal('urdf'),
+    confidence: Confidence,
+    line: z.number().int().describe('Line of the <joint> tag'),
+    joint_name: z.string(),
+    joint_type: z.enum(URDF_JOINT_TYPES),
+    parent_link: z.string().nullable(),
+    child_link: z.string().nullable(),
+    axis: z.string().nullable().describe('<axis xyz> as written'),
+    limits: JointLimits,
+    child_link_mass: NumText.nullable().describe('<mass value> of the child link\'s <inertial>, as written (kg in URDF); null when absent'),
+  })
+  .strict();
+export type JointRecord = z.infer<typeof JointRecord>;
+
+export const Price = z
+  .object({
+    column: z.string().describe('Column header as written'),
+    as_written: z.string().describe('The cell as written (markup removed)'),
+    currency_label: z.string().nullable().describe('Currency or region label in the column header, as written (e.g. "CNY", "RMB", "US", "EU", "JPY")'),
+    symbol: z.string().nullable().describe('Currency symbol or code in the cell, as written (e.g. "$", "€", "￥")'),
+    currency: z.string().nullable().describe('ISO 4217 code when the label and symbol determine exactly one currency; null otherwise (never converted, never guessed)'),
+    amount: z.string().nullable().describe('Plain decimal text of the amount (thousands separators removed); null when the cell is not a plain amount, e.g. "￥5.2*4"'),
+  })
+  .strict();
+export type Price = z.infer<typeof Price>;
+
+export const Link = z.object({ column: z.string(), label: z.string().nullable(), url: z.string() }).strict();
+export type Link = z.infer<typeof Link>;
+
+export const BomItemRecord = z
+  .object({
+    record_type: z.literal('bom_item'),
+    extractor: z.enum(['bom_md', 'bom_csv']),
+    confidence: Confidence,
+    line: z.number().int().describe('Line of the row in the input'),
+    table: z.number().int().describe('1-based ordinal of the BOM table in the input'),
+    section: z.string().nullable().describe('Nearest Markdown heading above the table, as written'),
+    row_number: z.string().nullable().describe('The row\'s own number column ("No."), as written'),
+    part_number: z.string().nullable(),
+    item: z.string().describe('Item name as written (links, footnote markers, emphasis and HTML tags removed)'),
+    quantity: z.number().int().nullable().describe('Quantity when the cell is a plain integer, else null'),
+    quantity_as_written: z.string().nullable(),
+    unit_prices: z.array(Price),
+    line_totals: z.array(Price),
+    manufacturer: z.string().nullable(),
+    manufacturer_part: z.string().nullable(),
+    supplier: z.string().nullable(),
+    supplier_part: z.string().nullable(),
+    links: z.array(Link),
+    other_columns: z.record(z.string(), z.string()).describe('Other non-empty cells by column header, as written'),
+  })
+  .strict();
+export type BomItemRecord = z.infer<typeof BomItemRecord>;
+
+export const ExtractedRecord = z.discriminatedUnion('record_type', [JointRecord, BomItemRecord]);
+export type ExtractedRecord = z.infer<typeof ExtractedRecord>;
+
+export const ExtractionCounts = z
+  .object({
+    records: z.number().int(),
+    skipped: z.number().int(),
+    joints_by_type: z.record(z.string(), z.number().int()).optional().describe('urdf: joint definitions by type attribute'),
+    dof: z.number().int().optional().describe('urdf: revolute + prismatic + continuous joints'),
+    joint_references: z.number().int().optional().describe('urdf: <joint> references inside transmission / gazebo / ros2_control (not definitions)'),
+    links: z.number().int().optional().describe('urdf: <link> definitions'),
+    tables: z.number().int().optional().describe('bom: tables found'),
+    bom_tables: z.number().int().optional().describe('bom: tables read as BOM tables'),
+    rows: z.number().int().optional().describe('bom: data rows in BOM tables'),
+  })
+  .strict();
+export type ExtractionCounts = z.infer<typeof ExtractionCounts>;
+
+export const ExtractionResult = z
+  .object({
+    kind: z.enum(EXTRACTOR_KINDS).nullable().describe('Extractor used; null when auto-detection recognised nothing'),
+    robot_name: z.string().nullable().describe('urdf: <robot name> as written'),
+    records: z.array(ExtractedRecord),
+    counts: ExtractionCounts,
+    skipped: z.array(Skipped).describe(`Skipped items with reasons, the first ${200} (counts.skipped has the total)`),
+  })
+  .strict();
+export type ExtractionResult = z.infer<typeof ExtractionResult>;

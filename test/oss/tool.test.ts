@@ -1,0 +1,117 @@
+/** extract_robot_parts through the in-memory MCP client and REST; the oss-layer dataset as resource and REST path. */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Deps } from '../../src/deps.js';
+import { startHttpServer, type RunningServer } from '../../src/http/app.js';
+import { MAX_INPUT_BYTES } from '../../src/ingest/oss/index.js';
+import { OssDocument } from '../../src/ingest/oss/layer.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { ossLayerDataset } from '../../src/resources/oss-layer.js';
+import { testDeps } from '../support/deps.js';
+import { call, errorBody, memoryClient } from '../support/mcp.js';
+import { fixtureText, ROOT } from './helpers.js';
+
+let deps: Deps;
+let client: Client;
+let close: () => Promise<void>;
+let srv: RunningServer;
+beforeAll(async () => {
+  // The shipped data/ folder (config default) serves the dataset; the catalogue is synthetic.
+  deps = testDeps(undefined, { dataDir: path.join(ROOT, 'data') });
+  ({ client, close } = await memoryClient(deps));
+  srv = await startHttpServer(deps);
+});
+afterAll(async () => {
+  await close();
+  await srv.close();
+  deps.close();
+});
+
+type Out = { kind: string; detected: boolean; robot_name: string | null; records: Record<string, unknown>[]; counts: Record<string, unknown>; skipped: { code: string }[]; limits: Record<string, number> };
+
+describe('extract_robot_parts over MCP', () => {
+  it('URDF text, auto-detected: joints with counts by type and DOF', async () => {
+    const r = await call(client, 'extract_robot_parts', { content: fixtureText('exporter-style.urdf') });
+    expect(r.isError).toBeFalsy();
+    const o = r.structuredContent as Out;
+    expect(o.kind).toBe('urdf');
+    expect(o.detected).toBe(true);
+    expect(o.robot_name).toBe('fixture_bot');
+    expect(o.counts).toMatchObject({ records: 5, joints_by_type: { revolute: 2, continuous: 1, prismatic: 1, fixed: 1 }, dof: 4 });
+    expect(o.skipped.map((s) => s.code)).toEqual(['value_not_numeric', 'joint_no_type', 'joint_unknown_type']);
+    expect(o.limits).toEqual({ max_input_bytes: MAX_INPUT_BYTES, max_records: 10_000, max_skipped_listed: 200 });
+    expect((r.content as { text: string }[])[0].text).toBe('urdf: 5 record(s) (2 revolute, 1 continuous, 1 prismatic, 1 fixed; dof 4); 3 skipped.');
+  });
+
+  it('Markdown BOM with an explicit kind', async () => {
+    const o = (await call(client, 'extract_robot_parts', { content: fixtureText('bom-tables.md'), kind: 'bom_md' })).structuredContent as Out;
+    expect([o.kind, o.detected, o.counts.records, o.counts.bom_tables]).toEqual(['bom_md', false, 6, 2]);
+    expect(o.records[0]).toMatchObject({ item: 'Joint motor A (48V)', quantity: 12, unit_prices: [{ currency: 'CNY', amount: '1200' }] });
+  });
+
+  it('bad input: clear errors naming the field, and the server keeps serving', async () => {
+    const missing = errorBody(await call(client, 'extract_robot_parts', {}));
+    expect(missing).toMatchObject({ code: 'invalid_input', field: 'content' });
+    const kind = errorBody(await call(client, 'extract_robot_parts', { content: 'x', kind: 'pdf' }));
+    expect(kind).toMatchObject({ code: 'invalid_input', field: 'kind' });
+    const prose = errorBody(await call(client, 'extract_robot_parts', { content: 'just prose, nothing to extract' }));
+    expect(prose).toMatchObject({ code: 'invalid_input', field: 'content' });
+    expect(String(prose.error)).toContain('pass kind');
+    const big = errorBody(await call(client, 'extract_robot_parts', { content: 'a'.repeat(MAX_INPUT_BYTES + 1) }));
+    expect(big).toMatchObject({ code: 'payload_too_large', field: 'content', limit_bytes: MAX_INPUT_BYTES });
+    const ok = await call(client, 'extract_robot_parts', { content: 'Item\tQty\nBolt M3\t10\n' });
+    expect((ok.structuredContent as Out).records).toMatchObject([{ extractor: 'bom_csv', item: 'Bolt M3', quantity: 10 }]);
+  });
+
+  it('is listed as free, read-only and idempotent', async () => {
+    const { tools } = await client.listTools();
+    const t = tools.find((x) => x.name === 'extract_robot_parts')!;
+    expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(Object.keys(t.inputSchema.properties ?? {})).toEqual(['content', 'kind']);
+  });
+});
+
+describe('REST', () => {
+  it('POST /api/oss/extract takes {content, kind}', async () => {
+    const post = (body: unknown) => fetch(`${srv.url}/api/oss/extract`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await post({ content: '| Item | Qty |\n|---|---|\n| Motor | 2 |\n' });
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as Out).records).toMatchObject([{ item: 'Motor', quantity: 2 }]);
+    const bad = await post({ kind: 'urdf' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { field: string }).field).toBe('content');
+    const unknown = await post({ content: 'nothing here' });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('GET /api/oss_components.json serves the committed dataset', async () => {
+    const r = await fetch(`${srv.url}/api/oss_components.json`);
+    expect(r.status).toBe(200);
+    const doc = OssDocument.parse(await r.json());
+    expect(doc).toEqual(OssDocument.parse(JSON.parse(fs.readFileSync(path.join(ROOT, 'data/oss/oss_components.json'), 'utf8'))));
+  });
+
+  it('without the dataset file the dataset answers store_unavailable (503)', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'oss-empty-'));
+    try {
+      const err = await ossLayerDataset.build({ ...deps, config: { ...deps.config, dataDir: empty } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DomainError);
+      expect([(err as DomainError).code, (err as DomainError).status]).toEqual(['store_unavailable', 503]);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('oss-layer resource', () => {
+  it('robotparts://datasets/oss-layer is listed and equals the REST document', async () => {
+    const list = await client.listResources();
+    expect(list.resources.map((r) => r.uri)).toContain('robotparts://datasets/oss-layer');
+    const res = await client.readResource({ uri: 'robotparts://datasets/oss-layer' });
+    const doc = OssDocument.parse(JSON.parse((res.contents[0] as { text: string }).text));
+    expect(doc.meta.total_entities).toBe(doc.data.length);
+  });
+});

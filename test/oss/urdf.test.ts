@@ -1,0 +1,114 @@
+/** The urdf extractor on the real URDF files (counts from shared/robots/README.md) and on a synthetic exporter-style fixture. */
+import { describe, expect, it } from 'vitest';
+import { extract, extractUrdf, ExtractionResult, type JointRecord } from '../../src/ingest/oss/index.js';
+import { fixtureText, robotsPresent, robotText } from './helpers.js';
+
+const joints = (r: ExtractionResult) => r.records as JointRecord[];
+
+describe.skipIf(!robotsPresent)('real URDF files', () => {
+  it('Unitree Go2: 12 revolute + 29 fixed joints, dof 12, hip limits as written', () => {
+    const r = extract(robotText('urdf/unitree_go2_description.urdf'));
+    expect(r.kind).toBe('urdf');
+    expect(r.robot_name).toBe('go2_description');
+    expect(r.counts.joints_by_type).toEqual({ revolute: 12, fixed: 29 });
+    expect(r.counts.dof).toBe(12);
+    expect(r.records).toHaveLength(41);
+    expect(r.skipped).toEqual([]);
+    const hip = joints(r).find((j) => j.joint_name === 'FL_hip_joint')!;
+    expect(hip).toMatchObject({
+      joint_type: 'revolute',
+      parent_link: 'base',
+      child_link: 'FL_hip',
+      axis: '1 0 0',
+      limits: { lower: '-1.0472', upper: '1.0472', effort: '23.7', velocity: '30.1' },
+      confidence: 'high',
+      line: 79,
+    });
+    // Attributes after type (dont_collapse) do not matter.
+    expect(joints(r).find((j) => j.joint_name === 'Head_upper_joint')!.joint_type).toBe('fixed');
+    expect(ExtractionResult.parse(r)).toBeTruthy();
+  });
+
+  it('roboto_origin Atom01 (SolidWorks exporter, attributes split across lines): 23 revolute, padded values trimmed', () => {
+    const r = extract(robotText('urdf/roboto_origin_atom01.urdf'));
+    expect(r.kind).toBe('urdf');
+    expect(r.robot_name).toBe('atom01urdf');
+    expect(r.counts.joints_by_type).toEqual({ revolute: 23 });
+    expect(r.counts.dof).toBe(23);
+    expect(r.skipped).toEqual([]);
+    const j = joints(r)[0];
+    expect(j).toMatchObject({
+      joint_name: 'left_thigh_yaw_joint',
+      joint_type: 'revolute',
+      parent_link: 'base_link',
+      child_link: 'left_thigh_yaw_link',
+      axis: '0.5 0 0.86603',
+      limits: { lower: '-0.2', upper: '1', effort: '80', velocity: '10.47' },
+      child_link_mass: '1.70245957',
+      line: 87,
+    });
+    expect(joints(r).every((x) => x.confidence === 'high')).toBe(true);
+  });
+
+  it('SO-101: 6 revolute (5 arm + gripper) and 1 fixed joint definition; the 6 <joint> inside <transmission> are references', () => {
+    // shared/robots/README.md says "7 fixed": the file has 13 <joint> elements, of which 6 revolute,
+    // 1 fixed (gripper_frame_joint) and 6 untyped references inside <transmission>. We count the file.
+    const r = extract(robotText('urdf/so101_new_calib.urdf'));
+    expect(r.counts.joints_by_type).toEqual({ revolute: 6, fixed: 1 });
+    expect(r.counts.joint_references).toBe(6);
+    expect(r.counts.dof).toBe(6);
+    expect(joints(r).filter((j) => j.joint_type === 'revolute').map((j) => j.joint_name)).toEqual(['gripper', 'wrist_roll', 'wrist_flex', 'elbow_flex', 'shoulder_lift', 'shoulder_pan']);
+    expect(joints(r).find((j) => j.joint_name === 'gripper')!.limits).toEqual({ effort: '10', velocity: '10', lower: '-0.174533', upper: '1.74533' });
+  });
+});
+
+describe('synthetic exporter-style fixture', () => {
+  const r = extractUrdf(fixtureText('exporter-style.urdf'));
+
+  it('counts joint definitions by type, whatever the attribute order, quoting or line breaks', () => {
+    expect(r.robot_name).toBe('fixture_bot');
+    expect(r.counts).toEqual({
+      records: 5,
+      skipped: 3,
+      joints_by_type: { revolute: 2, continuous: 1, prismatic: 1, fixed: 1 },
+      dof: 4,
+      joint_references: 1,
+      links: 5,
+    });
+    expect(joints(r).map((j) => j.joint_name)).toEqual(['hip_joint', 'knee_joint', 'slider_joint', 'imu_joint', 'a&b_joint']);
+  });
+
+  it('reads split tags, padded values and the child link mass; ignores commented-out joints', () => {
+    expect(joints(r)[0]).toEqual({
+      record_type: 'urdf_joint',
+      extractor: 'urdf',
+      confidence: 'high',
+      line: 26,
+      joint_name: 'hip_joint',
+      joint_type: 'revolute',
+      parent_link: 'base_link',
+      child_link: 'hip_link',
+      axis: '0.5 0 0.86603',
+      limits: { lower: '-0.2', upper: '1', effort: '80', velocity: '10.47' },
+      child_link_mass: '0.75',
+    });
+    expect(joints(r).some((j) => j.joint_name === 'commented_joint')).toBe(false);
+  });
+
+  it('skips what does not read exactly, with reasons: no type, a type outside URDF, a non-numeric limit', () => {
+    expect(r.skipped.map((s) => [s.code, s.scope, s.line])).toEqual([
+      ['value_not_numeric', 'value', 48],
+      ['joint_no_type', 'joint', 61],
+      ['joint_unknown_type', 'joint', 65],
+    ]);
+    const knee = joints(r).find((j) => j.joint_name === 'knee_joint')!;
+    expect(knee.limits).toEqual({ effort: '12.5' });
+    expect(knee.confidence).toBe('medium');
+  });
+
+  it('an unterminated comment or a broken tag is reported, not thrown', () => {
+    const broken = extractUrdf('<robot name="x"><link name="a"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint><joint name="k" type="revolute" <!-- never closed');
+    expect(broken.counts.joints_by_type).toEqual({ fixed: 1 });
+    expect(broken.skipped.map((s) => s.code)).toEqual(['tag_malformed', 'comment_unterminated']);
+  });
+});
