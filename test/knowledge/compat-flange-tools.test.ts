@@ -1,24 +1,19 @@
 /** check_compatibility, rule_flange and the flange ruling dataset through MCP and REST, on the shipped data. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Deps } from '../../src/deps.js';
-import { startHttpServer, type RunningServer } from '../../src/http/app.js';
 import { realDeps } from '../support/deps.js';
-import { call, errorBody, memoryClient } from '../support/mcp.js';
+import { call, errorBody, openSurfaces } from '../support/mcp.js';
 
-let deps: Deps;
 let client: Client;
 let close: () => Promise<void>;
-let srv: RunningServer;
+let srv: { url: string };
 beforeAll(async () => {
-  deps = realDeps();
-  ({ client, close } = await memoryClient(deps));
-  srv = await startHttpServer(deps);
+  let url: string;
+  ({ client, url, close } = await openSurfaces(realDeps()));
+  srv = { url };
 });
 afterAll(async () => {
   await close();
-  await srv.close();
-  deps.close();
 });
 
 type Compat = { applicable: boolean; verdict: string | null; reason: string; dimensions: Record<string, { verdict: string; evidence: { side: string; field: string; value: unknown }[] }> | null };

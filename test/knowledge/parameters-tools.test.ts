@@ -4,13 +4,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/entity.js';
-import { startHttpServer, type RunningServer } from '../../src/http/app.js';
+import { startHttpServer } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log.js';
 import { convertParameterTool } from '../../src/tools/convert-parameter.js';
 import { screenPartTool } from '../../src/tools/screen-part.js';
 import { realDeps, testConfig } from '../support/deps.js';
 import { catalogueData, makeEntity } from '../support/factory.js';
-import { call, errorBody, memoryClient } from '../support/mcp.js';
+import { call, errorBody, memoryClient, openSurfaces } from '../support/mcp.js';
 
 const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 const SPEC_KEYS = ['meta', 'scope', 'comparability_levels', 'unit_conversions', 'red_lines', 'industry_evidence', 'known_defects', 'buyer_checklist', 'citation'];
@@ -18,19 +18,16 @@ const SPEC_KEYS = ['meta', 'scope', 'comparability_levels', 'unit_conversions', 
 let deps: Deps;
 let client: Client;
 let close: () => Promise<void>;
-let srv: RunningServer;
+const srv = { url: '' };
 beforeAll(async () => {
   deps = realDeps();
-  ({ client, close } = await memoryClient(deps));
+  ({ client, url: srv.url, close } = await openSurfaces(deps));
   // listTools caches the output schemas: from then on the SDK client validates every structuredContent.
   const { tools } = await client.listTools();
   for (const n of ['convert_parameter', 'screen_part']) expect(tools.find((t) => t.name === n)?.outputSchema?.type).toBe('object');
-  srv = await startHttpServer(deps);
 });
 afterAll(async () => {
   await close();
-  await srv.close();
-  deps.close();
 });
 
 /** Structured content of a successful call, also checked against the zod output schema (no key dropped or added). */

@@ -5,29 +5,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import { startHttpServer, type RunningServer } from '../../src/http/app.js';
 import { MAX_INPUT_BYTES } from '../../src/ingest/oss/index.js';
 import { OssDocument } from '../../src/ingest/oss/layer.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { ossLayerDataset } from '../../src/resources/oss-layer.js';
 import { testDeps } from '../support/deps.js';
-import { call, errorBody, memoryClient } from '../support/mcp.js';
+import { call, errorBody, openSurfaces } from '../support/mcp.js';
 import { fixtureText, ROOT } from './helpers.js';
 
 let deps: Deps;
 let client: Client;
 let close: () => Promise<void>;
-let srv: RunningServer;
+const srv = { url: '' };
 beforeAll(async () => {
   // The shipped data/ folder (config default) serves the dataset; the catalogue is synthetic.
   deps = testDeps(undefined, { dataDir: path.join(ROOT, 'data') });
-  ({ client, close } = await memoryClient(deps));
-  srv = await startHttpServer(deps);
+  ({ client, url: srv.url, close } = await openSurfaces(deps));
 });
 afterAll(async () => {
   await close();
-  await srv.close();
-  deps.close();
 });
 
 type Out = { kind: string; detected: boolean; robot_name: string | null; records: Record<string, unknown>[]; counts: Record<string, unknown>; skipped: { code: string }[]; limits: Record<string, number> };

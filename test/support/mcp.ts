@@ -22,3 +22,19 @@ export function errorBody(r: CallToolResult): Record<string, unknown> {
   if (!r.isError) throw new Error(`expected an error result, got ${JSON.stringify(r.structuredContent)}`);
   return (r._meta?.[ERROR_META_KEY] ?? {}) as Record<string, unknown>;
 }
+
+/** Both public surfaces over one set of deps: an in-memory MCP client and a loopback HTTP server. */
+export async function openSurfaces(deps: Deps): Promise<{ client: Client; url: string; close: () => Promise<void> }> {
+  const { startHttpServer } = await import('../../src/http/app.js');
+  const mem = await memoryClient(deps);
+  const srv = await startHttpServer(deps);
+  return {
+    client: mem.client,
+    url: srv.url,
+    close: async () => {
+      await mem.close();
+      await srv.close();
+      deps.close();
+    },
+  };
+}

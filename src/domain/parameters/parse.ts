@@ -29,6 +29,7 @@ import type {
   Rating,
   SiValue,
 } from './types.js';
+import { QUANTITIES } from './types.js';
 
 const NUM = '\\d+(?:\\.\\d+)?';
 
@@ -588,19 +589,7 @@ function parseCore(input: string, hint: ParameterHint | undefined): ParsedParame
   return { parsed, parts };
 }
 
-const QUANTITY_SET: ReadonlySet<string> = new Set<Quantity>([
-  'torque',
-  'angular_speed',
-  'data_rate',
-  'mass',
-  'voltage',
-  'position_resolution',
-  'backlash',
-  'accuracy',
-  'angle',
-  'length',
-  'force',
-]);
+const QUANTITY_SET: ReadonlySet<string> = new Set<string>(QUANTITIES);
 
 /**
  * Reads one vendor-declared value. Never throws: a value it cannot read exactly comes back
