@@ -20,6 +20,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** Streamable HTTP without sessions, for load-balanced deployments. */
   stateless: boolean;
+  /** An MCP session unused this long (seconds) is closed. */
+  sessionIdleSeconds: number;
+  /** At most this many MCP sessions at once; a new one beyond it is refused (503). */
+  maxSessions: number;
   /** Requests per hour for free access (0 disables). */
   rateLimitFree: number;
   /** Requests per hour for paid plans (0 disables). */
@@ -55,6 +59,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowedOrigins: list(env.ROBOT_PARTS_ALLOWED_ORIGINS),
     bodyLimitBytes: intEnv(env, 'ROBOT_PARTS_BODY_LIMIT', 1_048_576),
     stateless: env.ROBOT_PARTS_STATELESS === '1' || env.ROBOT_PARTS_STATELESS === 'true',
+    sessionIdleSeconds: intEnv(env, 'ROBOT_PARTS_SESSION_IDLE_SECONDS', 1800),
+    maxSessions: intEnv(env, 'ROBOT_PARTS_MAX_SESSIONS', 1000),
     rateLimitFree: intEnv(env, 'ROBOT_PARTS_RATE_LIMIT_FREE', 30),
     rateLimitPaid: intEnv(env, 'ROBOT_PARTS_RATE_LIMIT_PAID', 1000),
     stdioApiKey: env.ROBOT_PARTS_API_KEY || null,

@@ -15,6 +15,7 @@ import { presentedKeys } from './security.js';
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   close: () => Promise<void>;
+  lastSeen: number;
 }
 
 export interface McpHttpHandle {
@@ -28,6 +29,18 @@ function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message:
 
 export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number }): McpHttpHandle {
   const sessions = new Map<string, Session>();
+  const idleMs = deps.config.sessionIdleSeconds * 1000;
+
+  /** Closes sessions idle longer than the configured time (checked on every /mcp request). */
+  function sweep(now: number): void {
+    for (const [id, s] of sessions) {
+      if (now - s.lastSeen > idleMs) {
+        sessions.delete(id);
+        deps.log.info('mcp session expired', { session: id });
+        void s.close().catch(() => {});
+      }
+    }
+  }
 
   const authInfo = (c: Context<AppEnv>) => {
     const caller: HttpCallerInfo = { credentials: presentedKeys(c.req.raw.headers, undefined), clientAddress: clientAddress(c) };
@@ -58,10 +71,13 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       return res;
     }
 
+    const now = deps.clock().getTime();
+    sweep(now);
     const sid = c.req.header('mcp-session-id');
     if (sid) {
       const s = sessions.get(sid);
       if (!s) return jsonRpcError(c, 404, -32001, 'Session not found');
+      s.lastSeen = now;
       if (method === 'POST') {
         const body = await parseBody(c);
         if (body instanceof Response) return body;
@@ -75,13 +91,17 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     if (body instanceof Response) return body;
     const isInit = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!isInit) return jsonRpcError(c, 400, -32000, 'Bad Request: no valid session; send initialize first');
+    if (sessions.size >= deps.config.maxSessions) {
+      deps.log.warn('mcp session limit reached', { sessions: sessions.size });
+      return jsonRpcError(c, 503, -32000, 'Too many open sessions; retry later or use an existing session');
+    }
 
     const server = createServer(deps, { surface: 'mcp-http' });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: opts.maxBody,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close: async () => { await server.close(); } });
+        sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime() });
         deps.log.debug('mcp session opened', { session: id });
       },
       onsessionclosed: (id) => {
