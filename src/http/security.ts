@@ -48,8 +48,11 @@ export function presentedKeys(headers: { get(name: string): string | null | unde
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (m) out.push({ source: 'authorization', key: m[1] });
   }
-  const x = headers.get('x-api-key');
-  if (x && x.trim()) out.push({ source: 'x-api-key', key: x.trim() });
+  // Repeated X-API-Key headers arrive joined with ", " (a key never contains a comma): keep each,
+  // so two different ones are reported as conflicting rather than read as one unknown key.
+  for (const part of (headers.get('x-api-key') ?? '').split(',')) {
+    if (part.trim()) out.push({ source: 'x-api-key', key: part.trim() });
+  }
   if (queryKey && queryKey.trim()) out.push({ source: 'query:key', key: queryKey.trim() });
   return out;
 }

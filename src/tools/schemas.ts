@@ -8,9 +8,9 @@ export const LICENSE = 'CC BY 4.0';
 
 export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (matched case-insensitively)');
 
+// No minimum: an empty or blank key counts as "not presented" (missing_credentials), the same on every surface.
 export const ApiKey = z
   .string()
-  .min(1)
   .max(300)
   .describe('API key (gtk_...). Optional when the transport already presents one (Authorization/X-API-Key header, or ROBOT_PARTS_API_KEY for stdio)');
 
