@@ -60,7 +60,8 @@ async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unk
       input = { ...(body as Record<string, unknown>) };
     }
   }
-  for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) input[k] = decodeURIComponent(v);
+  // Hono has already percent-decoded path parameters: decoding again would break ids containing '%'.
+  for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) input[k] = v;
   for (const [k, v] of Object.entries(route.defaults ?? {})) if (input[k] === undefined) input[k] = v;
   Object.assign(input, route.fixed ?? {});
   return input;

@@ -56,6 +56,12 @@ describe('GET /api/entity/{id}', () => {
     expect(r.body.entity.id).toBe('ACT-001');
     expect(r.body.locked_fields).toContain('price');
   });
+  it('decodes path ids once: a literal % is an id like any other', async () => {
+    const r = await get('/api/entity/50%25');
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ code: 'not_found', id: '50%' });
+    expect((await get('/api/entity/ACT%2D001')).body.entity.id).toBe('ACT-001');
+  });
   it('404 with did_you_mean', async () => {
     const r = await get('/api/entity/ACT-011');
     expect(r.status).toBe(404);
