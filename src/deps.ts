@@ -2,23 +2,22 @@
  * Everything a handler needs, passed in explicitly (no module-level mutable state).
  * `buildDeps` wires the defaults: SQLite file, shipped data, search index.
  */
-import type { Config } from './config.js';
-import { systemClock, type Clock } from './domain/clock.js';
-import type { StoredEntity } from './domain/entity.js';
-import { SearchIndex } from './domain/search.js';
 import { randomBytes } from 'node:crypto';
+import type { Config } from './config.js';
 import { AccountService } from './domain/accounts/service.js';
-import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
-import { readBusTable, type BusTable } from './domain/compatibility/index.js';
-import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
 import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
 import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
+import { systemClock, type Clock } from './domain/clock.js';
+import { readBusTable, type BusTable } from './domain/compatibility/index.js';
+import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
+import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
+import { SearchIndex } from './domain/search.js';
 import { createLogger, type Logger } from './log.js';
-import type { RateLimiter } from './store/ledger.js';
-import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
+import type { RateLimiter } from './store/ledger.js';
 import { loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
+import { sqliteAccountStores } from './store/sqlite-ledger.js';
 
 export interface Deps {
   config: Config;
@@ -44,14 +43,34 @@ export interface BuildOptions {
 
 export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const log = opts.log ?? createLogger(config.logLevel);
+  // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
+  const plans = loadPlans(config.dataDir);
+  const knowledge = {
+    flanges: readFlangeRegistry(config.dataDir),
+    buses: readBusTable(config.dataDir),
+    suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
+    printRules: loadPrintRules(config.dataDir),
+  };
   const db: Db = openDb(config.dbPath);
   try {
-    loadCatalogueIntoDb(db, data);
+    return wire(config, opts, log, db, data, plans, knowledge);
   } catch (err) {
-    db.close();
+    db.close(); // nothing half-open is left behind
     throw err;
   }
+}
+
+function wire(
+  config: Config,
+  opts: BuildOptions,
+  log: Logger,
+  db: Db,
+  data: CatalogueData,
+  plans: PlanCatalog,
+  knowledge: Deps['knowledge'],
+): Deps {
+  loadCatalogueIntoDb(db, data);
   const catalogue = new SqliteCatalogue(db);
   const index = new SearchIndex(data.entities);
   const clock = opts.clock ?? systemClock;
@@ -61,7 +80,6 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
       return `${config.publicBaseUrl.replace(/\/$/, '')}/api/payment/create`;
     },
   });
-  const plans = loadPlans(config.dataDir);
   let secret = config.webhookSecret;
   if (!secret) {
     if (config.paymentGateway !== 'sandbox') throw new Error(`ROBOT_PARTS_WEBHOOK_SECRET is required for the ${config.paymentGateway} payment gateway`);
@@ -92,16 +110,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
-    knowledge: {
-      flanges: readFlangeRegistry(config.dataDir),
-      buses: readBusTable(config.dataDir),
-      suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
-      printRules: loadPrintRules(config.dataDir),
-    },
+    knowledge,
     close: () => {
       if (db.open) db.close();
     },
   };
 }
 
-export type { StoredEntity };

@@ -1,0 +1,51 @@
+/** Start-up failures are clear and leave nothing half-open. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect, it } from 'vitest';
+import { buildDeps } from '../../src/deps.js';
+import { silentLogger } from '../../src/log.js';
+import { testConfig } from '../support/deps.js';
+import { catalogueData, makeEntity } from '../support/factory.js';
+
+it('an unknown payment gateway fails start-up with its name, and the database is closed again', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-deps-'));
+  const file = path.join(dir, 'x.db');
+  try {
+    expect(() => buildDeps(testConfig({ dbPath: file, paymentGateway: 'nope', webhookSecret: 's3cret-s3cret-s3cret' }), { log: silentLogger, catalogueData: catalogueData([]) })).toThrow(
+      /Unknown payment gateway "nope"/,
+    );
+    // Closed: an exclusive lock can be taken at once.
+    const db = new Database(file);
+    db.exec('BEGIN EXCLUSIVE; COMMIT;');
+    db.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('a real gateway without a webhook secret is refused', () => {
+  expect(() => buildDeps(testConfig({ paymentGateway: 'acme-pay', webhookSecret: null }), { log: silentLogger, catalogueData: catalogueData([]) })).toThrow(
+    /ROBOT_PARTS_WEBHOOK_SECRET is required/,
+  );
+});
+
+it('an invalid catalogue record is named before any database is opened', () => {
+  const bad = catalogueData([makeEntity({ id: 'OK-1' })]);
+  (bad.entities[0] as { quarantine: unknown }).quarantine = 'yes';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-deps-'));
+  const dataDir = path.join(dir, 'data');
+  fs.mkdirSync(path.join(dataDir, 'catalogue'), { recursive: true });
+  for (const f of ['plans.json', 'buses.json', 'suppliers.json', 'print.json']) fs.copyFileSync(path.resolve(import.meta.dirname, '../../data', f), path.join(dataDir, f));
+  fs.mkdirSync(path.join(dataDir, 'flange'));
+  fs.copyFileSync(path.resolve(import.meta.dirname, '../../data/flange/designations.json'), path.join(dataDir, 'flange/designations.json'));
+  fs.writeFileSync(path.join(dataDir, 'catalogue/entities.json'), JSON.stringify({ meta: bad.meta, entities: bad.entities }));
+  const file = path.join(dir, 'never.db');
+  try {
+    expect(() => buildDeps(testConfig({ dataDir, dbPath: file }), { log: silentLogger })).toThrow(/record OK-1 is invalid: quarantine/);
+    expect(fs.existsSync(file)).toBe(false);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
