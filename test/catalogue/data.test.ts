@@ -159,7 +159,7 @@ describe('committed catalogue', () => {
       oss: false,
       mechanical_interface: { status: 'partial', mount_type: 'direct_mount', flange: null },
       declared: { torque: '9.2 Nm @ 12V', speed: '0.222 sec/60° @ 12V', weight: '82g', voltage: '10.0~14.8V', position_resolution: '4096' },
-      description: 'Smart servo by ROBOTIS (Actuators); protocol DYNAMIXEL Protocol 2.0; interface TTL/RS485.',
+      description: 'Smart servo by ROBOTIS (Actuators); protocol DYNAMIXEL Protocol 2.0; interface TTL/RS485; supply 10.0~14.8V; torque 9.2 Nm @ 12V.',
       quarantine: false,
       quarantine_reason: null,
       duplicate_of: null,

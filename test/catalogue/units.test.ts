@@ -84,6 +84,10 @@ describe('describe', () => {
     expect(
       describeFacts({ type: 'smart_servo', type_en: null, category_name: 'Actuators', manufacturer: 'ROBOTIS', protocol: 'DYNAMIXEL Protocol 2.0', interface: 'TTL/RS485', status: null, year: null }),
     ).toBe('Smart servo by ROBOTIS (Actuators); protocol DYNAMIXEL Protocol 2.0; interface TTL/RS485.');
+    expect(
+      describeFacts({ type: 'smart_servo', type_en: null, category_name: 'Actuators', manufacturer: 'ROBOTIS', protocol: 'DYNAMIXEL Protocol 2.0', interface: 'TTL/RS485', status: null, year: null, voltage: '10.0~14.8V', torque: '9.2 Nm @ 12V' }),
+    ).toBe('Smart servo by ROBOTIS (Actuators); protocol DYNAMIXEL Protocol 2.0; interface TTL/RS485; supply 10.0~14.8V; torque 9.2 Nm @ 12V.');
+    expect(describeFacts({ type: 'x', type_en: null, category_name: 'Actuators', manufacturer: null, protocol: 'N/A', interface: 'N/A', status: null, year: null, voltage: '额定48V' })).toBe('X (Actuators).');
     expect(describeFacts({ type: '伺服电机', type_en: 'Servo Motor', category_name: 'Actuators', manufacturer: null, protocol: 'N/A', interface: 'N/A', status: 'pre_production', year: 2026 })).toBe(
       'Servo Motor (Actuators); status pre production; year 2026.',
     );
@@ -147,7 +151,7 @@ describe('normaliseRecord', () => {
       oss: true,
       source_urls: ['https://vendor.example.com/doc.pdf', 'https://acme.example.com/p'],
       declared: { torque: '9.2 Nm @ 12V', weight: '82g', voltage: '10.0~14.8V' },
-      description: 'Smart servo by Acme (Actuators); protocol CAN bus; interface CAN/RS485; status production; year 2025.',
+      description: 'Smart servo by Acme (Actuators); protocol CAN bus; interface CAN/RS485; supply 10.0~14.8V; torque 9.2 Nm @ 12V; status production; year 2025.',
       quarantine: false,
       quarantine_reason: null,
     });

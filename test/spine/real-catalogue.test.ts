@@ -54,6 +54,14 @@ describe('shipped catalogue', () => {
     expect(ids(await get('/api/search?q=realsense'))).toContain('CHIP-010');
   });
 
+  it('finds parts by declared supply voltage and bus ("a 48 V joint with EtherCAT")', async () => {
+    const r = await get('/api/search?q=48v%20ethercat&limit=100');
+    expect(ids(r)).toContain('ACT-017'); // declared 48V, EtherCAT
+    for (const h of r.data as { voltage: string; protocol: string; interface: string }[]) {
+      expect(`${h.voltage} ${h.protocol} ${h.interface}`.toLowerCase()).toContain('ethercat');
+    }
+  });
+
   it('keeps quarantined duplicates out of search unless asked', async () => {
     const r = await get('/api/search?q=jetson%20orin%20nx');
     expect(ids(r)).not.toContain('CHIP-66'); // upstream duplicate of CHIP-81

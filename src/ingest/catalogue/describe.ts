@@ -1,7 +1,8 @@
 /**
  * The `description` of a record, generated in English from its facts only (never upstream
  * prose), e.g. "Smart servo by ROBOTIS (Actuators); protocol DYNAMIXEL Protocol 2.0;
- * interface TTL/RS485." Names stay as written (a Chinese manufacturer name is a name).
+ * interface TTL/RS485; supply 10.0~14.8V; torque 9.2 Nm @ 12V." Declared values appear only when
+ * printable ASCII (vendor notation as written); Chinese remarks are left to `declared`. Names stay as written (a Chinese manufacturer name is a name).
  */
 
 export interface DescribeInput {
@@ -13,6 +14,9 @@ export interface DescribeInput {
   interface: string;
   status: string | null;
   year: number | null;
+  /** Declared supply voltage and torque, verbatim (they make "48V" or "Nm" findable by search). */
+  voltage?: string;
+  torque?: string;
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
@@ -30,6 +34,8 @@ export function describe(f: DescribeInput): string {
   const parts = [`${head}${f.manufacturer ? ` by ${f.manufacturer}` : ''} (${f.category_name})`];
   if (f.protocol !== 'N/A') parts.push(`protocol ${f.protocol}`);
   if (f.interface !== 'N/A') parts.push(`interface ${f.interface}`);
+  if (f.voltage && PRINTABLE_ASCII.test(f.voltage)) parts.push(`supply ${f.voltage}`);
+  if (f.torque && PRINTABLE_ASCII.test(f.torque)) parts.push(`torque ${f.torque}`);
   if (f.status) parts.push(`status ${f.status.replace(/_/g, ' ')}`);
   if (f.year !== null) parts.push(`year ${f.year}`);
   return `${parts.join('; ')}.`;

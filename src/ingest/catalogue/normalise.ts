@@ -325,6 +325,8 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
       interface: iface,
       status,
       year: year.value,
+      voltage: declared.voltage,
+      torque: declared.torque,
     }),
     quarantine: reasons.length > 0,
     quarantine_reason: reasons.length > 0 ? reasons.join(', ') : null,
