@@ -8,15 +8,17 @@ import { AccountService } from './domain/accounts/service.js';
 import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
 import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import type { StoredEntity } from './domain/entity.js';
 import { readBusTable, type BusTable } from './domain/compatibility/index.js';
 import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
 import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
+import { readOssEntities } from './ingest/oss/layer.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
-import { loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
+import { checkOssIds, loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 
 export interface Deps {
@@ -39,12 +41,20 @@ export interface BuildOptions {
   log?: Logger;
   /** Catalogue data to load instead of reading config.dataDir (tests). */
   catalogueData?: CatalogueData;
+  /**
+   * Open-source-layer records (ossToStored output) to load instead of reading
+   * data/oss/oss_components.json (tests). Resolvable by id only; never listed or counted.
+   */
+  ossEntities?: readonly StoredEntity[];
 }
 
 export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const log = opts.log ?? createLogger(config.logLevel);
   // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
+  // The open-source layer: absent file -> no records; present but invalid -> fail here.
+  const oss = opts.ossEntities ?? readOssEntities(config.dataDir);
+  checkOssIds(data, oss);
   const plans = loadPlans(config.dataDir);
   const knowledge = {
     flanges: readFlangeRegistry(config.dataDir),
@@ -54,7 +64,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   };
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, plans, knowledge);
+    return wire(config, opts, log, db, data, oss, plans, knowledge);
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -67,10 +77,11 @@ function wire(
   log: Logger,
   db: Db,
   data: CatalogueData,
+  oss: readonly StoredEntity[],
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
 ): Deps {
-  loadCatalogueIntoDb(db, data);
+  loadCatalogueIntoDb(db, data, oss);
   const catalogue = new SqliteCatalogue(db);
   const index = new SearchIndex(data.entities);
   const clock = opts.clock ?? systemClock;
@@ -100,7 +111,7 @@ function wire(
       gateway: gateway.name,
     });
   }
-  log.info('catalogue loaded', { entities: data.entities.length, db: config.dbPath, dataset_version: data.meta.dataset_version });
+  log.info('catalogue loaded', { entities: data.entities.length, oss_entities: oss.length, db: config.dbPath, dataset_version: data.meta.dataset_version });
   return {
     config,
     clock,

@@ -135,7 +135,9 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   const near = prefix === trimmed ? [] : await ctx.catalogue.idsWithPrefix(`${prefix}-`, 10_000);
   const q = trimmed.toLowerCase();
   // Nearest first: by numeric distance when both ids end in a number (ACT-011 -> ACT-010), then edit distance.
+  // Open-source-layer ids end in a hash (OSS-LIVE-<10 hex>), never a sequence number: edit distance only.
   const num = (s: string) => {
+    if (/^oss-live-/i.test(s)) return null;
     const m = /-(\d+)$/.exec(s);
     return m ? Number(m[1]) : null;
   };

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { toSummary } from '../domain/entity.js';
 import { DomainError } from '../domain/errors.js';
 import { getPart, listParts } from '../domain/parts.js';
-import { ATTRIBUTION, LICENSE } from '../tools/schemas.js';
+import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
 import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
 
@@ -45,7 +45,7 @@ export function registerResources(server: McpServer, deps: Deps): void {
         if (e instanceof DomainError) throw new Error(`${e.code}: ${e.message}`);
         throw e;
       });
-      return json(uri, { ...r, meta: { license: LICENSE, attribution: ATTRIBUTION } });
+      return json(uri, { ...r, meta: recordMeta(r.entity) });
     },
   );
 

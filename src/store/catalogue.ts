@@ -28,16 +28,22 @@ export interface ListQuery {
   limit?: number;
 }
 
+/**
+ * Lookups by id (`get`, `getMany`, `idsWithPrefix`) resolve catalogue records and the records of
+ * the open-source compatibility layer (OSS-LIVE-... ids, data/oss/), so every tool that takes a
+ * part id accepts both. Everything else (`list`, `all`, `categories`, `meta`) is the RoboParts
+ * catalogue only: the layer is its own dataset and never changes catalogue counts.
+ */
 export interface Catalogue {
-  /** Case-insensitive lookup. */
+  /** Case-insensitive lookup (catalogue, then open-source layer). */
   get(id: string): Promise<StoredEntity | null>;
-  /** Records for ids, in the order given, skipping unknown ones. */
+  /** Records for ids, in the order given, skipping unknown ones (catalogue and open-source layer). */
   getMany(ids: readonly string[]): Promise<StoredEntity[]>;
   list(q: ListQuery): Promise<{ total: number; items: StoredEntity[] }>;
   /** Every record, quarantined included, in stable id order. */
   all(): Promise<StoredEntity[]>;
   categories(): Promise<CategoryInfo[]>;
-  /** Ids starting with the prefix (case-insensitive). */
+  /** Ids starting with the prefix (case-insensitive), catalogue and open-source layer, in id order. */
   idsWithPrefix(prefix: string, limit: number): Promise<string[]>;
   meta(): Promise<CatalogueMeta>;
 }

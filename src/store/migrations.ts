@@ -115,4 +115,17 @@ export const MIGRATIONS: Migration[] = [
     // A replay answers exactly as the first call did, including the balance that call reported.
     sql: `ALTER TABLE idempotency_records ADD COLUMN credits_remaining INTEGER;`,
   },
+  {
+    version: 6,
+    name: 'oss_entities',
+    // Open-source-layer records (data/oss/): resolvable by id wherever a part id is accepted,
+    // never part of catalogue listings, search, counts or categories.
+    sql: `
+      CREATE TABLE oss_entities (
+        id TEXT NOT NULL,
+        id_lower TEXT NOT NULL PRIMARY KEY,
+        doc TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -73,11 +73,34 @@ export function readCatalogueData(dataDir: string): CatalogueData {
   };
 }
 
-export function loadCatalogueIntoDb(db: Db, data: CatalogueData): void {
+/**
+ * Throws when an open-source-layer id is also a catalogue id (case-insensitive) or appears twice:
+ * a lookup by id must resolve to exactly one record. The "OSS-" prefix is the layer's (spec id
+ * shapes), so a catalogue id using it is refused too: answers label such ids as layer records.
+ */
+export function checkOssIds(data: CatalogueData, oss: readonly StoredEntity[]): void {
+  const taken = data.entities.find((e) => /^oss-/i.test(e.id));
+  if (taken) throw new Error(`data/catalogue/entities.json: id ${taken.id} uses the prefix OSS-, reserved for the open-source layer`);
+  const seen = new Set(data.entities.map((e) => e.id.toLowerCase()));
+  for (const e of oss) {
+    const k = e.id.toLowerCase();
+    if (seen.has(k)) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);
+    seen.add(k);
+  }
+}
+
+/**
+ * Replaces the catalogue and the open-source-layer records in one transaction. `oss` records
+ * (ossToStored() output) are reachable by id only; listings, counts and categories never see them.
+ */
+export function loadCatalogueIntoDb(db: Db, data: CatalogueData, oss: readonly StoredEntity[] = []): void {
+  checkOssIds(data, oss);
   db.transaction(() => {
-    db.exec('DELETE FROM catalogue_entities; DELETE FROM catalogue_categories; DELETE FROM catalogue_meta;');
+    db.exec('DELETE FROM catalogue_entities; DELETE FROM catalogue_categories; DELETE FROM catalogue_meta; DELETE FROM oss_entities;');
     const ins = db.prepare('INSERT INTO catalogue_entities (id, id_lower, category, quarantine, doc) VALUES (?, ?, ?, ?, ?)');
     for (const e of data.entities) ins.run(e.id, e.id.toLowerCase(), e.category, e.quarantine ? 1 : 0, JSON.stringify(e));
+    const insOss = db.prepare('INSERT INTO oss_entities (id, id_lower, doc) VALUES (?, ?, ?)');
+    for (const e of oss) insOss.run(e.id, e.id.toLowerCase(), JSON.stringify(e));
     const cat = db.prepare('INSERT INTO catalogue_categories (slug, name, spec_name, position) VALUES (?, ?, ?, ?)');
     const known = new Set<string>();
     data.categories.forEach((c, i) => {
@@ -129,7 +152,11 @@ export class SqliteCatalogue implements Catalogue {
 
   get(id: string) {
     return this.read(() => {
-      const row = this.prepare('SELECT doc FROM catalogue_entities WHERE id_lower = ?').get(id.toLowerCase()) as Row | undefined;
+      const k = id.toLowerCase();
+      // Ids are unique across both tables (checkOssIds), so at most one row matches.
+      const row = this
+        .prepare('SELECT doc FROM catalogue_entities WHERE id_lower = ? UNION ALL SELECT doc FROM oss_entities WHERE id_lower = ?')
+        .get(k, k) as Row | undefined;
       return row ? (JSON.parse(row.doc) as StoredEntity) : null;
     });
   }
@@ -141,8 +168,12 @@ export class SqliteCatalogue implements Catalogue {
         return [];
       }
       const byId = new Map<string, StoredEntity>();
-      const stmt = this.prepare(`SELECT doc FROM catalogue_entities WHERE id_lower IN (SELECT value FROM json_each(?))`);
-      for (const e of this.parse(stmt.all(JSON.stringify(ids.map((i) => i.toLowerCase()))) as Row[])) byId.set(e.id.toLowerCase(), e);
+      const stmt = this.prepare(
+        `SELECT doc FROM catalogue_entities WHERE id_lower IN (SELECT value FROM json_each(?))
+         UNION ALL SELECT doc FROM oss_entities WHERE id_lower IN (SELECT value FROM json_each(?))`,
+      );
+      const keys = JSON.stringify(ids.map((i) => i.toLowerCase()));
+      for (const e of this.parse(stmt.all(keys, keys) as Row[])) byId.set(e.id.toLowerCase(), e);
       return ids.map((i) => byId.get(i.toLowerCase())).filter((e): e is StoredEntity => e !== undefined);
     });
   }
@@ -186,8 +217,12 @@ export class SqliteCatalogue implements Catalogue {
     return this.read(() => {
       const p = prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
       const rows = this
-        .prepare(`SELECT id FROM catalogue_entities WHERE id_lower LIKE ? ESCAPE '\\' ORDER BY id_lower LIMIT ?`)
-        .all(`${p}%`, limit) as { id: string }[];
+        .prepare(
+          `SELECT id, id_lower FROM catalogue_entities WHERE id_lower LIKE ? ESCAPE '\\'
+           UNION ALL SELECT id, id_lower FROM oss_entities WHERE id_lower LIKE ? ESCAPE '\\'
+           ORDER BY id_lower LIMIT ?`,
+        )
+        .all(`${p}%`, `${p}%`, limit) as { id: string }[];
       return rows.map((r) => r.id);
     });
   }

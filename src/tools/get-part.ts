@@ -3,7 +3,7 @@ import { FreeEntity, PAID_FIELDS } from '../domain/entity.js';
 import { getPart } from '../domain/parts.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+import { EntityId, recordMeta } from './schemas.js';
 
 export const getPartTool = defineTool({
   name: 'get_part',
@@ -23,6 +23,6 @@ export const getPartTool = defineTool({
   rest: [{ method: 'GET', path: '/api/entity/:id', summary: 'One entity, free-tier fields' }],
   handler: async ({ id }, ctx) => {
     const r = await getPart(partsContext(ctx), id);
-    return { ...r, locked_fields: r.locked_fields as (typeof PAID_FIELDS)[number][], meta: { license: LICENSE, attribution: ATTRIBUTION } };
+    return { ...r, locked_fields: r.locked_fields as (typeof PAID_FIELDS)[number][], meta: recordMeta(r.entity) };
   },
 });

@@ -6,6 +6,21 @@ import { SummaryEntity } from '../domain/entity.js';
 export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 export const LICENSE = 'CC BY 4.0';
 
+/** Ids of the open-source compatibility layer (OSS-<SOURCE_ID>-<NNN>, OSS-LIVE-<hex>); the catalogue has no OSS- prefix. */
+export function isOssLayerId(id: string): boolean {
+  return /^OSS-/i.test(id);
+}
+
+/**
+ * Licence and attribution of one record's data: the RoboParts catalogue's, or, for an
+ * open-source-layer record, its source file's licence and URL (RoboParts is not the source there).
+ */
+export function recordMeta(e: { id: string; source_license: string | null; source_urls: string[] }): { license: string; attribution: string } {
+  if (!isOssLayerId(e.id)) return { license: LICENSE, attribution: ATTRIBUTION };
+  const license = e.source_license ?? 'not stated';
+  return { license, attribution: `Open-source robot compatibility layer: extracted from ${e.source_urls[0] ?? 'its source file'} (${license})` };
+}
+
 export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (matched case-insensitively)');
 
 // No minimum: an empty or blank key counts as "not presented" (missing_credentials), the same on every surface.

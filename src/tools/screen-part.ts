@@ -5,7 +5,7 @@ import { ScreeningResultSchema } from '../domain/redlines-schema.js';
 import { DomainError } from '../domain/errors.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+import { EntityId, recordMeta } from './schemas.js';
 
 export const screenPartTool = defineTool({
   name: 'screen_part',
@@ -27,7 +27,7 @@ export const screenPartTool = defineTool({
     const found = await getPart(partsContext(ctx), id); // not_found with did_you_mean
     const entity = await ctx.deps.catalogue.get(found.entity.id);
     if (!entity) throw new DomainError('store_unavailable', 'The entity disappeared from the store between two reads; try again shortly.');
-    return { ...screenEntity(entity), quarantine_hint: found.quarantine_hint, meta: { license: LICENSE, attribution: ATTRIBUTION } };
+    return { ...screenEntity(entity), quarantine_hint: found.quarantine_hint, meta: recordMeta(entity) };
   },
   text: (o) =>
     `${o.note}\n${o.id} (${o.name}): ${o.summary.fires} fire, ${o.summary.does_not_fire} do not fire, ${o.summary.cannot_evaluate} cannot be evaluated.\n` +

@@ -17,7 +17,8 @@ import { decodeText } from './decode.js';
 import { extract } from './index.js';
 import { cleanCell, markdownTables } from './table.js';
 import { EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
-import { buildRecords, OssRecord, type RecordSource } from './records.js';
+import type { StoredEntity } from '../../domain/entity.js';
+import { buildRecords, OssRecord, ossToStored, type RecordSource } from './records.js';
 
 export const OSS_SCHEMA_ID = 'oss_components/v1';
 export const OSS_DATA_FILE = path.join('oss', 'oss_components.json');
@@ -291,6 +292,21 @@ export function readOssDocument(dataDir: string): OssDocument | null {
   const file = path.join(dataDir, OSS_DATA_FILE);
   if (!fs.existsSync(file)) return null;
   return OssDocument.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+}
+
+/**
+ * The layer's records as catalogue-shaped StoredEntity values (ossToStored), for lookups by id;
+ * [] when the dataset file is absent. Throws, naming the file, when it is present but invalid.
+ */
+export function readOssEntities(dataDir: string): StoredEntity[] {
+  let doc: OssDocument | null;
+  try {
+    doc = readOssDocument(dataDir);
+  } catch (err) {
+    const why = err instanceof z.ZodError ? err.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err instanceof Error ? err.message : String(err);
+    throw new Error(`data/${OSS_DATA_FILE.split(path.sep).join('/')} is invalid: ${why}`);
+  }
+  return doc ? doc.data.map(ossToStored) : [];
 }
 
 export function writeOssDocument(doc: OssDocument, dataDir: string): string {
