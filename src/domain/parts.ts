@@ -126,11 +126,12 @@ function levenshtein(a: string, b: string): number {
 
 export const DID_YOU_MEAN_MAX = 5;
 
-export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup> {
+/** The stored record of an id (case-insensitive); not_found with did_you_mean on a miss. */
+export async function findPart(ctx: PartsContext, id: string): Promise<StoredEntity> {
   const trimmed = id.trim();
   if (!trimmed) throw invalidInput('id', 'is required');
   const e = await ctx.catalogue.get(trimmed);
-  if (e) return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e) };
+  if (e) return e;
   const prefix = idPrefix(trimmed);
   const near = prefix === trimmed ? [] : await ctx.catalogue.idsWithPrefix(`${prefix}-`, 10_000);
   const q = trimmed.toLowerCase();
@@ -154,6 +155,11 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
     id: trimmed,
     did_you_mean,
   });
+}
+
+export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup> {
+  const e = await findPart(ctx, id);
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e) };
 }
 
 export interface ListParams {

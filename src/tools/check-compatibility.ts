@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkCompatibility, CompatibilityResult } from '../domain/compatibility/index.js';
-import { getPart } from '../domain/parts.js';
+import { findPart } from '../domain/parts.js';
 import { DomainError } from '../domain/errors.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -26,14 +26,13 @@ export const checkCompatibilityTool = defineTool({
   handler: async ({ a, b }, ctx) => {
     const load = async (id: string, field: 'a' | 'b') => {
       try {
-        await getPart(partsContext(ctx), id);
+        return await findPart(partsContext(ctx), id);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'not_found') {
           throw new DomainError('not_found', `${field}: ${err.message}`, { ...err.details, field });
         }
         throw err;
       }
-      return (await ctx.deps.catalogue.get(id))!;
     };
     const ea = await load(a, 'a');
     const eb = await load(b, 'b');

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { getPart } from '../domain/parts.js';
+import { findPart, quarantineHint } from '../domain/parts.js';
 import { screenEntity } from '../domain/redlines.js';
 import { ScreeningResultSchema } from '../domain/redlines-schema.js';
-import { DomainError } from '../domain/errors.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId, recordMeta } from './schemas.js';
@@ -24,10 +23,8 @@ export const screenPartTool = defineTool({
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/parts/:id/screen', summary: 'Red lines RL-01..RL-06 on one part (screening marks, not verdicts)' }],
   handler: async ({ id }, ctx) => {
-    const found = await getPart(partsContext(ctx), id); // not_found with did_you_mean
-    const entity = await ctx.deps.catalogue.get(found.entity.id);
-    if (!entity) throw new DomainError('store_unavailable', 'The entity disappeared from the store between two reads; try again shortly.');
-    return { ...screenEntity(entity), quarantine_hint: found.quarantine_hint, meta: recordMeta(entity) };
+    const entity = await findPart(partsContext(ctx), id); // not_found with did_you_mean
+    return { ...screenEntity(entity), quarantine_hint: quarantineHint(entity), meta: recordMeta(entity) };
   },
   text: (o) =>
     `${o.note}\n${o.id} (${o.name}): ${o.summary.fires} fire, ${o.summary.does_not_fire} do not fire, ${o.summary.cannot_evaluate} cannot be evaluated.\n` +

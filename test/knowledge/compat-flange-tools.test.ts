@@ -47,8 +47,8 @@ describe('check_compatibility on real catalogue pairs', () => {
     const body = errorBody(await call(client, 'check_compatibility', { a: 'ACT-001', b: 'ACT-99999' }));
     expect(body).toMatchObject({ code: 'not_found', field: 'b', id: 'ACT-99999' });
     expect(String(body.error)).toContain('ACT-99999');
-    const ok = await call(client, 'check_compatibility', { a: 'act-001', b: 'act-002' });
-    expect(ok.isError).toBeFalsy();
+    const ok = await call(client, 'check_compatibility', { a: 'act-001', b: ' act-002 ' });
+    expect(ok.isError).toBeFalsy(); // ids are matched case-insensitively and trimmed, as by get_part
   });
 
   it('REST POST /api/compatibility takes {a, b}', async () => {
