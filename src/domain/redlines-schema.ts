@@ -3,6 +3,7 @@
  * tool output schemas. The compile-time checks at the bottom fail the build on drift.
  */
 import { z } from 'zod';
+import type { Assert, Equals } from './type-checks.js';
 import { DECLARED_KEYS } from './entity.js';
 import { RED_LINE_IDS, type RedLineInput, type RedLineResult, type RedLineStatus, type ScreeningResult } from './redlines.js';
 
@@ -35,8 +36,6 @@ export const ScreeningResultSchema = z.object({
   note: z.string(),
 });
 
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Assert<T extends true> = T;
 
 export type RedLineSchemaChecks = [
   Assert<Equals<z.infer<typeof RedLineInputSchema>, RedLineInput>>,

@@ -4,6 +4,7 @@
  * and its TypeScript type drift apart.
  */
 import { z } from 'zod';
+import type { Assert, Equals } from '../type-checks.js';
 import type { ConvertResult, ConvertedNumber, PairComparison } from './convert.js';
 import { QUANTITIES, type AppliedConversion, type Condition, type ParsedParameter, type Qualifier, type Rating, type SiValue } from './types.js';
 import type { Dimension } from './units.js';
@@ -124,8 +125,6 @@ export const PairComparisonSchema = z.object({
 // ------------------------------------------------------------------------------------------
 // Compile-time checks: each schema's type is exactly the domain type.
 
-type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Assert<T extends true> = T;
 
 export type SchemaChecks = [
   Assert<Equals<z.infer<typeof ConditionSchema>, Condition>>,
