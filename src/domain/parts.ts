@@ -61,13 +61,9 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
   const includeQ = p.include_quarantine ?? false;
 
-  let matches = ctx.index.search(terms);
-  if (category) matches = matches.filter((m) => m.category === category);
-  const excluded = includeQ ? 0 : matches.filter((m) => m.quarantine).length;
-  if (!includeQ) matches = matches.filter((m) => !m.quarantine);
-
   const offset = p.offset ?? 0;
-  const page = matches.slice(offset, offset + limit);
+  // Category, quarantine and paging are applied inside the index, before its top-k selection.
+  const { page, total, quarantinedExcluded: excluded } = ctx.index.query(terms, { category, includeQuarantine: includeQ, offset, limit });
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -79,8 +75,8 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   }
   return {
     data,
-    total: matches.length,
-    next_offset: offset + limit < matches.length ? offset + limit : null,
+    total,
+    next_offset: offset + limit < total ? offset + limit : null,
     meta: { q: p.q, terms, category, limit, limit_clamped: clamped, quarantined_excluded: excluded, include_quarantine: includeQ },
   };
 }
