@@ -3,10 +3,11 @@
  * list_parts and their REST routes. No MCP or HTTP types here.
  */
 import { resolveCategory } from './categories.js';
-import { PAID_FIELDS, idPrefix, toFree, toSummary, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
+import { PAID_FIELDS, idPrefix, toFree, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
 import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
+import { preparedSummary } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -71,7 +72,7 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   for (const m of page) {
     const r = byId.get(m.id);
     if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    data.push({ ...toSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields, detail_url: detailUrl(ctx.baseUrl, r.id) });
+    data.push({ ...preparedSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields, detail_url: detailUrl(ctx.baseUrl, r.id) });
   }
   return {
     data,
