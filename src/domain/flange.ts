@@ -22,8 +22,6 @@
  * equivalence to the A form the source itself leaves unresolved, so it is unregistered (unknown)
  * unless a registry row lists it in `aliases` (data, not a parser). The shipped registry lists none.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { SOURCE_TIERS } from './entity.js';
 
@@ -98,15 +96,6 @@ export function parseFlangeRegistry(raw: unknown): FlangeRegistry {
   return { meta: file.meta, designations: file.designations, byKey };
 }
 
-/** Reads `<dataDir>/flange/designations.json`. */
-export function readFlangeRegistry(dataDir: string): FlangeRegistry {
-  const file = path.join(dataDir, 'flange', 'designations.json');
-  try {
-    return parseFlangeRegistry(JSON.parse(fs.readFileSync(file, 'utf8')));
-  } catch (e) {
-    throw new Error(`${file}: ${(e as Error).message}`);
-  }
-}
 
 /** The registered row for a written designation, or null. Never parses the label. */
 export function lookupFlange(registry: FlangeRegistry, designation: string): FlangeDesignation | null {

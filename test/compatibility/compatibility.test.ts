@@ -3,12 +3,11 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoredEntity } from '../../src/domain/entity.js';
-import { readFlangeRegistry } from '../../src/domain/flange.js';
+import { readBusTable, readFlangeRegistry } from '../../src/store/datasets.js';
 import {
   CompatibilityResult,
   checkCompatibility,
   overallVerdict,
-  readBusTable,
   type Verdict,
 } from '../../src/domain/compatibility/index.js';
 import { makeEntity } from './factory.js';

@@ -10,10 +10,10 @@ import {
   lookupFlange,
   normalizeDesignation,
   parseFlangeRegistry,
-  readFlangeRegistry,
   ruleFlange,
   type FlangeRegistry,
 } from '../../src/domain/flange.js';
+import { readFlangeRegistry } from '../../src/store/datasets.js';
 
 const DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data');
 const registry = readFlangeRegistry(DATA_DIR);
