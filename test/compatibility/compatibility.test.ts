@@ -254,7 +254,7 @@ describe('mechanical', () => {
     const m = dims(withFlange('G1', 'ISO9409-1-A50-4-M6'), withFlange('G2', 'ISO 9409-1-A50-4-M6')).mechanical;
     expect(m.verdict).toBe('compatible');
     expect(m.detail.ruling?.verdict).toBe('identity');
-    expect(m.evidence).toContainEqual({ side: 'b', field: 'mechanical_interface.flange', value: 'ISO 9409-1-A50-4-M6' });
+    expect(m.evidence).toContainEqual({ side: 'b', field: 'mechanical_interface.flanges', value: ['ISO 9409-1-A50-4-M6'] });
   });
   it('different registered flanges: adapter_required with the plate', () => {
     const m = dims(withFlange('G1', 'ISO9409-1-A50-4-M6'), withFlange('G2', 'ISO9409-1-A63-6-M6')).mechanical;
@@ -269,7 +269,7 @@ describe('mechanical', () => {
   it('a side without a flange is unknown', () => {
     const m = dims(withFlange('G1', null), withFlange('G2', 'ISO9409-1-A50-4-M6')).mechanical;
     expect(m.verdict).toBe('unknown');
-    expect(m.reason).toBe('a declares no flange designation (mechanical_interface.status: not_declared): there is nothing to rule on.');
+    expect(m.reason).toBe('a declares no registered flange designation (mechanical_interface.status: not_declared): there is nothing to rule on.');
   });
 });
 

@@ -38,7 +38,7 @@ const META = {
   attribution: 'test',
   source: 'test',
 };
-function testRegistry(rows: { designation: string; pcd_mm: number; bolt_count: number; thread: string; aliases?: string[] }[]): FlangeRegistry {
+function testRegistry(rows: { designation: string; pcd_mm: number; bolt_count: number; thread: string; aliases?: { form: string; evidence: { file: string; record: string } }[] }[]): FlangeRegistry {
   return parseFlangeRegistry({ meta: META, designations: rows.map((r) => ({ source_tier: 'B', ...r })) });
 }
 
