@@ -5,17 +5,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { AccountService } from './domain/accounts/service.js';
-import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
-import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
+import type { PrintRules } from './domain/bom/print.js';
+import { supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { StoredEntity } from './domain/entity.js';
-import { readBusTable, type BusTable } from './domain/compatibility/index.js';
-import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
-import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
+import type { BusTable } from './domain/compatibility/index.js';
+import type { FlangeRegistry } from './domain/flange.js';
+import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
 import { readOssEntities } from './ingest/oss/layer.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
+import { loadDatasets } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
@@ -56,12 +57,13 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
   const oss = opts.ossEntities ?? readOssEntities(config.dataDir);
   checkOssIds(data, oss);
-  const plans = loadPlans(config.dataDir);
+  const datasets = loadDatasets(config.dataDir);
+  const plans = datasets.plans;
   const knowledge = {
-    flanges: readFlangeRegistry(config.dataDir),
-    buses: readBusTable(config.dataDir),
-    suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
-    printRules: loadPrintRules(config.dataDir),
+    flanges: datasets.flanges,
+    buses: datasets.buses,
+    suppliers: supplierIndex(datasets.suppliers),
+    printRules: datasets.printRules,
   };
   const db: Db = openDb(config.dbPath);
   try {
