@@ -13,6 +13,8 @@ import { readBusTable, type BusTable } from './domain/compatibility/index.js';
 import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
 import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
+import { SpecIndex } from './domain/specs/index.js';
+import type { ManufacturerTable } from './domain/specs/manufacturers.js';
 import { readOssEntities } from './ingest/oss/layer.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
@@ -20,6 +22,7 @@ import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
 import { checkOssIds, loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
+import { readManufacturers } from './store/spec-data.js';
 
 export interface Deps {
   config: Config;
@@ -27,6 +30,8 @@ export interface Deps {
   log: Logger;
   catalogue: Catalogue;
   index: SearchIndex;
+  /** The spec layer (typed specs, same_as links, manufacturer names), built once at start. */
+  specs: SpecIndex;
   accounts: AccountService;
   rateLimiter: RateLimiter;
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
@@ -62,9 +67,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
     printRules: loadPrintRules(config.dataDir),
   };
+  const manufacturers = readManufacturers(config.dataDir);
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge);
+    return wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers);
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -80,10 +86,12 @@ function wire(
   oss: readonly StoredEntity[],
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
+  manufacturers: ManufacturerTable,
 ): Deps {
   loadCatalogueIntoDb(db, data, oss);
   const catalogue = new SqliteCatalogue(db);
   const index = new SearchIndex(data.entities);
+  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers });
   const clock = opts.clock ?? systemClock;
   const stores = sqliteAccountStores(db, { clock });
   const accounts = new AccountService(stores.ledger, {
@@ -118,6 +126,7 @@ function wire(
     log,
     catalogue,
     index,
+    specs,
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },

@@ -8,6 +8,9 @@ import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import type { Catalogue } from '../store/catalogue.js';
+import type { SpecIndex } from './specs/index.js';
+import { applySpecQuery, compactSpecs, compileSpecQuery, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
+import type { WhereClause } from './specs/where.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -15,27 +18,34 @@ export const SEARCH_LIMIT_MAX = 100;
 export interface PartsContext {
   catalogue: Catalogue;
   index: SearchIndex;
-  /** Base URL for detail_url links. */
-  baseUrl: string;
+  specs: SpecIndex;
+  /** Base URL for detail_url links; null when no server is reachable (stdio without a public URL). */
+  baseUrl: string | null;
 }
 
 export interface SearchParams {
-  q: string;
+  q?: string;
+  /** Spec filters (AND), as {field, op, value} items or the compact text form. */
+  where?: readonly WhereClause[] | string;
+  /** A numeric spec field to sort by ("-field" descending). */
+  sort?: string;
   category?: string;
   limit?: number;
   include_quarantine?: boolean;
   offset?: number;
 }
 
-export type SearchHit = SummaryEntity & { relevance_score: number; matched_fields: SearchField[]; detail_url: string };
+export type SearchHit = SummaryEntity & { relevance_score: number; matched_fields: SearchField[]; detail_url?: string; specs?: Record<string, CompactSpec> };
 
 export interface SearchResult {
   data: SearchHit[];
   total: number;
   next_offset: number | null;
   meta: {
-    q: string;
+    q: string | null;
     terms: string[];
+    filters: FilterMeta[];
+    sort: SortMeta | null;
     category: string | null;
     limit: number;
     limit_clamped: boolean;
@@ -56,15 +66,26 @@ export function checkLimit(limit: number | undefined, def: number, max: number):
 
 export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<SearchResult> {
   const terms = [...new Set(tokenize(p.q ?? ''))];
-  if (terms.length === 0) throw invalidInput('q', 'is required: one or more space-separated terms');
+  // Compiled first: a bad field, op or unit is invalid_input before anything is read.
+  const specQuery = compileSpecQuery(ctx.specs, { where: p.where, sort: p.sort });
+  if (terms.length === 0 && (specQuery === null || specQuery.clauses.length === 0)) {
+    throw invalidInput('q', 'is required unless where is given: one or more space-separated terms');
+  }
   const { limit, clamped } = checkLimit(p.limit, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX);
   const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
   const includeQ = p.include_quarantine ?? false;
 
-  let matches = ctx.index.search(terms);
+  let matches =
+    terms.length > 0
+      ? ctx.index.search(terms)
+      : ctx.specs.rows.map((r) => ({ id: r.id, quarantine: r.quarantine, category: r.category, relevance_score: 0, matched_fields: [] as SearchField[] }));
   if (category) matches = matches.filter((m) => m.category === category);
   const excluded = includeQ ? 0 : matches.filter((m) => m.quarantine).length;
   if (!includeQ) matches = matches.filter((m) => !m.quarantine);
+  // The spec layer hook: filter (undeclared never matches) and sort.
+  const spec = specQuery ? applySpecQuery(ctx.specs, specQuery, matches) : null;
+  if (spec) matches = spec.matches;
+  const specFields = specQuery ? [...new Set([...specQuery.clauses.map((c) => c.field), ...(specQuery.sort ? [specQuery.sort.field] : [])])] : [];
 
   const offset = p.offset ?? 0;
   const page = matches.slice(offset, offset + limit);
@@ -75,13 +96,26 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   for (const m of page) {
     const r = byId.get(m.id);
     if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    data.push({ ...toSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields, detail_url: detailUrl(ctx.baseUrl, r.id) });
+    const hit: SearchHit = { ...toSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields };
+    if (ctx.baseUrl !== null) hit.detail_url = detailUrl(ctx.baseUrl, r.id);
+    if (specFields.length > 0) hit.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
+    data.push(hit);
   }
   return {
     data,
     total: matches.length,
     next_offset: offset + limit < matches.length ? offset + limit : null,
-    meta: { q: p.q, terms, category, limit, limit_clamped: clamped, quarantined_excluded: excluded, include_quarantine: includeQ },
+    meta: {
+      q: p.q ?? null,
+      terms,
+      filters: spec?.filters ?? [],
+      sort: spec?.sort ?? null,
+      category,
+      limit,
+      limit_clamped: clamped,
+      quarantined_excluded: excluded,
+      include_quarantine: includeQ,
+    },
   };
 }
 
