@@ -11,13 +11,14 @@ import { normaliseRecord, RecordError, REASON_CODES, type Normalised } from './n
 import { markDuplicates, resolveIdCollisions, type DroppedRecord, type DuplicateFound, type IdRename } from './quarantine.js';
 import { buildReport } from './report.js';
 import { readSnapshot, SNAPSHOT_FILE, type Snapshot } from './snapshot.js';
+import { buildSpecsFile } from './specs-file.js';
 
 export const LICENSE = 'CC BY 4.0';
 export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 export const SOURCE = 'RoboParts public dataset';
 
 /** Files written, relative to the data directory. */
-export const CATALOGUE_FILES = ['catalogue/entities.json', 'catalogue/categories.json', 'catalogue/REPORT.md'] as const;
+export const CATALOGUE_FILES = ['catalogue/entities.json', 'catalogue/categories.json', 'catalogue/REPORT.md', 'catalogue/specs.json'] as const;
 export type CatalogueFileName = (typeof CATALOGUE_FILES)[number];
 
 export interface ImportCounts {
@@ -147,11 +148,13 @@ export function importCatalogue(snapshotDir: string): ImportResult {
   };
 
   const partial = { meta, categories, entities, normalised: valid, renames: collisions.renames, duplicates, dropped, snapshot };
-  const report = buildReport(partial);
+  const specs = buildSpecsFile(entities, meta);
+  const report = `${buildReport(partial)}\n${specs.report.join('\n')}`;
   const files: Record<CatalogueFileName, string> = {
     'catalogue/entities.json': toJson({ meta, entities }),
     'catalogue/categories.json': toJson({ categories }),
     'catalogue/REPORT.md': report,
+    'catalogue/specs.json': toJson(specs.json),
   };
   return { ...partial, report, files };
 }
