@@ -160,6 +160,22 @@ function levenshtein(a: string, b: string): number {
 
 export const DID_YOU_MEAN_MAX = 5;
 
+/** Ids whose name (or English name) holds the query's words as a contiguous run; clean records first, then id order. */
+async function nameMatches(ctx: PartsContext, query: string): Promise<string[]> {
+  const q = tokenize(query);
+  if (q.length === 0 || q.join('').length < 2) return [];
+  const holds = (text: string) => {
+    const t = tokenize(text);
+    for (let i = 0; i + q.length <= t.length; i++) if (q.every((w, j) => t[i + j] === w)) return true;
+    return false;
+  };
+  const all = await ctx.catalogue.all();
+  return all
+    .filter((e) => holds(e.name) || holds(e.name_en))
+    .sort((a, b) => Number(a.quarantine) - Number(b.quarantine) || (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : 1))
+    .map((e) => e.id);
+}
+
 /** The stored record of an id (case-insensitive); not_found with did_you_mean on a miss. */
 export async function findPart(ctx: PartsContext, id: string): Promise<StoredEntity> {
   const trimmed = id.trim();
@@ -183,8 +199,10 @@ export async function findPart(ctx: PartsContext, id: string): Promise<StoredEnt
       return { cand, n: qn !== null && cn !== null ? Math.abs(qn - cn) : Number.POSITIVE_INFINITY, d: levenshtein(q, cand.toLowerCase()) };
     })
     .sort((x, y) => x.n - y.n || x.d - y.d || (x.cand.toLowerCase() < y.cand.toLowerCase() ? -1 : 1))
-    .slice(0, DID_YOU_MEAN_MAX)
     .map((x) => x.cand);
+  // Then records whose name or model number contains the query's words in order ("ak80-9" -> the AK80-9 records).
+  for (const cand of await nameMatches(ctx, trimmed)) if (!did_you_mean.includes(cand)) did_you_mean.push(cand);
+  did_you_mean.splice(DID_YOU_MEAN_MAX);
   throw new DomainError('not_found', `No entity with id "${trimmed}".${did_you_mean.length ? ` Did you mean ${did_you_mean.join(', ')}?` : ''}`, {
     id: trimmed,
     did_you_mean,
