@@ -97,7 +97,9 @@ export function compareParts(index: SpecIndex, ids: readonly string[]): CompareR
       continue;
     }
     if (present.length < ids.length) {
-      rows.push({ field: f.name, unit: f.unit, cells, comparable: false, level: 'D', reason: 'not declared (or not read) by every part: not ranked', ranking: null });
+      const peak = cells.some((c) => c.note !== null && /peak vs rated|rated vs peak/.test(c.note));
+      const reason = peak ? 'not comparable: peak vs rated (a part declares only the other rating)' : 'not declared (or not read) by every part: not ranked';
+      rows.push({ field: f.name, unit: f.unit, cells, comparable: false, level: 'D', reason, ranking: null });
       continue;
     }
     let worst = { level: 'A', reason: '' };

@@ -100,8 +100,11 @@ function levenshtein(a: string, b: string): number {
 export function nearest(word: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
   let bestD = Infinity;
+  const w = word.toLowerCase();
   for (const c of candidates) {
-    const d = levenshtein(word.toLowerCase(), c.toLowerCase());
+    const l = c.toLowerCase();
+    // A misspelt first word ("torqe" -> torque_rated) counts as close as the whole name.
+    const d = Math.min(levenshtein(w, l), levenshtein(w, l.split('_')[0]) + 0.5);
     if (d < bestD) {
       bestD = d;
       best = c;
