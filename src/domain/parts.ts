@@ -3,13 +3,14 @@
  * list_parts and their REST routes. No MCP or HTTP types here.
  */
 import { resolveCategory } from './categories.js';
-import { PAID_FIELDS, idPrefix, toFree, toSummary, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
+import { PAID_FIELDS, idPrefix, toFree, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
 import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
+import { preparedSummary } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
-import { applySpecQuery, compactSpecs, compileSpecQuery, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
+import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
 import type { WhereClause } from './specs/where.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -75,20 +76,19 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
   const includeQ = p.include_quarantine ?? false;
 
-  let matches =
-    terms.length > 0
-      ? ctx.index.search(terms)
-      : ctx.specs.rows.map((r) => ({ id: r.id, quarantine: r.quarantine, category: r.category, relevance_score: 0, matched_fields: [] as SearchField[] }));
-  if (category) matches = matches.filter((m) => m.category === category);
-  const excluded = includeQ ? 0 : matches.filter((m) => m.quarantine).length;
-  if (!includeQ) matches = matches.filter((m) => !m.quarantine);
-  // The spec layer hook: filter (undeclared never matches) and sort.
-  const spec = specQuery ? applySpecQuery(ctx.specs, specQuery, matches) : null;
-  if (spec) matches = spec.matches;
+  // The spec layer hook: where -> a candidate predicate, sort -> the index's orderBy (undeclared never matches, sorts last).
+  const spec = specQuery ? specHook(ctx.specs, specQuery, includeQ) : null;
   const specFields = specQuery ? [...new Set([...specQuery.clauses.map((c) => c.field), ...(specQuery.sort ? [specQuery.sort.field] : [])])] : [];
 
   const offset = p.offset ?? 0;
-  const page = matches.slice(offset, offset + limit);
+  // Category, quarantine and paging are applied inside the index, before its top-k selection.
+  const { page, total, quarantinedExcluded: excluded } = ctx.index.query(terms, {
+    category,
+    includeQuarantine: includeQ,
+    offset,
+    limit,
+    ...(spec ? { filter: spec.filter, orderBy: spec.orderBy, allWhenNoTerms: true } : {}),
+  });
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -96,15 +96,15 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   for (const m of page) {
     const r = byId.get(m.id);
     if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    const hit: SearchHit = { ...toSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields };
+    const hit: SearchHit = { ...preparedSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields };
     if (ctx.baseUrl !== null) hit.detail_url = detailUrl(ctx.baseUrl, r.id);
     if (specFields.length > 0) hit.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
     data.push(hit);
   }
   return {
     data,
-    total: matches.length,
-    next_offset: offset + limit < matches.length ? offset + limit : null,
+    total,
+    next_offset: offset + limit < total ? offset + limit : null,
     meta: {
       q: p.q ?? null,
       terms,

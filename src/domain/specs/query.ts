@@ -90,6 +90,48 @@ export function applySpecQuery<T extends { id: string }>(index: SpecIndex, q: Co
   return { matches: out, filters, sort };
 }
 
+/**
+ * The search index's extension points for a compiled query: `filter` (all clauses true) and
+ * `orderBy`. The meta counts are filled while the index runs the query: per filter over the
+ * candidates search would show (quarantined ones only when included); `undeclared_last` over
+ * the results.
+ */
+export function specHook(
+  index: SpecIndex,
+  q: CompiledSpecQuery,
+  includeQuarantine: boolean,
+): { filter: (id: string) => boolean; orderBy?: { key: (id: string) => number | undefined; dir: 'asc' | 'desc' }; filters: FilterMeta[]; sort: SortMeta | null } {
+  const filters: FilterMeta[] = q.clauses.map((c) => ({ field: c.field, op: c.op, value: c.value, applied: c.applied, matched: 0, unknown_excluded: 0, failed: 0 }));
+  const sort: SortMeta | null = q.sort ? { field: q.sort.field, order: q.sort.descending ? 'desc' : 'asc', undeclared_last: 0 } : null;
+  const filter = (id: string): boolean => {
+    const row = index.get(id);
+    const specs = row?.specs.specs ?? [];
+    const counted = includeQuarantine || !(row?.quarantine ?? false);
+    let ok = true;
+    q.clauses.forEach((c, i) => {
+      const t = c.test(specs.filter((s) => s.field === c.field));
+      if (t !== true) ok = false;
+      if (!counted) return;
+      if (t === true) filters[i].matched++;
+      else if (t === 'unknown') filters[i].unknown_excluded++;
+      else filters[i].failed++;
+    });
+    return ok;
+  };
+  const s = q.sort;
+  const orderBy = s
+    ? {
+        dir: (s.descending ? 'desc' : 'asc') as 'asc' | 'desc',
+        key: (id: string) => {
+          const k = s.key(index.specsOf(id).filter((x) => x.field === s.field));
+          if (k === null) sort!.undeclared_last++;
+          return k ?? undefined;
+        },
+      }
+    : undefined;
+  return { filter, orderBy, filters, sort };
+}
+
 /** Compact view of a record's specs for the given fields (hits and tables). */
 export function compactSpecs(specs: readonly Spec[], fields: readonly string[]): Record<string, CompactSpec> {
   const out: Record<string, CompactSpec> = {};
