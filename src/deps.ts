@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { AccountService } from './domain/accounts/service.js';
+import { KeyedDigests, parseMailboxRules } from './domain/accounts/keys.js';
 import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
 import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { systemClock, type Clock } from './domain/clock.js';
@@ -20,6 +21,7 @@ import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
 import { checkOssIds, loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
+import { loadOrCreateSecret } from './secret.js';
 
 export interface Deps {
   config: Config;
@@ -32,6 +34,13 @@ export interface Deps {
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
+  /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
+  digests: KeyedDigests;
+  /**
+   * Settles when the store is bound to the server secret (legacy digests re-keyed); rejects when
+   * the database was keyed with another secret. Servers await it before serving.
+   */
+  ready: Promise<void>;
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -62,9 +71,11 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
     printRules: loadPrintRules(config.dataDir),
   };
+  const mailboxRules = parseMailboxRules(config.mailboxRules);
+  const digests = new KeyedDigests(loadOrCreateSecret(config, log), mailboxRules);
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge);
+    return wire(config, opts, log, db, data, oss, plans, knowledge, digests);
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -80,13 +91,22 @@ function wire(
   oss: readonly StoredEntity[],
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
+  digests: KeyedDigests,
 ): Deps {
   loadCatalogueIntoDb(db, data, oss);
   const catalogue = new SqliteCatalogue(db);
   const index = new SearchIndex(data.entities);
   const clock = opts.clock ?? systemClock;
-  const stores = sqliteAccountStores(db, { clock });
+  const stores = sqliteAccountStores(db, {
+    clock,
+    replays: { ttlMs: config.replayTtlHours * 3_600_000, maxPerAccount: config.maxReplaysPerAccount },
+  });
+  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
+    if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
+  });
+  ready.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
   const accounts = new AccountService(stores.ledger, {
+    digests,
     get rechargeUrl() {
       return `${config.publicBaseUrl.replace(/\/$/, '')}/api/payment/create`;
     },
@@ -101,6 +121,7 @@ function wire(
     orders: stores.orders,
     plans,
     secret,
+    payToken: (orderId) => digests.orderToken(orderId),
     get publicBaseUrl() {
       return config.publicBaseUrl;
     },
@@ -122,6 +143,8 @@ function wire(
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
     knowledge,
+    digests,
+    ready,
     close: () => {
       if (db.open) db.close();
     },

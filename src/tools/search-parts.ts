@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchParts, SEARCH_LIMIT_MAX } from '../domain/parts.js';
+import { searchParts, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/parts.js';
 import { SEARCH_FIELDS } from '../domain/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -20,7 +20,9 @@ export const searchPartsTool = defineTool({
     'Ranked by the field matched: id > name > manufacturer > type > application/interface > description. ' +
     'Returns free-tier summary fields; quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
   inputSchema: z.object({
-    q: z.string().describe('Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor"'),
+    q: z
+      .string()
+      .describe(`Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor" (at most ${SEARCH_Q_MAX_CHARS} characters and ${SEARCH_MAX_TERMS} distinct terms)`),
     category: Category.optional(),
     limit: z.number().int().min(1).optional().describe(`Hits per page, default 20; values above ${SEARCH_LIMIT_MAX} are clamped to ${SEARCH_LIMIT_MAX}`),
     include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
