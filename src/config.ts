@@ -42,7 +42,7 @@ export interface Config {
   secretFile: string | null;
   /** Peers whose X-Forwarded-For / Forwarded headers are believed (addresses or CIDR blocks). */
   trustedProxies: string[];
-  /** At most this many open MCP sessions per client (address, or key when one is presented); 0 = no per-client share. */
+  /** At most this many open MCP sessions per client address (after trusted-proxy resolution); 0 = no per-client share. */
   maxSessionsPerClient: number;
   /** Stored Idempotency-Key replays expire after this many hours (a later retry is a new call). */
   replayTtlHours: number;
