@@ -13,7 +13,9 @@ import { readBusTable, type BusTable } from './domain/compatibility/index.js';
 import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
 import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
-import { readOssEntities } from './ingest/oss/layer.js';
+import { readOssLayer } from './ingest/oss/layer.js';
+import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
+import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
@@ -32,6 +34,8 @@ export interface Deps {
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
+  /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
+  ossLayer: WhereUsedLayer;
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -53,8 +57,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
-  const oss = opts.ossEntities ?? readOssEntities(config.dataDir);
+  const layer = readOssLayer(config.dataDir);
+  const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
+  const ossLayer = whereUsedLayer(layer.doc, data.entities);
   const plans = loadPlans(config.dataDir);
   const knowledge = {
     flanges: readFlangeRegistry(config.dataDir),
@@ -64,7 +70,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   };
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge);
+    return { ...wire(config, opts, log, db, data, oss, plans, knowledge), ossLayer };
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -80,7 +86,7 @@ function wire(
   oss: readonly StoredEntity[],
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
-): Deps {
+): Omit<Deps, 'ossLayer'> {
   loadCatalogueIntoDb(db, data, oss);
   const catalogue = new SqliteCatalogue(db);
   const index = new SearchIndex(data.entities);

@@ -8,6 +8,7 @@ import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import type { Catalogue } from '../store/catalogue.js';
+import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -17,6 +18,8 @@ export interface PartsContext {
   index: SearchIndex;
   /** Base URL for detail_url links. */
   baseUrl: string;
+  /** The open-source layer, for the used_in summary of get_part (absent: no summary). */
+  layer?: WhereUsedLayer;
 }
 
 export interface SearchParams {
@@ -89,6 +92,7 @@ export interface PartLookup {
   entity: FreeEntity;
   locked_fields: string[];
   quarantine_hint: string | null;
+  used_in: UsedInSummary | null;
 }
 
 function hasValue(v: unknown): boolean {
@@ -159,7 +163,9 @@ export async function findPart(ctx: PartsContext, id: string): Promise<StoredEnt
 
 export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup> {
   const e = await findPart(ctx, id);
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e) };
+  // Catalogue records only: a layer record is itself a line of a robot's BOM or URDF.
+  const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in };
 }
 
 export interface ListParams {

@@ -15,6 +15,7 @@ import { screenPartTool } from './screen-part.js';
 import { checkBomTool } from './check-bom.js';
 import { exportBomTool } from './export-bom.js';
 import { extractRobotPartsTool } from './extract-robot-parts.js';
+import { findWhereUsedTool } from './find-where-used.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
@@ -28,6 +29,7 @@ export const TOOLS: readonly AnyTool[] = [
   checkBomTool,
   exportBomTool,
   extractRobotPartsTool,
+  findWhereUsedTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { decodeText } from './decode.js';
 import { extract } from './index.js';
 import { cleanCell, markdownTables } from './table.js';
+import { UrdfMention, urdfMentions } from './mentions.js';
 import { DofSummary, EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
 import type { StoredEntity } from '../../domain/entity.js';
 import { buildRecords, OssRecord, ossToStored, type RecordSource } from './records.js';
@@ -60,6 +61,7 @@ export const OssSource = z
     robot_name: z.string().nullable().describe('URDF <robot name>'),
     records: z.number().int(),
     joints_by_type: z.record(z.string(), z.number().int()).nullable(),
+    mentions: z.array(UrdfMention).nullable().describe('URDF sources: mesh files and materials drawn by each link (names as written), for where-used; null for BOM files'),
     skipped: z.number().int(),
     skipped_by_code: z.record(z.string(), z.number().int()),
   })
@@ -228,6 +230,7 @@ export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocum
       robot_name: result.robot_name,
       records: records.length,
       joints_by_type: result.counts.joints_by_type ?? null,
+      mentions: s.kind === 'urdf' ? urdfMentions(decoded.text) : null,
       skipped: result.counts.skipped,
       skipped_by_code: byCode,
     });
@@ -312,6 +315,11 @@ export function readOssDocument(dataDir: string): OssDocument | null {
  * [] when the dataset file is absent. Throws, naming the file, when it is present but invalid.
  */
 export function readOssEntities(dataDir: string): StoredEntity[] {
+  return readOssLayer(dataDir).entities;
+}
+
+/** The dataset and its records as StoredEntity values; { doc: null, entities: [] } when absent; throws, naming the file, when invalid. */
+export function readOssLayer(dataDir: string): { doc: OssDocument | null; entities: StoredEntity[] } {
   let doc: OssDocument | null;
   try {
     doc = readOssDocument(dataDir);
@@ -319,7 +327,7 @@ export function readOssEntities(dataDir: string): StoredEntity[] {
     const why = err instanceof z.ZodError ? err.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err instanceof Error ? err.message : String(err);
     throw new Error(`data/${OSS_DATA_FILE.split(path.sep).join('/')} is invalid: ${why}`);
   }
-  return doc ? doc.data.map(ossToStored) : [];
+  return { doc, entities: doc ? doc.data.map(ossToStored) : [] };
 }
 
 export function writeOssDocument(doc: OssDocument, dataDir: string): string {
