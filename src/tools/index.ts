@@ -16,6 +16,7 @@ import { checkBomTool } from './check-bom.js';
 import { exportBomTool } from './export-bom.js';
 import { extractRobotPartsTool } from './extract-robot-parts.js';
 import { findWhereUsedTool } from './find-where-used.js';
+import { lintUrdfTool } from './lint-urdf.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
@@ -30,6 +31,7 @@ export const TOOLS: readonly AnyTool[] = [
   exportBomTool,
   extractRobotPartsTool,
   findWhereUsedTool,
+  lintUrdfTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,
