@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidInput } from '../domain/errors.js';
-import { extract, ExtractionResult, MAX_INPUT_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED } from '../ingest/oss/index.js';
+import { extract, ExtractionResult, MAX_INPUT_BYTES, MAX_RECORDS, MAX_REQUEST_BYTES, MAX_SKIPPED_LISTED } from '../ingest/oss/index.js';
 import { LintSummary, lintUrdf } from '../ingest/oss/lint.js';
 import { defineTool, READ_ONLY } from './define.js';
 
@@ -29,7 +29,7 @@ export const extractRobotPartsTool = defineTool({
     limits: z.object({ max_input_bytes: z.number().int(), max_records: z.number().int(), max_skipped_listed: z.number().int() }).strict(),
   }),
   annotations: READ_ONLY,
-  rest: [{ method: 'POST', path: '/api/oss/extract', summary: 'Run the URDF / BOM extractors on inline text' }],
+  rest: [{ method: 'POST', path: '/api/oss/extract', summary: 'Run the URDF / BOM extractors on inline text', bodyLimitBytes: MAX_REQUEST_BYTES }],
   handler: async ({ content, kind }) => {
     const result = extract(content, kind, 'content');
     if (result.kind === null) {

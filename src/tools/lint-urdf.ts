@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assertInputSize, MAX_INPUT_BYTES } from '../ingest/oss/index.js';
+import { assertInputSize, MAX_INPUT_BYTES, MAX_REQUEST_BYTES } from '../ingest/oss/index.js';
 import { LintResult, lintUrdf } from '../ingest/oss/lint.js';
 import { defineTool, READ_ONLY } from './define.js';
 
@@ -15,7 +15,7 @@ export const lintUrdfTool = defineTool({
   }),
   outputSchema: LintResult,
   annotations: READ_ONLY,
-  rest: [{ method: 'POST', path: '/api/oss/lint', summary: 'Lint URDF text (urdfdom check_urdf checks, mimic and transmission references)' }],
+  rest: [{ method: 'POST', path: '/api/oss/lint', summary: 'Lint URDF text (urdfdom check_urdf checks, mimic and transmission references)', bodyLimitBytes: MAX_REQUEST_BYTES }],
   handler: async ({ content }) => {
     assertInputSize(content, 'content');
     return lintUrdf(content);
