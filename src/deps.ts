@@ -16,7 +16,9 @@ import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './d
 import { SearchIndex } from './domain/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import type { ManufacturerTable } from './domain/specs/manufacturers.js';
-import { readOssEntities } from './ingest/oss/layer.js';
+import { readOssLayer } from './ingest/oss/layer.js';
+import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
+import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { loadDatasets } from './store/datasets.js';
@@ -48,6 +50,8 @@ export interface Deps {
    * the database was keyed with another secret. Servers await it before serving.
    */
   ready: Promise<void>;
+  /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
+  ossLayer: WhereUsedLayer;
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -69,8 +73,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
-  const oss = opts.ossEntities ?? readOssEntities(config.dataDir);
+  const layer = readOssLayer(config.dataDir);
+  const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
+  const ossLayer = whereUsedLayer(layer.doc, data.entities);
   const datasets = loadDatasets(config.dataDir);
   const plans = datasets.plans;
   const knowledge = {
@@ -84,7 +90,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const digests = new KeyedDigests(loadOrCreateSecret(config, log), mailboxRules);
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers, digests);
+    return { ...wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers, digests), ossLayer };
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -102,7 +108,7 @@ function wire(
   knowledge: Deps['knowledge'],
   manufacturers: ManufacturerTable,
   digests: KeyedDigests,
-): Deps {
+): Omit<Deps, 'ossLayer'> {
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle

@@ -12,6 +12,7 @@ import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
 import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
 import type { WhereClause } from './specs/where.js';
+import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -22,6 +23,8 @@ export interface PartsContext {
   specs: SpecIndex;
   /** Base URL for detail_url links; null when no server is reachable (stdio without a public URL). */
   baseUrl: string | null;
+  /** The open-source layer, for the used_in summary of get_part (absent: no summary). */
+  layer?: WhereUsedLayer;
 }
 
 export interface SearchParams {
@@ -130,6 +133,7 @@ export interface PartLookup {
   entity: FreeEntity;
   locked_fields: string[];
   quarantine_hint: string | null;
+  used_in: UsedInSummary | null;
 }
 
 function hasValue(v: unknown): boolean {
@@ -218,7 +222,9 @@ export async function findPart(ctx: PartsContext, id: string): Promise<StoredEnt
 
 export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup> {
   const e = await findPart(ctx, id);
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e) };
+  // Catalogue records only: a layer record is itself a line of a robot's BOM or URDF.
+  const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in };
 }
 
 export interface ListParams {

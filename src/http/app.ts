@@ -58,17 +58,26 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     log.debug('request', { id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
 
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: config.bodyLimitBytes,
-      onError: (c) => {
-        // The rest of the body is never read: this connection cannot carry another request.
-        c.header('Connection', 'close');
-        return errorResponse(c as never, new DomainError('payload_too_large', `Request body exceeds ${config.bodyLimitBytes} bytes`, { limit_bytes: config.bodyLimitBytes }));
-      },
-    }),
-  );
+  // Per-route body limits: routes that carry file content declare a larger one; /mcp takes the
+  // largest and lets only those tools' calls use it (src/http/mcp.ts).
+  const limits = routeBodyLimits(tools, config.bodyLimitBytes);
+  const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
+  const limiter = (max: number) => {
+    let m = limiters.get(max);
+    if (!m) {
+      m = bodyLimit({
+        maxSize: max,
+        onError: (c) => {
+          // The rest of the body is never read: this connection cannot carry another request.
+          c.header('Connection', 'close');
+          return errorResponse(c as never, new DomainError('payload_too_large', `Request body exceeds ${max} bytes, the limit of ${c.req.method} ${c.req.path}`, { limit_bytes: max }));
+        },
+      });
+      limiters.set(max, m);
+    }
+    return m;
+  };
+  app.use('*', (c, next) => limiter(c.req.path === '/mcp' ? limits.mcp : (limits.routes.get(`${c.req.method} ${c.req.path}`) ?? config.bodyLimitBytes))(c, next));
 
   app.get('/healthz', async (c) => {
     try {
@@ -91,7 +100,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     });
   }
 
-  const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: config.bodyLimitBytes });
+  const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: limits.mcp, generalBody: config.bodyLimitBytes, largeBodyTools: limits.mcpTools });
   mountPaymentRoutes(app, deps);
   mountRestRoutes(app, deps, tools);
   opts.extend?.(app, deps);
@@ -109,6 +118,22 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     return errorResponse(c, new DomainError('internal', `Unexpected internal error (ref ${ref}).`, { ref }));
   });
   return { app, mcp };
+}
+
+/** Body limits by "METHOD path" for routes that declare one; /mcp: the largest, for the tools that declare one. */
+export function routeBodyLimits(tools: readonly AnyTool[], general: number): { routes: Map<string, number>; mcp: number; mcpTools: Set<string> } {
+  const routes = new Map<string, number>();
+  const mcpTools = new Set<string>();
+  let mcp = general;
+  for (const t of tools) {
+    for (const r of t.rest) {
+      if (r.bodyLimitBytes === undefined || r.bodyLimitBytes <= general) continue;
+      routes.set(`${r.method} ${r.path}`, r.bodyLimitBytes);
+      mcpTools.add(t.name);
+      mcp = Math.max(mcp, r.bodyLimitBytes);
+    }
+  }
+  return { routes, mcp, mcpTools };
 }
 
 export interface RunningServer {

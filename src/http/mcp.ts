@@ -25,11 +25,16 @@ export interface McpHttpHandle {
   closeAll: () => Promise<void>;
 }
 
+function isToolCall(m: unknown): m is { method: 'tools/call'; params: { name: string } } {
+  const x = m as { method?: unknown; params?: { name?: unknown } } | null;
+  return typeof x === 'object' && x !== null && x.method === 'tools/call' && typeof x.params?.name === 'string';
+}
+
 function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400);
 }
 
-export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number }): McpHttpHandle {
+export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number; generalBody?: number; largeBodyTools?: ReadonlySet<string> }): McpHttpHandle {
   const sessions = new Map<string, Session>();
   const quota = new SessionQuota(deps.config.maxSessionsPerClient);
   const idleMs = deps.config.sessionIdleSeconds * 1000;
@@ -52,11 +57,22 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
   };
 
   async function parseBody(c: Context<AppEnv>): Promise<unknown | Response> {
+    let text: string;
+    let body: unknown;
     try {
-      return await c.req.json();
+      text = await c.req.text();
+      body = JSON.parse(text);
     } catch {
       return jsonRpcError(c, 400, -32700, 'Parse error: body is not valid JSON');
     }
+    // Above the general limit only a call of a tool that takes file content (per-route limit).
+    const general = opts.generalBody ?? opts.maxBody;
+    if (text.length > general / 3 && Buffer.byteLength(text, 'utf8') > general) {
+      const msgs = Array.isArray(body) ? body : [body];
+      const large = msgs.length === 1 && isToolCall(msgs[0]) && (opts.largeBodyTools?.has(msgs[0].params.name) ?? false);
+      if (!large) return jsonRpcError(c, 413, -32000, `Request body exceeds ${general} bytes; only ${[...(opts.largeBodyTools ?? [])].join(', ') || 'no tool'} calls may send up to ${opts.maxBody} bytes`);
+    }
+    return body;
   }
 
   app.all('/mcp', async (c) => {
