@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
+import { buildIntelligence, type Intelligence } from './domain/analytics/document.js';
 import { AccountService } from './domain/accounts/service.js';
 import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
 import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
@@ -18,6 +19,7 @@ import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
+import { readAnalyticsTables, readOssBomLines } from './store/analytics-files.js';
 import { checkOssIds, loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 
@@ -32,6 +34,8 @@ export interface Deps {
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
+  /** TRL, momentum and the intelligence document, computed once at start from the loaded data (immutable). */
+  analytics: Intelligence;
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -62,9 +66,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
     printRules: loadPrintRules(config.dataDir),
   };
+  const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: readOssBomLines(config.dataDir), ...readAnalyticsTables(config.dataDir) });
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge);
+    return wire(config, opts, log, db, data, oss, plans, knowledge, analytics);
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -80,6 +85,7 @@ function wire(
   oss: readonly StoredEntity[],
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
+  analytics: Intelligence,
 ): Deps {
   loadCatalogueIntoDb(db, data, oss);
   const catalogue = new SqliteCatalogue(db);
@@ -122,6 +128,7 @@ function wire(
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
     knowledge,
+    analytics,
     close: () => {
       if (db.open) db.close();
     },
