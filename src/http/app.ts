@@ -74,6 +74,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   });
   app.get('/openapi.json', (c) => c.json(buildOpenApi(tools, config.publicBaseUrl, DATASETS)));
   for (const d of DATASETS) {
+    if (d.restPath === null) continue; // served by its tool's REST route
     app.get(d.restPath, async (c) => {
       try {
         return c.json(await d.build(deps));

@@ -15,6 +15,7 @@ import { screenPartTool } from './screen-part.js';
 import { checkBomTool } from './check-bom.js';
 import { exportBomTool } from './export-bom.js';
 import { extractRobotPartsTool } from './extract-robot-parts.js';
+import { getAnalyticsTool } from './get-analytics.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
@@ -28,6 +29,7 @@ export const TOOLS: readonly AnyTool[] = [
   checkBomTool,
   exportBomTool,
   extractRobotPartsTool,
+  getAnalyticsTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,

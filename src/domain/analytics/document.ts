@@ -172,6 +172,16 @@ export interface Intelligence {
   byCategory: ReadonlyMap<string, Record<string, unknown>>;
   adoption: ReadonlyMap<string, Adoption>;
   referenceYear: number | null;
+  categories: readonly { slug: string; name: string; spec_name: string | null }[];
+  tables: { trl: TrlTable; momentum: MomentumMethod };
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o as object)) deepFreeze(v);
+  }
+  return o;
 }
 
 export function analyseEntity(
@@ -288,7 +298,18 @@ export function buildIntelligence(input: IntelligenceInput): Intelligence {
       ),
     );
   }
-  return { entities, document, byCategory, adoption, referenceYear: refYear };
+  deepFreeze(document);
+  for (const d of byCategory.values()) deepFreeze(d);
+  for (const a of entities.values()) deepFreeze(a);
+  return {
+    entities,
+    document,
+    byCategory,
+    adoption,
+    referenceYear: refYear,
+    categories: input.categories.map((c) => ({ slug: c.slug, name: c.name, spec_name: c.spec_name })),
+    tables: { trl: input.trl, momentum: input.momentum },
+  };
 }
 
 export type { Insight };
