@@ -16,6 +16,7 @@ import { DATASETS } from '../resources/datasets.js';
 import { mountMcp, type McpHttpHandle } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
 import { mountPaymentRoutes } from './payments.js';
+import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 
@@ -87,6 +88,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
 
   const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: config.bodyLimitBytes });
   mountPaymentRoutes(app, deps);
+  mountIntelligenceChart(app, deps);
   mountRestRoutes(app, deps, tools);
   opts.extend?.(app, deps);
 
