@@ -52,12 +52,21 @@ export function adoptionIndex(
   lines: readonly BomLine[],
   kinds: readonly string[],
 ): Map<string, Adoption> {
-  const lineWords = lines.map((l) => ({ line: l, words: new Set([...words(l.item), ...words(l.manufacturer_part)]) }));
+  // word -> indexes of the lines containing it (each line once per word)
+  const byWord = new Map<string, number[]>();
+  lines.forEach((l, i) => {
+    for (const w of new Set([...words(l.item), ...words(l.manufacturer_part)])) {
+      const list = byWord.get(w);
+      if (list) list.push(i);
+      else byWord.set(w, [i]);
+    }
+  });
   const out = new Map<string, Adoption>();
   for (const e of entities) {
     if (!kinds.includes(e.entity_kind)) continue;
     const tokens = modelTokens(e);
-    const hits = tokens.length === 0 ? [] : lineWords.filter((lw) => tokens.some((t) => lw.words.has(t))).map((lw) => lw.line);
+    const idx = new Set(tokens.flatMap((t) => byWord.get(t) ?? []));
+    const hits = [...idx].sort((x, y) => x - y).map((i) => lines[i]!);
     out.set(e.id, {
       robots: [...new Set(hits.map((h) => h.robot))].sort(),
       quantity: hits.reduce((a, h) => a + (h.quantity ?? 0), 0),
