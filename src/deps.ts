@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
+import { buildIntelligence, type Intelligence } from './domain/analytics/document.js';
 import { AccountService } from './domain/accounts/service.js';
 import { KeyedDigests, parseMailboxRules } from './domain/accounts/keys.js';
 import type { PrintRules } from './domain/bom/print.js';
@@ -24,6 +25,7 @@ import type { Catalogue } from './store/catalogue.js';
 import { loadDatasets } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
+import { readAnalyticsTables, readOssBomLines } from './store/analytics-files.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
@@ -52,6 +54,8 @@ export interface Deps {
   ready: Promise<void>;
   /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
   ossLayer: WhereUsedLayer;
+  /** TRL, momentum and the intelligence document, computed once at start from the loaded data (immutable). */
+  analytics: Intelligence;
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -88,9 +92,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const manufacturers = readManufacturers(config.dataDir);
   const mailboxRules = parseMailboxRules(config.mailboxRules);
   const digests = new KeyedDigests(loadOrCreateSecret(config, log), mailboxRules);
+  const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: readOssBomLines(config.dataDir), ...readAnalyticsTables(config.dataDir) });
   const db: Db = openDb(config.dbPath);
   try {
-    return { ...wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers, digests), ossLayer };
+    return { ...wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers, digests, analytics), ossLayer };
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -108,6 +113,7 @@ function wire(
   knowledge: Deps['knowledge'],
   manufacturers: ManufacturerTable,
   digests: KeyedDigests,
+  analytics: Intelligence,
 ): Omit<Deps, 'ossLayer'> {
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
@@ -168,6 +174,7 @@ function wire(
     knowledge,
     digests,
     ready,
+    analytics,
     close: () => {
       if (db.open) db.close();
     },

@@ -18,6 +18,7 @@ import { DATASETS } from '../resources/datasets.js';
 import { mountMcp, type McpHttpHandle } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
 import { mountPaymentRoutes } from './payments.js';
+import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 
@@ -90,6 +91,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   });
   app.get('/openapi.json', (c) => c.json(buildOpenApi(tools, config.publicBaseUrl, DATASETS)));
   for (const d of DATASETS) {
+    if (d.restPath === null) continue; // served by its tool's REST route
     app.get(d.restPath, async (c) => {
       try {
         return c.json(await d.build(deps));
@@ -102,6 +104,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
 
   const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: limits.mcp, generalBody: config.bodyLimitBytes, largeBodyTools: limits.mcpTools });
   mountPaymentRoutes(app, deps);
+  mountIntelligenceChart(app, deps);
   mountRestRoutes(app, deps, tools);
   opts.extend?.(app, deps);
 

@@ -14,6 +14,7 @@ const ERROR_BODY = {
 export function buildOpenApi(tools: readonly AnyTool[], baseUrl: string, datasets: readonly DatasetDefinition[] = []): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const d of datasets) {
+    if (d.restPath === null) continue; // its tool's route documents the path
     paths[d.restPath] = {
       get: {
         operationId: `dataset_${d.name.replace(/[^A-Za-z0-9]+/g, '_')}`,

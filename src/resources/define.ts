@@ -9,8 +9,8 @@ export interface DatasetDefinition {
   name: string;
   title: string;
   description: string;
-  /** REST path serving the same document, e.g. /api/parameter_semantics.json. */
-  restPath: string;
+  /** REST path serving the same document, e.g. /api/parameter_semantics.json; null when a tool's REST route serves it (the tool takes arguments). */
+  restPath: string | null;
   /** Builds the document from the deps (computed, never typed in). */
   build: (deps: Deps) => Promise<Record<string, unknown>>;
 }

@@ -7,6 +7,7 @@ import { getPart, listParts } from '../domain/parts.js';
 import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
 import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
+import { registerIntelligenceChart } from './intelligence-chart.js';
 
 const COMPLETION_MAX = 100;
 
@@ -24,6 +25,8 @@ export function registerResources(server: McpServer, deps: Deps): void {
       json(uri, await d.build(deps)),
     );
   }
+
+  registerIntelligenceChart(server, deps);
 
   const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
 

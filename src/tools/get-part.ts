@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { FreeEntity, PAID_FIELDS } from '../domain/entity.js';
 import { getPart } from '../domain/parts.js';
+import { entityAnalytics } from '../domain/analytics/index.js';
+import { EntityAnalyticsSchema } from '../domain/analytics/schema.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId, recordMeta } from './schemas.js';
@@ -35,12 +37,14 @@ export const getPartTool = defineTool({
       .strict()
       .nullable()
       .describe('Open-source robots whose BOM lines or URDF parts name this record\'s model number (find_where_used with this id gives lines, prices and evidence); null when none'),
+    analytics: EntityAnalyticsSchema,
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/entity/:id', summary: 'One entity, free-tier fields' }],
   handler: async ({ id }, ctx) => {
     const r = await getPart(partsContext(ctx), id);
-    return { ...r, locked_fields: r.locked_fields as (typeof PAID_FIELDS)[number][], meta: recordMeta(r.entity) };
+    const { trl, momentum } = entityAnalytics(ctx.deps.analytics, r.entity);
+    return { ...r, locked_fields: r.locked_fields as (typeof PAID_FIELDS)[number][], analytics: { trl, momentum, method: 'get_analytics meta.method' }, meta: recordMeta(r.entity) };
   },
 });

@@ -20,6 +20,7 @@ import { comparePartsTool } from './compare-parts.js';
 import { findAlternativesTool } from './find-alternatives.js';
 import { findWhereUsedTool } from './find-where-used.js';
 import { lintUrdfTool } from './lint-urdf.js';
+import { getAnalyticsTool } from './get-analytics.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
@@ -38,6 +39,7 @@ export const TOOLS: readonly AnyTool[] = [
   extractRobotPartsTool,
   findWhereUsedTool,
   lintUrdfTool,
+  getAnalyticsTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,
