@@ -1,6 +1,8 @@
 /**
  * Everything a handler needs, passed in explicitly (no module-level mutable state).
- * `buildDeps` wires the defaults: SQLite file, shipped data, search index.
+ * `buildDeps` wires the defaults: SQLite file, shipped data, search index. `openDeps` also
+ * wires the PostgreSQL backend (config.databaseUrl): accounts, ledger, rate limits and orders
+ * in the shared database, the catalogue read-only in memory from data/ as on every instance.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
@@ -17,7 +19,9 @@ import { readOssEntities } from './ingest/oss/layer.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
-import type { RateLimiter } from './store/ledger.js';
+import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
+import { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl, type StoreHealth } from './store/pg.js';
+import { pgAccountStores } from './store/pg-ledger.js';
 import { checkOssIds, loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 
@@ -32,8 +36,16 @@ export interface Deps {
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
-  /** Closes what the deps opened (the database). */
-  close(): void;
+  /** The account store's backend and health (/healthz). */
+  store: { backend: 'sqlite' | 'postgres'; health(): Promise<StoreHealth> };
+  /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
+  close(): void | Promise<void>;
+}
+
+interface AccountStores {
+  ledger: Ledger;
+  rateLimiter: RateLimiter;
+  orders: PaymentOrderStore;
 }
 
 export interface BuildOptions {
@@ -48,8 +60,14 @@ export interface BuildOptions {
   ossEntities?: readonly StoredEntity[];
 }
 
-export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
-  const log = opts.log ?? createLogger(config.logLevel);
+interface LoadedData {
+  data: CatalogueData;
+  oss: readonly StoredEntity[];
+  plans: PlanCatalog;
+  knowledge: Deps['knowledge'];
+}
+
+function loadData(config: Config, opts: BuildOptions): LoadedData {
   // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
@@ -62,11 +80,75 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
     printRules: loadPrintRules(config.dataDir),
   };
+  return { data, oss, plans, knowledge };
+}
+
+/** Deps on the SQLite file of config.dbPath (synchronous). For config.databaseUrl use openDeps. */
+export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
+  if (config.databaseUrl) throw new Error('buildDeps: a PostgreSQL database URL is set; use openDeps()');
+  const log = opts.log ?? createLogger(config.logLevel);
+  const loaded = loadData(config, opts);
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge);
+    const clock = opts.clock ?? systemClock;
+    const health = async (): Promise<StoreHealth> => {
+      try {
+        const r = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+        return { backend: 'sqlite', reachable: true, migration_version: r.v };
+      } catch (err) {
+        return { backend: 'sqlite', reachable: false, migration_version: null, error: (err as Error).message };
+      }
+    };
+    return wire(config, opts, log, db, loaded, sqliteAccountStores(db, { clock }), {
+      store: { backend: 'sqlite', health },
+      describe: config.dbPath,
+      close: () => {
+        if (db.open) db.close();
+      },
+    });
   } catch (err) {
     db.close(); // nothing half-open is left behind
+    throw err;
+  }
+}
+
+/**
+ * Deps on either backend. With config.databaseUrl: connects, applies the migrations under an
+ * advisory lock and checks the dataset version against the shared database (refusing to start
+ * on a mismatch); the catalogue is loaded into an in-memory SQLite copy, read-only.
+ */
+export async function openDeps(config: Config, opts: BuildOptions = {}): Promise<Deps> {
+  if (!config.databaseUrl) return buildDeps(config, opts);
+  const log = opts.log ?? createLogger(config.logLevel);
+  const loaded = loadData(config, opts);
+  const where = redactUrl(config.databaseUrl);
+  const pool = createPgPool(config.databaseUrl, {
+    max: config.databasePoolSize,
+    onError: (err) => log.warn('database connection lost; the pool reconnects on the next call', { error: err.message }),
+  });
+  const db: Db = openDb(':memory:');
+  try {
+    let migrated;
+    try {
+      migrated = await migratePg(pool);
+    } catch (err) {
+      throw new Error(`PostgreSQL at ${where}: ${(err as Error).message}`);
+    }
+    const dataset = await checkDatasetVersion(pool, loaded.data.meta.dataset_version, config.adoptDataset);
+    if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
+    log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
+    const clock = opts.clock ?? systemClock;
+    return wire(config, opts, log, db, loaded, pgAccountStores(pool, { clock }), {
+      store: { backend: 'postgres', health: () => pgHealth(pool) },
+      describe: where,
+      close: async () => {
+        if (db.open) db.close();
+        await pool.end().catch(() => {});
+      },
+    });
+  } catch (err) {
+    db.close();
+    await pool.end().catch(() => {});
     throw err;
   }
 }
@@ -76,16 +158,14 @@ function wire(
   opts: BuildOptions,
   log: Logger,
   db: Db,
-  data: CatalogueData,
-  oss: readonly StoredEntity[],
-  plans: PlanCatalog,
-  knowledge: Deps['knowledge'],
+  { data, oss, plans, knowledge }: LoadedData,
+  stores: AccountStores,
+  backend: { store: Deps['store']; describe: string; close: Deps['close'] },
 ): Deps {
   loadCatalogueIntoDb(db, data, oss);
   const catalogue = new SqliteCatalogue(db);
   const index = new SearchIndex(data.entities);
   const clock = opts.clock ?? systemClock;
-  const stores = sqliteAccountStores(db, { clock });
   const accounts = new AccountService(stores.ledger, {
     get rechargeUrl() {
       return `${config.publicBaseUrl.replace(/\/$/, '')}/api/payment/create`;
@@ -111,7 +191,7 @@ function wire(
       gateway: gateway.name,
     });
   }
-  log.info('catalogue loaded', { entities: data.entities.length, oss_entities: oss.length, db: config.dbPath, dataset_version: data.meta.dataset_version });
+  log.info('catalogue loaded', { entities: data.entities.length, oss_entities: oss.length, db: backend.describe, dataset_version: data.meta.dataset_version });
   return {
     config,
     clock,
@@ -122,9 +202,8 @@ function wire(
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
     knowledge,
-    close: () => {
-      if (db.open) db.close();
-    },
+    store: backend.store,
+    close: backend.close,
   };
 }
 

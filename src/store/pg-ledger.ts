@@ -1,0 +1,408 @@
+/**
+ * PostgreSQL implementations of Ledger, RateLimiter and PaymentOrderStore (see ledger.ts for
+ * the contracts and the charging model), for several instances sharing one database.
+ *
+ * Concurrency (READ COMMITTED, row locks):
+ * - charge: the paid operation runs first, outside any transaction; settlement locks the
+ *   account row (`FOR NO KEY UPDATE`), so settlements of one account run one at a time across
+ *   every instance. Under the lock the idempotency record is looked up again (a concurrent
+ *   first call that committed is visible now) and the conditional debit
+ *   `credits >= cost` arbitrates; the ledger entry, usage and idempotency record are written
+ *   in the same transaction. A unique violation on the idempotency key (defence in depth)
+ *   turns into a replay.
+ * - markPaidAndCredit: `UPDATE ... WHERE status = 'pending'` takes the order's row lock; a
+ *   concurrent webhook on another instance waits, then matches no row and reports
+ *   `transitioned: false`. The partial unique index on payment references backs it up.
+ * - rate limits: the window row is locked (`FOR UPDATE`, created first with ON CONFLICT DO
+ *   NOTHING when absent), the pure policy applied, the new state written.
+ * Lock order is order -> account everywhere, so these transactions cannot deadlock.
+ */
+import crypto from 'node:crypto';
+import type {
+  AccountRecord,
+  ChargeOutcome,
+  ChargeRequest,
+  Ledger,
+  LedgerEntry,
+  NewAccount,
+  PaymentOrderRecord,
+  PaymentOrderStore,
+  RateLimiter,
+} from './ledger.js';
+import { DomainError } from '../domain/errors.js';
+import { digestsEqual } from '../domain/accounts/keys.js';
+import { applyHit, RATE_WINDOW_MS, type RateLimitDecision } from '../domain/accounts/rate-limit.js';
+import { systemClock, type Clock } from '../domain/clock.js';
+import { storeError, withTransaction, type PgClient, type PgPool } from './pg.js';
+
+export interface PgStoreOptions {
+  clock?: Clock;
+}
+
+const ACCOUNT_COLUMNS = 'id, plan, credits, api_calls, created_at';
+const ORDER_COLUMNS = 'order_id, gateway, account_id, plan, amount_minor, currency, credits, status, created_at, paid_at';
+
+interface IdempotencyRow {
+  reason: string;
+  reference: string;
+  result: string;
+  charged: number;
+  credits_remaining: number | null;
+}
+
+type Queryable = PgPool | PgClient;
+
+function uniqueViolation(e: unknown, constraint?: string): boolean {
+  const err = e as { code?: string; constraint?: string } | null;
+  return !!err && err.code === '23505' && (constraint === undefined || err.constraint === constraint);
+}
+
+/** Wraps a store method: availability failures become store_unavailable. */
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw storeError(err);
+  }
+}
+
+async function one<T>(q: Queryable, sql: string, params: unknown[]): Promise<T | null> {
+  const r = await q.query(sql, params);
+  return (r.rows[0] as T | undefined) ?? null;
+}
+
+async function appendEntry(c: PgClient, accountId: string, delta: number, reason: string, reference: string, at: string): Promise<void> {
+  await c.query('INSERT INTO ledger_entries (account_id, delta, reason, reference, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    accountId,
+    delta,
+    reason,
+    reference,
+    at,
+  ]);
+  await c.query('UPDATE accounts SET credits = credits + $1 WHERE id = $2', [delta, accountId]);
+}
+
+export class PgLedger implements Ledger {
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly pool: PgPool,
+    opts: PgStoreOptions = {},
+  ) {
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  private accountOn(q: Queryable, id: string): Promise<AccountRecord | null> {
+    return one<AccountRecord>(q, `SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = $1`, [id]);
+  }
+
+  createAccount(input: NewAccount): Promise<AccountRecord> {
+    return guard(async () => {
+      if (!Number.isInteger(input.credits) || input.credits < 0) throw new RangeError('credits must be a non-negative integer');
+      const id = crypto.randomUUID();
+      const at = this.now();
+      const refused = () =>
+        new DomainError('already_registered', 'This e-mail address already has an API key; each address gets one free key');
+      try {
+        return await withTransaction(this.pool, async (c) => {
+          await c.query(
+            'INSERT INTO accounts (id, key_digest, email_digest, plan, credits, api_calls, created_at) VALUES ($1, $2, $3, $4, 0, 0, $5)',
+            [id, input.keyDigest, input.emailDigest, input.plan, at],
+          );
+          if (input.credits > 0) await appendEntry(c, id, input.credits, 'grant', 'registration', at);
+          return (await this.accountOn(c, id))!;
+        });
+      } catch (e) {
+        if (uniqueViolation(e)) throw refused();
+        throw e;
+      }
+    });
+  }
+
+  accountByKeyDigest(keyDigest: string): Promise<AccountRecord | null> {
+    return guard(async () => {
+      const row = await one<AccountRecord & { key_digest: string }>(
+        this.pool,
+        `SELECT key_digest, ${ACCOUNT_COLUMNS} FROM accounts WHERE key_digest = $1`,
+        [keyDigest],
+      );
+      if (!row || !digestsEqual(row.key_digest, keyDigest)) return null;
+      const { key_digest: _omit, ...account } = row;
+      return account;
+    });
+  }
+
+  accountByEmailDigest(emailDigest: string): Promise<AccountRecord | null> {
+    return guard(async () => {
+      const row = await one<AccountRecord & { email_digest: string }>(
+        this.pool,
+        `SELECT email_digest, ${ACCOUNT_COLUMNS} FROM accounts WHERE email_digest = $1`,
+        [emailDigest],
+      );
+      if (!row || !digestsEqual(row.email_digest, emailDigest)) return null;
+      const { email_digest: _omit, ...account } = row;
+      return account;
+    });
+  }
+
+  account(id: string): Promise<AccountRecord | null> {
+    return guard(() => this.accountOn(this.pool, id));
+  }
+
+  private idempotencyOn(q: Queryable, accountId: string, key: string): Promise<IdempotencyRow | null> {
+    return one<IdempotencyRow>(
+      q,
+      'SELECT reason, reference, result, charged, credits_remaining FROM idempotency_records WHERE account_id = $1 AND idempotency_key = $2',
+      [accountId, key],
+    );
+  }
+
+  private async replay<T>(q: Queryable, row: IdempotencyRow, req: ChargeRequest<T>, accountId: string): Promise<ChargeOutcome<T>> {
+    if (row.reason !== req.reason || row.reference !== req.reference) {
+      throw new DomainError('conflict', 'This Idempotency-Key was already used for a different request', {
+        field: 'Idempotency-Key',
+      });
+    }
+    const credits = (await this.accountOn(q, accountId))?.credits ?? 0;
+    return {
+      status: 'replayed',
+      result: JSON.parse(row.result) as T,
+      charged: 0,
+      credits_remaining: credits,
+      first: { charged: row.charged, credits_remaining: row.credits_remaining },
+    };
+  }
+
+  async charge<T>(req: ChargeRequest<T>): Promise<ChargeOutcome<T>> {
+    if (!Number.isInteger(req.cost) || req.cost < 0) throw new RangeError('cost must be a non-negative integer');
+    const idem = req.idempotencyKey ?? null;
+    const early = await guard(async (): Promise<ChargeOutcome<T> | { account: AccountRecord }> => {
+      const before = await this.accountOn(this.pool, req.accountId);
+      if (!before) throw new DomainError('unknown_key', 'The API key is not registered');
+      if (idem !== null) {
+        const prior = await this.idempotencyOn(this.pool, before.id, idem);
+        if (prior) return this.replay(this.pool, prior, req, before.id);
+      }
+      // Early refusal; the authoritative check is the conditional debit below.
+      if (before.credits < req.cost) return { status: 'insufficient', cost: req.cost, credits_remaining: before.credits };
+      return { account: before };
+    });
+    if (!('account' in early)) return early;
+    const accountId = early.account.id;
+
+    // The paid operation: outside any transaction, its errors propagate, nothing is debited.
+    const produced = await req.run();
+    let result = produced as T;
+    let stored: string | null = null;
+    if (idem !== null) {
+      stored = JSON.stringify(produced);
+      if (stored === undefined) throw new TypeError('charge: an idempotent result must be JSON-serialisable');
+      result = JSON.parse(stored) as T; // the first caller gets exactly what a replay will get
+    }
+
+    return guard(async () => {
+      try {
+        return await withTransaction(this.pool, async (c): Promise<ChargeOutcome<T>> => {
+          const at = this.now();
+          // Serialises settlements of this account across instances.
+          const locked = await one<{ credits: number }>(c, 'SELECT credits FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+          if (!locked) throw new DomainError('unknown_key', 'The API key is not registered');
+          if (idem !== null) {
+            const prior = await this.idempotencyOn(c, accountId, idem);
+            if (prior) return this.replay(c, prior, req, accountId);
+          }
+          const debit = await c.query(
+            'UPDATE accounts SET credits = credits - $1, api_calls = api_calls + 1 WHERE id = $2 AND credits >= $1 RETURNING credits',
+            [req.cost, accountId],
+          );
+          if (debit.rowCount !== 1) {
+            return { status: 'insufficient', cost: req.cost, credits_remaining: locked.credits };
+          }
+          const credits = (debit.rows[0] as { credits: number }).credits;
+          if (req.cost > 0) {
+            await c.query('INSERT INTO ledger_entries (account_id, delta, reason, reference, created_at) VALUES ($1, $2, $3, $4, $5)', [
+              accountId,
+              -req.cost,
+              req.reason,
+              req.reference,
+              at,
+            ]);
+          }
+          await c.query('INSERT INTO usage_records (account_id, reason, reference, cost, created_at) VALUES ($1, $2, $3, $4, $5)', [
+            accountId,
+            req.reason,
+            req.reference,
+            req.cost,
+            at,
+          ]);
+          if (idem !== null) {
+            await c.query(
+              'INSERT INTO idempotency_records (account_id, idempotency_key, reason, reference, result, charged, credits_remaining, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+              [accountId, idem, req.reason, req.reference, stored, req.cost, credits, at],
+            );
+          }
+          return { status: 'charged', result, charged: req.cost, credits_remaining: credits };
+        });
+      } catch (e) {
+        // Only reachable if the account lock were bypassed: the first record wins, this call replays it.
+        if (idem !== null && uniqueViolation(e, 'idempotency_records_pkey')) {
+          const prior = await this.idempotencyOn(this.pool, accountId, idem);
+          if (prior) return this.replay(this.pool, prior, req, accountId);
+        }
+        throw e;
+      }
+    });
+  }
+
+  entries(accountId: string): Promise<LedgerEntry[]> {
+    return guard(async () => {
+      const r = await this.pool.query(
+        'SELECT id, account_id, delta, reason, reference, created_at FROM ledger_entries WHERE account_id = $1 ORDER BY id',
+        [accountId],
+      );
+      return r.rows as LedgerEntry[];
+    });
+  }
+
+  ledgerSum(accountId: string): Promise<number> {
+    return guard(async () => {
+      const row = await one<{ total: number }>(this.pool, 'SELECT COALESCE(SUM(delta), 0) AS total FROM ledger_entries WHERE account_id = $1', [
+        accountId,
+      ]);
+      return row!.total;
+    });
+  }
+
+  /** Usage records of an account, oldest first (for tests and audits). */
+  usage(accountId: string): Promise<{ reason: string; reference: string; cost: number; created_at: string }[]> {
+    return guard(async () => {
+      const r = await this.pool.query('SELECT reason, reference, cost, created_at FROM usage_records WHERE account_id = $1 ORDER BY id', [accountId]);
+      return r.rows as { reason: string; reference: string; cost: number; created_at: string }[];
+    });
+  }
+}
+
+export class PgRateLimiter implements RateLimiter {
+  private hitsSincePrune = 0;
+
+  constructor(
+    private readonly pool: PgPool,
+    private readonly pruneEvery = 1000,
+  ) {}
+
+  async hit(subject: string, limitPerHour: number, now: Date): Promise<RateLimitDecision> {
+    const nowMs = now.getTime();
+    if (limitPerHour === 0) return applyHit(null, 0, nowMs).decision;
+    const decision = await guard(() =>
+      withTransaction(this.pool, async (c) => {
+        const lock = () =>
+          one<{ window_start: number; hits: number }>(c, 'SELECT window_start, hits FROM rate_limit_windows WHERE subject = $1 FOR UPDATE', [
+            subject,
+          ]);
+        let row = await lock();
+        if (!row) {
+          // First hit of a subject: create its row (or meet the one a concurrent instance created) and lock it.
+          const { decision, next } = applyHit(null, limitPerHour, nowMs);
+          const ins = await c.query(
+            'INSERT INTO rate_limit_windows (subject, window_start, hits) VALUES ($1, $2, $3) ON CONFLICT (subject) DO NOTHING',
+            [subject, next!.windowStart, next!.hits],
+          );
+          if (ins.rowCount === 1) return decision;
+          row = await lock();
+        }
+        const state = row ? { windowStart: row.window_start, hits: row.hits } : null;
+        const { decision, next } = applyHit(state, limitPerHour, nowMs);
+        if (next) {
+          await c.query('UPDATE rate_limit_windows SET window_start = $2, hits = $3 WHERE subject = $1', [subject, next.windowStart, next.hits]);
+        }
+        return decision;
+      }),
+    );
+    if (++this.hitsSincePrune >= this.pruneEvery) {
+      this.hitsSincePrune = 0;
+      await this.prune(now);
+    }
+    return decision;
+  }
+
+  prune(now: Date): Promise<number> {
+    return guard(async () => {
+      const r = await this.pool.query('DELETE FROM rate_limit_windows WHERE window_start <= $1', [now.getTime() - RATE_WINDOW_MS]);
+      return r.rowCount ?? 0;
+    });
+  }
+}
+
+export class PgPaymentOrders implements PaymentOrderStore {
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly pool: PgPool,
+    opts: PgStoreOptions = {},
+  ) {
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  private orderOn(q: Queryable, orderId: string): Promise<PaymentOrderRecord | null> {
+    return one<PaymentOrderRecord>(q, `SELECT ${ORDER_COLUMNS} FROM payment_orders WHERE order_id = $1`, [orderId]);
+  }
+
+  insertOrder(o: PaymentOrderRecord): Promise<void> {
+    return guard(async () => {
+      await this.pool.query(`INSERT INTO payment_orders (${ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
+        o.order_id,
+        o.gateway,
+        o.account_id,
+        o.plan,
+        o.amount_minor,
+        o.currency,
+        o.credits,
+        o.status,
+        o.created_at,
+        o.paid_at,
+      ]);
+    });
+  }
+
+  order(orderId: string): Promise<PaymentOrderRecord | null> {
+    return guard(() => this.orderOn(this.pool, orderId));
+  }
+
+  markPaidAndCredit(
+    orderId: string,
+    nextPlan: (currentPlan: string, orderPlan: string) => string,
+  ): Promise<{ transitioned: boolean; order: PaymentOrderRecord } | null> {
+    return guard(() =>
+      withTransaction(this.pool, async (c) => {
+        const at = this.clock().toISOString();
+        // The row lock of this UPDATE makes a concurrent webhook (any instance) wait, then match nothing.
+        const moved = await c.query(
+          `UPDATE payment_orders SET status = 'paid', paid_at = $1 WHERE order_id = $2 AND status = 'pending' RETURNING ${ORDER_COLUMNS}`,
+          [at, orderId],
+        );
+        if (moved.rowCount !== 1) {
+          const order = await this.orderOn(c, orderId);
+          return order ? { transitioned: false, order } : null;
+        }
+        const order = moved.rows[0] as PaymentOrderRecord;
+        const account = await one<{ plan: string }>(c, 'SELECT plan FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [order.account_id]);
+        await appendEntry(c, order.account_id, order.credits, 'payment', order.order_id, at);
+        await c.query('UPDATE accounts SET plan = $1 WHERE id = $2', [nextPlan(account!.plan, order.plan), order.account_id]);
+        return { transitioned: true, order };
+      }),
+    );
+  }
+}
+
+/** The three stores over one pool. */
+export function pgAccountStores(pool: PgPool, opts: PgStoreOptions = {}) {
+  return {
+    ledger: new PgLedger(pool, opts),
+    rateLimiter: new PgRateLimiter(pool),
+    orders: new PgPaymentOrders(pool, opts),
+  };
+}
