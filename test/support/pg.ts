@@ -58,7 +58,7 @@ function findBinDir(): string | null {
 
 export const PG_BIN_DIR = findBinDir();
 const IS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
-export const IN_CI = process.env.CI === 'true' || process.env.CI === '1';
+export const IN_CI = Boolean(process.env.CI) && process.env.CI !== 'false';
 
 /** Why PostgreSQL tests cannot run here, or null when they can. */
 export function pgUnavailableReason(): string | null {
