@@ -3,18 +3,17 @@
  * the contracts and the charging model), for several instances sharing one database.
  *
  * Concurrency (READ COMMITTED, row locks):
- * - charge: the paid operation runs first, outside any transaction; settlement locks the
- *   account row (`FOR NO KEY UPDATE`), so settlements of one account run one at a time across
- *   every instance. Under the lock the idempotency record is looked up again (a concurrent
- *   first call that committed is visible now) and the conditional debit
- *   `credits >= cost` arbitrates; the ledger entry, usage and idempotency record are written
- *   in the same transaction. A unique violation on the idempotency key (defence in depth)
- *   turns into a replay.
+ * - charge: the paid operation runs first, outside any transaction; settlement is one
+ *   statement (SETTLE_SQL): the conditional debit `credits >= cost` arbitrates under the
+ *   account's row lock, held for that statement only, and the ledger entry, usage and
+ *   idempotency record are written with it or not at all. Two calls with one Idempotency-Key
+ *   collide on the record's primary key: the loser's statement (its debit included) rolls
+ *   back and it replays the winner's record.
  * - markPaidAndCredit: `UPDATE ... WHERE status = 'pending'` takes the order's row lock; a
  *   concurrent webhook on another instance waits, then matches no row and reports
  *   `transitioned: false`. The partial unique index on payment references backs it up.
- * - rate limits: the window row is locked (`FOR UPDATE`, created first with ON CONFLICT DO
- *   NOTHING when absent), the pure policy applied, the new state written.
+ * - rate limits: one upsert per hit (HIT_SQL) applies the window policy under the row's lock,
+ *   so concurrent hits from every instance count exactly once each.
  * Lock order is order -> account everywhere, so these transactions cannot deadlock.
  */
 import crypto from 'node:crypto';
@@ -41,6 +40,46 @@ export interface PgStoreOptions {
 
 const ACCOUNT_COLUMNS = 'id, plan, credits, api_calls, created_at';
 const ORDER_COLUMNS = 'order_id, gateway, account_id, plan, amount_minor, currency, credits, status, created_at, paid_at';
+
+/**
+ * Settlement in ONE statement (one round trip, its own transaction): the conditional debit
+ * takes the account's row lock only for this statement (a concurrent settlement of the same
+ * account waits, then re-checks `credits >= cost` against the committed balance), and the
+ * ledger entry, usage record and idempotency record are written only when the debit matched.
+ * A concurrent call with the same Idempotency-Key fails on the record's primary key, which
+ * rolls the whole statement back (its debit included).
+ * $1 cost, $2 account, $3 reason, $4 reference, $5 at, $6 idempotency key or null, $7 stored result.
+ */
+const SETTLE_SQL = `
+  WITH debit AS (
+    UPDATE accounts SET credits = credits - $1, api_calls = api_calls + 1
+     WHERE id = $2 AND credits >= $1
+    RETURNING credits
+  ), entry AS (
+    INSERT INTO ledger_entries (account_id, delta, reason, reference, created_at)
+    SELECT $2, -$1::integer, $3, $4, $5 FROM debit WHERE $1::integer > 0
+  ), usage AS (
+    INSERT INTO usage_records (account_id, reason, reference, cost, created_at)
+    SELECT $2, $3, $4, $1, $5 FROM debit
+  ), idem AS (
+    INSERT INTO idempotency_records (account_id, idempotency_key, reason, reference, result, charged, credits_remaining, created_at)
+    SELECT $2, $6::text, $3, $4, $7::text, $1, debit.credits, $5 FROM debit WHERE $6::text IS NOT NULL
+  )
+  SELECT (SELECT credits FROM debit) AS debited`;
+
+/**
+ * One rate-limit hit, the policy of applyHit (src/domain/accounts/rate-limit.ts) in one
+ * upsert: no row or an ended window -> a new window with 1 hit; room left -> hits + 1;
+ * otherwise no change and no row returned (refused hits are not counted).
+ * $1 subject, $2 now (ms), $3 limit, $4 window length (ms).
+ */
+const HIT_SQL = `
+  INSERT INTO rate_limit_windows AS w (subject, window_start, hits) VALUES ($1, $2, 1)
+  ON CONFLICT (subject) DO UPDATE SET
+    window_start = CASE WHEN $2 >= w.window_start + $4 THEN $2 ELSE w.window_start END,
+    hits = CASE WHEN $2 >= w.window_start + $4 THEN 1 ELSE w.hits + 1 END
+  WHERE $2 >= w.window_start + $4 OR w.hits < $3
+  RETURNING window_start, hits`;
 
 interface IdempotencyRow {
   reason: string;
@@ -205,56 +244,24 @@ export class PgLedger implements Ledger {
     }
 
     return guard(async () => {
+      const at = this.now();
+      let row: { debited: number | null };
       try {
-        return await withTransaction(this.pool, async (c): Promise<ChargeOutcome<T>> => {
-          const at = this.now();
-          // Serialises settlements of this account across instances.
-          const locked = await one<{ credits: number }>(c, 'SELECT credits FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
-          if (!locked) throw new DomainError('unknown_key', 'The API key is not registered');
-          if (idem !== null) {
-            const prior = await this.idempotencyOn(c, accountId, idem);
-            if (prior) return this.replay(c, prior, req, accountId);
-          }
-          const debit = await c.query(
-            'UPDATE accounts SET credits = credits - $1, api_calls = api_calls + 1 WHERE id = $2 AND credits >= $1 RETURNING credits',
-            [req.cost, accountId],
-          );
-          if (debit.rowCount !== 1) {
-            return { status: 'insufficient', cost: req.cost, credits_remaining: locked.credits };
-          }
-          const credits = (debit.rows[0] as { credits: number }).credits;
-          if (req.cost > 0) {
-            await c.query('INSERT INTO ledger_entries (account_id, delta, reason, reference, created_at) VALUES ($1, $2, $3, $4, $5)', [
-              accountId,
-              -req.cost,
-              req.reason,
-              req.reference,
-              at,
-            ]);
-          }
-          await c.query('INSERT INTO usage_records (account_id, reason, reference, cost, created_at) VALUES ($1, $2, $3, $4, $5)', [
-            accountId,
-            req.reason,
-            req.reference,
-            req.cost,
-            at,
-          ]);
-          if (idem !== null) {
-            await c.query(
-              'INSERT INTO idempotency_records (account_id, idempotency_key, reason, reference, result, charged, credits_remaining, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-              [accountId, idem, req.reason, req.reference, stored, req.cost, credits, at],
-            );
-          }
-          return { status: 'charged', result, charged: req.cost, credits_remaining: credits };
-        });
+        row = (await this.pool.query(SETTLE_SQL, [req.cost, accountId, req.reason, req.reference, at, idem, stored])).rows[0] as typeof row;
       } catch (e) {
-        // Only reachable if the account lock were bypassed: the first record wins, this call replays it.
+        // Another call with this Idempotency-Key settled first (any instance): its record wins, this call replays it.
         if (idem !== null && uniqueViolation(e, 'idempotency_records_pkey')) {
           const prior = await this.idempotencyOn(this.pool, accountId, idem);
           if (prior) return this.replay(this.pool, prior, req, accountId);
         }
         throw e;
       }
+      if (row.debited === null) {
+        // The statement's own snapshot may predate the debit it lost to: read the balance afresh.
+        const now = await this.accountOn(this.pool, accountId);
+        return { status: 'insufficient', cost: req.cost, credits_remaining: now?.credits ?? 0 };
+      }
+      return { status: 'charged', result, charged: req.cost, credits_remaining: row.debited };
     });
   }
 
@@ -297,31 +304,20 @@ export class PgRateLimiter implements RateLimiter {
   async hit(subject: string, limitPerHour: number, now: Date): Promise<RateLimitDecision> {
     const nowMs = now.getTime();
     if (limitPerHour === 0) return applyHit(null, 0, nowMs).decision;
-    const decision = await guard(() =>
-      withTransaction(this.pool, async (c) => {
-        const lock = () =>
-          one<{ window_start: number; hits: number }>(c, 'SELECT window_start, hits FROM rate_limit_windows WHERE subject = $1 FOR UPDATE', [
-            subject,
-          ]);
-        let row = await lock();
-        if (!row) {
-          // First hit of a subject: create its row (or meet the one a concurrent instance created) and lock it.
-          const { decision, next } = applyHit(null, limitPerHour, nowMs);
-          const ins = await c.query(
-            'INSERT INTO rate_limit_windows (subject, window_start, hits) VALUES ($1, $2, $3) ON CONFLICT (subject) DO NOTHING',
-            [subject, next!.windowStart, next!.hits],
-          );
-          if (ins.rowCount === 1) return decision;
-          row = await lock();
-        }
-        const state = row ? { windowStart: row.window_start, hits: row.hits } : null;
-        const { decision, next } = applyHit(state, limitPerHour, nowMs);
-        if (next) {
-          await c.query('UPDATE rate_limit_windows SET window_start = $2, hits = $3 WHERE subject = $1', [subject, next.windowStart, next.hits]);
-        }
-        return decision;
-      }),
-    );
+    const decision = await guard(async () => {
+      // One statement counts the hit when the policy admits it (new or expired window, or room
+      // left); a refused hit matches the DO UPDATE's WHERE nothing and returns no row.
+      const counted = await one<{ window_start: number; hits: number }>(this.pool, HIT_SQL, [subject, nowMs, limitPerHour, RATE_WINDOW_MS]);
+      if (counted) {
+        // The same decision the pure policy gives for the state before this hit.
+        const before = counted.hits === 1 ? null : { windowStart: counted.window_start, hits: counted.hits - 1 };
+        return applyHit(before, limitPerHour, nowMs).decision;
+      }
+      const row = await one<{ window_start: number; hits: number }>(this.pool, 'SELECT window_start, hits FROM rate_limit_windows WHERE subject = $1', [subject]);
+      const refused = applyHit({ windowStart: row?.window_start ?? nowMs, hits: Math.max(limitPerHour, row?.hits ?? 0) }, limitPerHour, nowMs).decision;
+      // (The window cannot have ended between the two statements unless the clock crossed its end just then.)
+      return { ...refused, allowed: false, remaining: 0 };
+    });
     if (++this.hitsSincePrune >= this.pruneEvery) {
       this.hitsSincePrune = 0;
       await this.prune(now);

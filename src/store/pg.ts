@@ -29,7 +29,7 @@ const types = {
 export interface PgPoolOptions {
   /** Connections per instance (default 10). */
   max?: number;
-  /** How long a call waits for a connection before store_unavailable (default 5000 ms). */
+  /** How long a call waits for a free pooled connection before store_unavailable (default 30 s; a database that refuses connections fails at once). */
   connectionTimeoutMillis?: number;
   onError?: (err: Error) => void;
 }
@@ -38,7 +38,7 @@ export function createPgPool(url: string, opts: PgPoolOptions = {}): PgPool {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
-    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 30_000,
     idleTimeoutMillis: 30_000,
     types,
     application_name: 'robot-parts-mcp',
