@@ -20,9 +20,10 @@ import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
+import { MemoryCatalogue } from './store/memory-catalogue.js';
 import { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl, type StoreHealth } from './store/pg.js';
 import { pgAccountStores } from './store/pg-ledger.js';
-import { checkOssIds, loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
+import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 
 export interface Deps {
@@ -99,7 +100,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
         return { backend: 'sqlite', reachable: false, migration_version: null, error: (err as Error).message };
       }
     };
-    return wire(config, opts, log, db, loaded, sqliteAccountStores(db, { clock }), {
+    const probe = () => {
+      if (!db.open) throw new Error('database closed');
+    };
+    return wire(config, opts, log, probe, loaded, sqliteAccountStores(db, { clock }), {
       store: { backend: 'sqlite', health },
       describe: config.dbPath,
       close: () => {
@@ -115,7 +119,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
 /**
  * Deps on either backend. With config.databaseUrl: connects, applies the migrations under an
  * advisory lock and checks the dataset version against the shared database (refusing to start
- * on a mismatch); the catalogue is loaded into an in-memory SQLite copy, read-only.
+ * on a mismatch); the catalogue is the same read-only in-memory snapshot as on SQLite.
  */
 export async function openDeps(config: Config, opts: BuildOptions = {}): Promise<Deps> {
   if (!config.databaseUrl) return buildDeps(config, opts);
@@ -126,7 +130,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     max: config.databasePoolSize,
     onError: (err) => log.warn('database connection lost; the pool reconnects on the next call', { error: err.message }),
   });
-  const db: Db = openDb(':memory:');
+  let closed = false;
   try {
     let migrated;
     try {
@@ -138,16 +142,19 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
     log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
     const clock = opts.clock ?? systemClock;
-    return wire(config, opts, log, db, loaded, pgAccountStores(pool, { clock }), {
+    const probe = () => {
+      if (closed) throw new Error('stores closed');
+    };
+    return wire(config, opts, log, probe, loaded, pgAccountStores(pool, { clock }), {
       store: { backend: 'postgres', health: () => pgHealth(pool) },
       describe: where,
       close: async () => {
-        if (db.open) db.close();
+        if (closed) return;
+        closed = true;
         await pool.end().catch(() => {});
       },
     });
   } catch (err) {
-    db.close();
     await pool.end().catch(() => {});
     throw err;
   }
@@ -157,13 +164,17 @@ function wire(
   config: Config,
   opts: BuildOptions,
   log: Logger,
-  db: Db,
+  /** Throws once the deps are closed (the catalogue then answers store_unavailable). */
+  probe: () => void,
   { data, oss, plans, knowledge }: LoadedData,
   stores: AccountStores,
   backend: { store: Deps['store']; describe: string; close: Deps['close'] },
 ): Deps {
-  loadCatalogueIntoDb(db, data, oss);
-  const catalogue = new SqliteCatalogue(db);
+  // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
+  // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
+  // limits and orders; its health is still probed on every catalogue read (cheap: the handle
+  // is open), so a closed store answers store_unavailable, never an empty result.
+  const catalogue = new MemoryCatalogue(data, oss, probe);
   const index = new SearchIndex(data.entities);
   const clock = opts.clock ?? systemClock;
   const accounts = new AccountService(stores.ledger, {
