@@ -22,7 +22,7 @@ const REQUESTS = Number(process.env.SCALE_REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.SCALE_CONCURRENCY ?? 24);
 const WARMUP = 300;
 const PAID = '/api/entities.json?limit=1';
-const COMMON = ['--stateless', '--rate-limit-free', '0', '--rate-limit-paid', '0', '--log-level', 'warn'];
+const COMMON = ['--stateless', '--rate-limit-free', '0', '--rate-limit-paid', '0'];
 
 interface Result {
   label: string;
