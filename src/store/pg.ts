@@ -67,9 +67,11 @@ function isAvailabilityFailure(err: unknown): boolean {
   if (err instanceof pg.DatabaseError) {
     return typeof code === 'string' && /^(08|53|57|58)/.test(code);
   }
-  // Socket-level and pool errors carry no SQLSTATE (ECONNREFUSED, ECONNRESET, "Connection
-  // terminated unexpectedly", "timeout exceeded when trying to connect", ...).
-  return true;
+  // Socket-level and pool errors carry no SQLSTATE: a system error code, or node-postgres' own messages.
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true; // ECONNREFUSED, ECONNRESET, ETIMEDOUT, ENOTFOUND, EPIPE, ...
+  return /connection terminated|timeout exceeded when trying to connect|connection error|not queryable|after calling end on the pool|terminating connection/i.test(
+    err.message,
+  );
 }
 
 /**
