@@ -123,7 +123,7 @@ async function main() {
     for (const n of [1, 2, 3]) {
       process.stderr.write(`PostgreSQL, ${n} instance(s) ...\n`);
       const url = cluster.createDatabase(`bench_${n}`);
-      nodes = await Promise.all(Array.from({ length: n }, () => startInstance({ args: [...COMMON, '--database-url', url] })));
+      nodes = await Promise.all(Array.from({ length: n }, () => startInstance({ args: [...COMMON, '--database-url', url], env: { ROBOT_PARTS_SECRET: 'be7c'.repeat(16) } })));
       results.push(await measure(`postgres x${n}`, nodes));
       await stopAll();
     }

@@ -7,17 +7,23 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { AccountService } from './domain/accounts/service.js';
-import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
-import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
+import { KeyedDigests, parseMailboxRules } from './domain/accounts/keys.js';
+import type { PrintRules } from './domain/bom/print.js';
+import { supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { StoredEntity } from './domain/entity.js';
-import { readBusTable, type BusTable } from './domain/compatibility/index.js';
-import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
-import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
+import type { BusTable } from './domain/compatibility/index.js';
+import type { FlangeRegistry } from './domain/flange.js';
+import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
-import { readOssEntities } from './ingest/oss/layer.js';
+import { SpecIndex } from './domain/specs/index.js';
+import type { ManufacturerTable } from './domain/specs/manufacturers.js';
+import { readOssLayer } from './ingest/oss/layer.js';
+import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
+import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
+import { loadDatasets } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
@@ -25,6 +31,8 @@ import { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl, type
 import { pgAccountStores } from './store/pg-ledger.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
+import { readManufacturers } from './store/spec-data.js';
+import { loadOrCreateSecret } from './secret.js';
 
 export interface Deps {
   config: Config;
@@ -32,6 +40,8 @@ export interface Deps {
   log: Logger;
   catalogue: Catalogue;
   index: SearchIndex;
+  /** The spec layer (typed specs, same_as links, manufacturer names), built once at start. */
+  specs: SpecIndex;
   accounts: AccountService;
   rateLimiter: RateLimiter;
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
@@ -39,6 +49,15 @@ export interface Deps {
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
   /** The account store's backend and health (/healthz). */
   store: { backend: 'sqlite' | 'postgres'; health(): Promise<StoreHealth> };
+  /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
+  digests: KeyedDigests;
+  /**
+   * Settles when the store is bound to the server secret (legacy digests re-keyed); rejects when
+   * the database was keyed with another secret. Servers await it before serving.
+   */
+  ready: Promise<void>;
+  /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
+  ossLayer: WhereUsedLayer;
   /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
   close(): void | Promise<void>;
 }
@@ -66,22 +85,37 @@ interface LoadedData {
   oss: readonly StoredEntity[];
   plans: PlanCatalog;
   knowledge: Deps['knowledge'];
+  manufacturers: ManufacturerTable;
+  ossLayer: WhereUsedLayer;
 }
 
 function loadData(config: Config, opts: BuildOptions): LoadedData {
   // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
-  const oss = opts.ossEntities ?? readOssEntities(config.dataDir);
+  const layer = readOssLayer(config.dataDir);
+  const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
-  const plans = loadPlans(config.dataDir);
+  const ossLayer = whereUsedLayer(layer.doc, data.entities);
+  const datasets = loadDatasets(config.dataDir);
+  const plans = datasets.plans;
   const knowledge = {
-    flanges: readFlangeRegistry(config.dataDir),
-    buses: readBusTable(config.dataDir),
-    suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
-    printRules: loadPrintRules(config.dataDir),
+    flanges: datasets.flanges,
+    buses: datasets.buses,
+    suppliers: supplierIndex(datasets.suppliers),
+    printRules: datasets.printRules,
   };
-  return { data, oss, plans, knowledge };
+  const manufacturers = readManufacturers(config.dataDir);
+  return { data, oss, plans, knowledge, manufacturers, ossLayer };
+}
+
+function replayPolicy(config: Config) {
+  return { ttlMs: config.replayTtlHours * 3_600_000, maxPerAccount: config.maxReplaysPerAccount };
+}
+
+/** Digests keyed with the server secret (every instance on one database needs the same secret). */
+function keyedDigests(config: Config, log: Logger): KeyedDigests {
+  return new KeyedDigests(loadOrCreateSecret(config, log), parseMailboxRules(config.mailboxRules));
 }
 
 /** Deps on the SQLite file of config.dbPath (synchronous). For config.databaseUrl use openDeps. */
@@ -89,6 +123,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   if (config.databaseUrl) throw new Error('buildDeps: a PostgreSQL database URL is set; use openDeps()');
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts);
+  const digests = keyedDigests(config, log);
   const db: Db = openDb(config.dbPath);
   try {
     const clock = opts.clock ?? systemClock;
@@ -103,13 +138,13 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     const probe = () => {
       if (!db.open) throw new Error('database closed');
     };
-    return wire(config, opts, log, probe, loaded, sqliteAccountStores(db, { clock }), {
+    return wire(config, opts, log, probe, loaded, sqliteAccountStores(db, { clock, replays: replayPolicy(config) }), {
       store: { backend: 'sqlite', health },
       describe: config.dbPath,
       close: () => {
         if (db.open) db.close();
       },
-    });
+    }, digests);
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -123,8 +158,13 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
  */
 export async function openDeps(config: Config, opts: BuildOptions = {}): Promise<Deps> {
   if (!config.databaseUrl) return buildDeps(config, opts);
+  if (!config.secret && !config.secretFile) {
+    // A secret generated next to a local file would differ per instance (and the database refuses a second one).
+    throw new Error('with a shared PostgreSQL database every instance needs the same server secret: set ROBOT_PARTS_SECRET or ROBOT_PARTS_SECRET_FILE');
+  }
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts);
+  const digests = keyedDigests(config, log);
   const where = redactUrl(config.databaseUrl);
   const pool = createPgPool(config.databaseUrl, {
     max: config.databasePoolSize,
@@ -145,7 +185,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     const probe = () => {
       if (closed) throw new Error('stores closed');
     };
-    return wire(config, opts, log, probe, loaded, pgAccountStores(pool, { clock }), {
+    return wire(config, opts, log, probe, loaded, pgAccountStores(pool, { clock, replays: replayPolicy(config) }), {
       store: { backend: 'postgres', health: () => pgHealth(pool) },
       describe: where,
       close: async () => {
@@ -153,7 +193,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
         closed = true;
         await pool.end().catch(() => {});
       },
-    });
+    }, digests);
   } catch (err) {
     await pool.end().catch(() => {});
     throw err;
@@ -166,9 +206,10 @@ function wire(
   log: Logger,
   /** Throws once the deps are closed (the catalogue then answers store_unavailable). */
   probe: () => void,
-  { data, oss, plans, knowledge }: LoadedData,
+  { data, oss, plans, knowledge, manufacturers, ossLayer }: LoadedData,
   stores: AccountStores,
   backend: { store: Deps['store']; describe: string; close: Deps['close'] },
+  digests: KeyedDigests,
 ): Deps {
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
@@ -176,8 +217,14 @@ function wire(
   // is open), so a closed store answers store_unavailable, never an empty result.
   const catalogue = new MemoryCatalogue(data, oss, probe);
   const index = new SearchIndex(data.entities);
+  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers });
   const clock = opts.clock ?? systemClock;
+  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
+    if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
+  });
+  ready.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
   const accounts = new AccountService(stores.ledger, {
+    digests,
     get rechargeUrl() {
       return `${config.publicBaseUrl.replace(/\/$/, '')}/api/payment/create`;
     },
@@ -192,6 +239,7 @@ function wire(
     orders: stores.orders,
     plans,
     secret,
+    payToken: (orderId) => digests.orderToken(orderId),
     get publicBaseUrl() {
       return config.publicBaseUrl;
     },
@@ -209,11 +257,15 @@ function wire(
     log,
     catalogue,
     index,
+    specs,
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
     knowledge,
     store: backend.store,
+    digests,
+    ready,
+    ossLayer,
     close: backend.close,
   };
 }

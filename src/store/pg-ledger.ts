@@ -27,7 +27,9 @@ import type {
   PaymentOrderRecord,
   PaymentOrderStore,
   RateLimiter,
+  ReplayPolicy,
 } from './ledger.js';
+import { DEFAULT_REPLAY_POLICY } from './ledger.js';
 import { DomainError } from '../domain/errors.js';
 import { digestsEqual } from '../domain/accounts/keys.js';
 import { applyHit, RATE_WINDOW_MS, type RateLimitDecision } from '../domain/accounts/rate-limit.js';
@@ -36,9 +38,13 @@ import { storeError, withTransaction, type PgClient, type PgPool } from './pg.js
 
 export interface PgStoreOptions {
   clock?: Clock;
+  /** Expiry and per-account cap of stored Idempotency-Key replays. */
+  replays?: ReplayPolicy;
 }
 
 const ACCOUNT_COLUMNS = 'id, plan, credits, api_calls, created_at';
+/** Transaction advisory lock while binding the database to the digest secret ("rpmd"). */
+const DIGEST_LOCK_KEY = 0x72706d64;
 const ORDER_COLUMNS = 'order_id, gateway, account_id, plan, amount_minor, currency, credits, status, created_at, paid_at';
 
 /**
@@ -82,6 +88,7 @@ const HIT_SQL = `
   RETURNING window_start, hits`;
 
 interface IdempotencyRow {
+  created_at: string;
   reason: string;
   reference: string;
   result: string;
@@ -123,12 +130,20 @@ async function appendEntry(c: PgClient, accountId: string, delta: number, reason
 
 export class PgLedger implements Ledger {
   private readonly clock: Clock;
+  private readonly replays: ReplayPolicy;
+  private chargesSincePrune = 0;
 
   constructor(
     private readonly pool: PgPool,
     opts: PgStoreOptions = {},
   ) {
     this.clock = opts.clock ?? systemClock;
+    this.replays = opts.replays ?? DEFAULT_REPLAY_POLICY;
+  }
+
+  /** ISO time before which a stored replay has expired. */
+  private replayCutoff(): string {
+    return new Date(this.clock().getTime() - this.replays.ttlMs).toISOString();
   }
 
   private now(): string {
@@ -149,7 +164,7 @@ export class PgLedger implements Ledger {
       try {
         return await withTransaction(this.pool, async (c) => {
           await c.query(
-            'INSERT INTO accounts (id, key_digest, email_digest, plan, credits, api_calls, created_at) VALUES ($1, $2, $3, $4, 0, 0, $5)',
+            'INSERT INTO accounts (id, key_digest, email_digest, plan, credits, api_calls, created_at, digest_version) VALUES ($1, $2, $3, $4, 0, 0, $5, 2)',
             [id, input.keyDigest, input.emailDigest, input.plan, at],
           );
           if (input.credits > 0) await appendEntry(c, id, input.credits, 'grant', 'registration', at);
@@ -192,12 +207,14 @@ export class PgLedger implements Ledger {
     return guard(() => this.accountOn(this.pool, id));
   }
 
-  private idempotencyOn(q: Queryable, accountId: string, key: string): Promise<IdempotencyRow | null> {
-    return one<IdempotencyRow>(
+  /** The live (unexpired) replay record of a key, or null. */
+  private async idempotencyOn(q: Queryable, accountId: string, key: string): Promise<IdempotencyRow | null> {
+    const row = await one<IdempotencyRow>(
       q,
-      'SELECT reason, reference, result, charged, credits_remaining FROM idempotency_records WHERE account_id = $1 AND idempotency_key = $2',
+      'SELECT created_at, reason, reference, result, charged, credits_remaining FROM idempotency_records WHERE account_id = $1 AND idempotency_key = $2',
       [accountId, key],
     );
+    return row && row.created_at >= this.replayCutoff() ? row : null;
   }
 
   private async replay<T>(q: Queryable, row: IdempotencyRow, req: ChargeRequest<T>, accountId: string): Promise<ChargeOutcome<T>> {
@@ -243,8 +260,16 @@ export class PgLedger implements Ledger {
       result = JSON.parse(stored) as T; // the first caller gets exactly what a replay will get
     }
 
-    return guard(async () => {
+    const outcome = await guard(async (): Promise<ChargeOutcome<T>> => {
       const at = this.now();
+      if (idem !== null) {
+        // An expired record of the same key may still be there (not pruned yet): it gives way.
+        await this.pool.query('DELETE FROM idempotency_records WHERE account_id = $1 AND idempotency_key = $2 AND created_at < $3', [
+          accountId,
+          idem,
+          this.replayCutoff(),
+        ]);
+      }
       let row: { debited: number | null };
       try {
         row = (await this.pool.query(SETTLE_SQL, [req.cost, accountId, req.reason, req.reference, at, idem, stored])).rows[0] as typeof row;
@@ -263,6 +288,59 @@ export class PgLedger implements Ledger {
       }
       return { status: 'charged', result, charged: req.cost, credits_remaining: row.debited };
     });
+    if (idem !== null && outcome.status === 'charged') {
+      await guard(async () => {
+        if (this.replays.maxPerAccount > 0) {
+          // The account's newest maxPerAccount replays stay; older ones go.
+          await this.pool.query(
+            'DELETE FROM idempotency_records WHERE account_id = $1 AND idempotency_key NOT IN ' +
+              '(SELECT idempotency_key FROM idempotency_records WHERE account_id = $1 ORDER BY created_at DESC, idempotency_key DESC LIMIT $2)',
+            [accountId, this.replays.maxPerAccount],
+          );
+        }
+        if (++this.chargesSincePrune >= 100) {
+          this.chargesSincePrune = 0;
+          await this.pruneReplays(this.clock());
+        }
+      });
+    }
+    return outcome;
+  }
+
+  pruneReplays(now: Date): Promise<number> {
+    return guard(async () => {
+      const cutoff = new Date(now.getTime() - this.replays.ttlMs).toISOString();
+      return (await this.pool.query('DELETE FROM idempotency_records WHERE created_at < $1', [cutoff])).rowCount ?? 0;
+    });
+  }
+
+  adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string): Promise<{ rekeyed: number }> {
+    return guard(() =>
+      withTransaction(this.pool, async (c) => {
+        // Instances starting together bind the database one at a time.
+        await c.query('SELECT pg_advisory_xact_lock($1)', [DIGEST_LOCK_KEY]);
+        const stored = await one<{ value: string }>(c, "SELECT value FROM server_meta WHERE key = 'digest_secret_fingerprint'", []);
+        if (stored && !digestsEqual(stored.value, fingerprint)) {
+          throw new Error(
+            'this database was keyed with a different server secret: give every instance the original secret (ROBOT_PARTS_SECRET / ROBOT_PARTS_SECRET_FILE), or no key or e-mail would match',
+          );
+        }
+        if (!stored) await c.query("INSERT INTO server_meta (key, value) VALUES ('digest_secret_fingerprint', $1)", [fingerprint]);
+        const legacy = (await c.query('SELECT id, key_digest, email_digest FROM accounts WHERE digest_version = 1 FOR UPDATE')).rows as {
+          id: string;
+          key_digest: string;
+          email_digest: string;
+        }[];
+        for (const r of legacy) {
+          await c.query('UPDATE accounts SET key_digest = $1, email_digest = $2, digest_version = 2 WHERE id = $3 AND digest_version = 1', [
+            rekey(r.key_digest),
+            rekey(r.email_digest),
+            r.id,
+          ]);
+        }
+        return { rekeyed: legacy.length };
+      }),
+    );
   }
 
   entries(accountId: string): Promise<LedgerEntry[]> {

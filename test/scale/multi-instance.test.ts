@@ -45,7 +45,7 @@ describe.skipIf(!PG)('three instances on one PostgreSQL', () => {
   const start = (extra: string[] = []) =>
     startInstance({
       args: ['--stateless', '--database-url', cluster.url, '--rate-limit-free', String(FREE_LIMIT), '--rate-limit-paid', '0', ...extra],
-      env: { ROBOT_PARTS_WEBHOOK_SECRET: WEBHOOK_SECRET },
+      env: { ROBOT_PARTS_WEBHOOK_SECRET: WEBHOOK_SECRET, ROBOT_PARTS_SECRET: 'f00d'.repeat(16) },
     });
 
   beforeAll(async () => {

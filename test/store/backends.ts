@@ -7,16 +7,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AccountService } from '../../src/domain/accounts/service.js';
+import { KeyedDigests } from '../../src/domain/accounts/keys.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { openDb } from '../../src/store/db.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { createPgPool, migratePg } from '../../src/store/pg.js';
 import { pgAccountStores } from '../../src/store/pg-ledger.js';
 import { sqliteAccountStores } from '../../src/store/sqlite-ledger.js';
-import type { PaymentOrderStore, RateLimiter } from '../../src/store/ledger.js';
+import type { PaymentOrderStore, RateLimiter, ReplayPolicy } from '../../src/store/ledger.js';
 import type { PgCluster } from '../support/pg.js';
 
 export const RECHARGE_URL = 'http://127.0.0.1:8787/api/payment/create';
+/** One server secret for every handle (instances on one database share it). */
+export const DIGESTS = new KeyedDigests('c0ffee'.repeat(11));
 export const LATEST_MIGRATION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 export interface StoreHandle {
@@ -31,7 +34,7 @@ export interface StoreHandle {
 
 export interface FreshStore {
   /** Opens another handle on the same store (another "process"). */
-  open(clock?: Clock): Promise<StoreHandle>;
+  open(clock?: Clock, replays?: ReplayPolicy): Promise<StoreHandle>;
   cleanup(): Promise<void>;
 }
 
@@ -47,12 +50,12 @@ export const sqliteBackend: Backend = {
     const file = path.join(dir, 'ledger.db');
     const handles: StoreHandle[] = [];
     return {
-      async open(clock) {
+      async open(clock, replays) {
         const db = openDb(file);
-        const stores = sqliteAccountStores(db, { clock });
+        const stores = sqliteAccountStores(db, { clock, replays });
         const h: StoreHandle = {
           ...stores,
-          accounts: new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL }),
+          accounts: new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL, digests: DIGESTS }),
           sql: async (text) => {
             const stmt = db.prepare(text);
             if (stmt.reader) return stmt.all() as Record<string, unknown>[];
@@ -83,13 +86,13 @@ export function pgBackend(cluster: () => PgCluster): Backend {
       const url = cluster().createDatabase(`contract_${process.pid}_${++dbCounter}`);
       const handles: StoreHandle[] = [];
       return {
-        async open(clock) {
+        async open(clock, replays) {
           const pool = createPgPool(url, { max: 5 });
           await migratePg(pool);
-          const stores = pgAccountStores(pool, { clock });
+          const stores = pgAccountStores(pool, { clock, replays });
           const h: StoreHandle = {
             ...stores,
-            accounts: new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL }),
+            accounts: new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL, digests: DIGESTS }),
             sql: async (text) => (await pool.query(text)).rows as Record<string, unknown>[],
             close: async () => {
               if (!pool.ended) await pool.end();

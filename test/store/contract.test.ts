@@ -10,7 +10,7 @@ import { DomainError } from '../../src/domain/errors.js';
 import { FREE_CREDITS } from '../../src/domain/accounts/service.js';
 import type { PaymentOrderRecord } from '../../src/store/ledger.js';
 import { pgTestsEnabled, startPgCluster, type PgCluster } from '../support/pg.js';
-import { LATEST_MIGRATION, pgBackend, sqliteBackend, type Backend, type FreshStore, type StoreHandle } from './backends.js';
+import { DIGESTS, LATEST_MIGRATION, pgBackend, sqliteBackend, type Backend, type FreshStore, type StoreHandle } from './backends.js';
 
 const PG = pgTestsEnabled();
 let cluster: PgCluster | null = null;
@@ -66,8 +66,8 @@ for (const backend of backends) {
     beforeEach(async () => {
       clock.ms = Date.parse('2025-03-01T10:00:00Z');
       store = await backend.fresh();
-      a = await store.open(clock.now);
-      b = await store.open(clock.now);
+      a = await store.open(clock.now, { ttlMs: 3_600_000, maxPerAccount: 3 });
+      b = await store.open(clock.now, { ttlMs: 3_600_000, maxPerAccount: 3 });
     });
     afterEach(async () => store.cleanup());
 
@@ -228,6 +228,31 @@ for (const backend of backends) {
       expect(await a.rateLimiter.hit('key:abc', 3, clock.now())).toMatchObject({ allowed: true, remaining: 2 });
       expect(await b.rateLimiter.hit('key:off', 0, clock.now())).toMatchObject({ enabled: false, allowed: true });
       expect(await b.rateLimiter.prune(clock.now())).toBe(1); // addr:new's window ended; key:abc's just began
+    });
+
+    it('stored replays expire after the TTL and are capped per account, on every handle', async () => {
+      const { api_key } = await a.accounts.register('ttl@example.com');
+      const acc = await a.accounts.authenticate(api_key);
+      const call = (h: StoreHandle, key: string) =>
+        h.accounts.charge({ key: api_key, cost: 1, reason: 'bom.export', reference: 'r', idempotencyKey: key, run: async () => ({ key, at: clock.ms }) });
+      const first = await call(a, 'k1');
+      clock.ms += 3_599_000;
+      expect(await call(b, 'k1')).toMatchObject({ replayed: true, result: first.result });
+      clock.ms += 2_000; // past the hour: the retry is a new, charged call
+      expect(await call(b, 'k1')).toMatchObject({ replayed: false, charged: 1 });
+      for (const k of ['k2', 'k3', 'k4']) await call(a, k);
+      const keys = (await a.sql(`SELECT idempotency_key FROM idempotency_records WHERE account_id = '${acc.id}' ORDER BY idempotency_key`)).map((r) => r.idempotency_key);
+      expect(keys).toEqual(['k2', 'k3', 'k4']); // cap 3: the oldest (k1) went
+      clock.ms += 3_601_000;
+      expect(await b.ledger.pruneReplays(clock.now())).toBe(3);
+      expect(await invariant(acc.id)).toBe(FREE_CREDITS - 5);
+    });
+
+    it('the store binds to one digest secret: the same secret joins, another one is refused', async () => {
+      const fp = DIGESTS.fingerprint();
+      expect(await a.ledger.adoptDigestSecret(fp, (x) => DIGESTS.rekey(x))).toEqual({ rekeyed: 0 });
+      expect(await b.ledger.adoptDigestSecret(fp, (x) => DIGESTS.rekey(x))).toEqual({ rekeyed: 0 });
+      await expect(b.ledger.adoptDigestSecret('0'.repeat(fp.length), (x) => x)).rejects.toThrow(/different server secret/);
     });
 
     it('an order inserted through one handle is visible through the other; paid five times concurrently, credited once', async () => {

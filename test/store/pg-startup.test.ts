@@ -15,6 +15,7 @@ import { testConfig } from '../support/deps.js';
 import { pgTestsEnabled, startPgCluster, type PgCluster } from '../support/pg.js';
 
 const PG = pgTestsEnabled();
+const SECRET = 'a1'.repeat(32);
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 
 describe.skipIf(!PG)('joining a shared PostgreSQL database', () => {
@@ -60,7 +61,7 @@ describe.skipIf(!PG)('joining a shared PostgreSQL database', () => {
       const d = catalogueData(sampleEntities());
       return { ...d, meta: { ...d.meta, dataset_version: version } };
     };
-    const config = testConfig({ databaseUrl: url });
+    const config = testConfig({ databaseUrl: url, secret: SECRET });
     const first = await openDeps(config, { log: silentLogger, catalogueData: data('2025.1') });
     try {
       expect(first.store.backend).toBe('postgres');
@@ -85,7 +86,7 @@ describe.skipIf(!PG)('joining a shared PostgreSQL database', () => {
     cluster.stop();
     try {
       const url = cluster.url.replace('postgres@', 'postgres:hunter2@');
-      const err = await openDeps(testConfig({ databaseUrl: url }), { log: silentLogger, catalogueData: catalogueData(sampleEntities()) }).then(
+      const err = await openDeps(testConfig({ databaseUrl: url, secret: SECRET }), { log: silentLogger, catalogueData: catalogueData(sampleEntities()) }).then(
         () => null,
         (e: Error) => e,
       );
@@ -109,7 +110,26 @@ describe.skipIf(!PG)('joining a shared PostgreSQL database', () => {
     }
   });
 
-  it('configuration: a database URL must be postgres://', () => {
+  it('configuration: a database URL must be postgres://; a shared database needs an explicit shared secret', async () => {
     expect(() => testConfig({ databaseUrl: 'mysql://x' })).toThrow(/must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    await expect(openDeps(testConfig({ databaseUrl: cluster.url }), { log: silentLogger, catalogueData: catalogueData(sampleEntities()) })).rejects.toThrow(
+      /same server secret: set ROBOT_PARTS_SECRET or ROBOT_PARTS_SECRET_FILE/,
+    );
+  });
+
+  it('instances with different server secrets cannot share a database', async () => {
+    const url = freshDb();
+    const first = await openDeps(testConfig({ databaseUrl: url, secret: SECRET }), { log: silentLogger, catalogueData: catalogueData(sampleEntities()) });
+    try {
+      await first.ready;
+      const other = await openDeps(testConfig({ databaseUrl: url, secret: 'b2'.repeat(32) }), { log: silentLogger, catalogueData: catalogueData(sampleEntities()) });
+      try {
+        await expect(other.ready).rejects.toThrow(/different server secret/);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await first.close();
+    }
   });
 });
