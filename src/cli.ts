@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig, type Config } from './config.js';
-import { buildDeps } from './deps.js';
+import { openDeps } from './deps.js';
 import { startHttpServer } from './http/app.js';
 import { createLogger } from './log.js';
 import { createServer } from './server.js';
@@ -16,6 +16,11 @@ import { SERVER_VERSION } from './version.js';
 
 const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB), created with its schema on first start;
                      default ./robot-parts.db for serve, ~/.robot-parts-mcp/robot-parts.db for stdio
+  --database-url <url> postgres://user:pass@host:5432/db (env ROBOT_PARTS_DATABASE_URL): accounts,
+                     ledger, rate limits and orders in a PostgreSQL database shared by several
+                     instances, instead of the SQLite file; migrated on start
+  --adopt-dataset    record this instance's dataset version in the shared database even though
+                     another one is recorded (env ROBOT_PARTS_ADOPT_DATASET=1; see README)
   --data <dir>       dataset folder (env ROBOT_PARTS_DATA_DIR; default: the package's data/)
   --log-level <lvl>  debug | info | warn | error (env ROBOT_PARTS_LOG_LEVEL; default info)
   -h, --help         this help`;
@@ -76,6 +81,8 @@ export async function main(argv: string[]): Promise<void> {
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
         db: { type: 'string' },
+        'database-url': { type: 'string' },
+        'adopt-dataset': { type: 'boolean' },
         data: { type: 'string' },
         'log-level': { type: 'string' },
         ...(command === 'serve'
@@ -114,6 +121,8 @@ export async function main(argv: string[]): Promise<void> {
   // directory: their default database lives in the user's home instead.
   const stdioDefaultDb = command === 'serve' || process.env.ROBOT_PARTS_DB ? undefined : path.join(os.homedir(), '.robot-parts-mcp', 'robot-parts.db');
   set('dbPath', (values.db as string | undefined) ?? stdioDefaultDb);
+  set('databaseUrl', values['database-url'] as string | undefined);
+  set('adoptDataset', values['adopt-dataset'] ? true : undefined);
   set('dataDir', values.data as string | undefined);
   set('logLevel', values['log-level'] as Config['logLevel'] | undefined);
   set('host', values.host as string | undefined);
@@ -135,9 +144,9 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail(`--log-level must be debug, info, warn or error`);
   const log = createLogger(config.logLevel);
-  let deps: ReturnType<typeof buildDeps>;
+  let deps: Awaited<ReturnType<typeof openDeps>>;
   try {
-    deps = buildDeps(config, { log });
+    deps = await openDeps(config, { log });
     await deps.ready;
   } catch (err) {
     fail((err as Error).message);
@@ -152,10 +161,9 @@ export async function main(argv: string[]): Promise<void> {
     force.unref();
     stop()
       .catch((err) => log.error('shutdown failed', { error: String(err) }))
-      .finally(() => {
-        deps.close();
-        process.exit(0);
-      });
+      .then(() => deps.close())
+      .catch((err) => log.error('shutdown failed', { error: String(err) }))
+      .finally(() => process.exit(0));
   };
 
   if (command === 'serve') {

@@ -8,6 +8,15 @@ export interface Config {
   port: number;
   /** SQLite file; ':memory:' for an in-memory store. */
   dbPath: string;
+  /**
+   * postgres://... : accounts, ledger, rate limits and orders live in this shared PostgreSQL
+   * database (several instances behind a balancer); null = the SQLite file above.
+   */
+  databaseUrl: string | null;
+  /** PostgreSQL connections per instance. */
+  databasePoolSize: number;
+  /** Record this instance's dataset version in the shared database even when another one is recorded. */
+  adoptDataset: boolean;
   /** Folder of shipped datasets (data/ in the package). */
   dataDir: string;
   /** Base URL used in detail_url and pay_url; derived from host/port when not set. */
@@ -80,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host,
     port,
     dbPath: env.ROBOT_PARTS_DB ?? path.join(process.cwd(), 'robot-parts.db'),
+    databaseUrl: env.ROBOT_PARTS_DATABASE_URL || null,
+    databasePoolSize: intEnv(env, 'ROBOT_PARTS_DATABASE_POOL', 10),
+    adoptDataset: env.ROBOT_PARTS_ADOPT_DATASET === '1' || env.ROBOT_PARTS_ADOPT_DATASET === 'true',
     dataDir: env.ROBOT_PARTS_DATA_DIR ?? path.join(PACKAGE_ROOT, 'data'),
     publicBaseUrl: env.ROBOT_PARTS_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     allowedHosts: list(env.ROBOT_PARTS_ALLOWED_HOSTS),
@@ -106,6 +118,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestTimeoutSeconds: intEnv(env, 'ROBOT_PARTS_REQUEST_TIMEOUT_SECONDS', 30),
   };
   const merged = { ...base, ...overrides };
+  if (merged.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(merged.databaseUrl)) {
+    throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
+  }
+  if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
   merged.publicUrlConfigured = overrides.publicUrlConfigured ?? (overrides.publicBaseUrl !== undefined || env.ROBOT_PARTS_PUBLIC_URL !== undefined);
   if (overrides.publicBaseUrl === undefined && env.ROBOT_PARTS_PUBLIC_URL === undefined) {
     merged.publicBaseUrl = `http://${merged.host.includes(':') ? `[${merged.host}]` : merged.host}:${merged.port}`;

@@ -1,6 +1,8 @@
 /**
  * Everything a handler needs, passed in explicitly (no module-level mutable state).
- * `buildDeps` wires the defaults: SQLite file, shipped data, search index.
+ * `buildDeps` wires the defaults: SQLite file, shipped data, search index. `openDeps` also
+ * wires the PostgreSQL backend (config.databaseUrl): accounts, ledger, rate limits and orders
+ * in the shared database, the catalogue read-only in memory from data/ as on every instance.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
@@ -24,9 +26,11 @@ import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { loadDatasets } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
-import type { RateLimiter } from './store/ledger.js';
+import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { readAnalyticsTables, readOssBomLines } from './store/analytics-files.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
+import { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl, type StoreHealth } from './store/pg.js';
+import { pgAccountStores } from './store/pg-ledger.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
@@ -45,6 +49,8 @@ export interface Deps {
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
+  /** The account store's backend and health (/healthz). */
+  store: { backend: 'sqlite' | 'postgres'; health(): Promise<StoreHealth> };
   /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
   digests: KeyedDigests;
   /**
@@ -56,8 +62,14 @@ export interface Deps {
   ossLayer: WhereUsedLayer;
   /** TRL, momentum and the intelligence document, computed once at start from the loaded data (immutable). */
   analytics: Intelligence;
-  /** Closes what the deps opened (the database). */
-  close(): void;
+  /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
+  close(): void | Promise<void>;
+}
+
+interface AccountStores {
+  ledger: Ledger;
+  rateLimiter: RateLimiter;
+  orders: PaymentOrderStore;
 }
 
 export interface BuildOptions {
@@ -72,8 +84,17 @@ export interface BuildOptions {
   ossEntities?: readonly StoredEntity[];
 }
 
-export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
-  const log = opts.log ?? createLogger(config.logLevel);
+interface LoadedData {
+  data: CatalogueData;
+  analytics: Intelligence;
+  oss: readonly StoredEntity[];
+  plans: PlanCatalog;
+  knowledge: Deps['knowledge'];
+  manufacturers: ManufacturerTable;
+  ossLayer: WhereUsedLayer;
+}
+
+function loadData(config: Config, opts: BuildOptions): LoadedData {
   // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
@@ -90,14 +111,97 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     printRules: datasets.printRules,
   };
   const manufacturers = readManufacturers(config.dataDir);
-  const mailboxRules = parseMailboxRules(config.mailboxRules);
-  const digests = new KeyedDigests(loadOrCreateSecret(config, log), mailboxRules);
   const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: readOssBomLines(config.dataDir), ...readAnalyticsTables(config.dataDir) });
+  return { data, oss, plans, knowledge, manufacturers, ossLayer, analytics };
+}
+
+function replayPolicy(config: Config) {
+  return { ttlMs: config.replayTtlHours * 3_600_000, maxPerAccount: config.maxReplaysPerAccount };
+}
+
+/** Digests keyed with the server secret (every instance on one database needs the same secret). */
+function keyedDigests(config: Config, log: Logger): KeyedDigests {
+  return new KeyedDigests(loadOrCreateSecret(config, log), parseMailboxRules(config.mailboxRules));
+}
+
+/** Deps on the SQLite file of config.dbPath (synchronous). For config.databaseUrl use openDeps. */
+export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
+  if (config.databaseUrl) throw new Error('buildDeps: a PostgreSQL database URL is set; use openDeps()');
+  const log = opts.log ?? createLogger(config.logLevel);
+  const loaded = loadData(config, opts);
+  const digests = keyedDigests(config, log);
   const db: Db = openDb(config.dbPath);
   try {
-    return { ...wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers, digests, analytics), ossLayer };
+    const clock = opts.clock ?? systemClock;
+    const health = async (): Promise<StoreHealth> => {
+      try {
+        const r = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+        return { backend: 'sqlite', reachable: true, migration_version: r.v };
+      } catch (err) {
+        return { backend: 'sqlite', reachable: false, migration_version: null, error: (err as Error).message };
+      }
+    };
+    const probe = () => {
+      if (!db.open) throw new Error('database closed');
+    };
+    return wire(config, opts, log, probe, loaded, sqliteAccountStores(db, { clock, replays: replayPolicy(config) }), {
+      store: { backend: 'sqlite', health },
+      describe: config.dbPath,
+      close: () => {
+        if (db.open) db.close();
+      },
+    }, digests);
   } catch (err) {
     db.close(); // nothing half-open is left behind
+    throw err;
+  }
+}
+
+/**
+ * Deps on either backend. With config.databaseUrl: connects, applies the migrations under an
+ * advisory lock and checks the dataset version against the shared database (refusing to start
+ * on a mismatch); the catalogue is the same read-only in-memory snapshot as on SQLite.
+ */
+export async function openDeps(config: Config, opts: BuildOptions = {}): Promise<Deps> {
+  if (!config.databaseUrl) return buildDeps(config, opts);
+  if (!config.secret && !config.secretFile) {
+    // A secret generated next to a local file would differ per instance (and the database refuses a second one).
+    throw new Error('with a shared PostgreSQL database every instance needs the same server secret: set ROBOT_PARTS_SECRET or ROBOT_PARTS_SECRET_FILE');
+  }
+  const log = opts.log ?? createLogger(config.logLevel);
+  const loaded = loadData(config, opts);
+  const digests = keyedDigests(config, log);
+  const where = redactUrl(config.databaseUrl);
+  const pool = createPgPool(config.databaseUrl, {
+    max: config.databasePoolSize,
+    onError: (err) => log.warn('database connection lost; the pool reconnects on the next call', { error: err.message }),
+  });
+  let closed = false;
+  try {
+    let migrated;
+    try {
+      migrated = await migratePg(pool);
+    } catch (err) {
+      throw new Error(`PostgreSQL at ${where}: ${(err as Error).message}`);
+    }
+    const dataset = await checkDatasetVersion(pool, loaded.data.meta.dataset_version, config.adoptDataset);
+    if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
+    log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
+    const clock = opts.clock ?? systemClock;
+    const probe = () => {
+      if (closed) throw new Error('stores closed');
+    };
+    return wire(config, opts, log, probe, loaded, pgAccountStores(pool, { clock, replays: replayPolicy(config) }), {
+      store: { backend: 'postgres', health: () => pgHealth(pool) },
+      describe: where,
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await pool.end().catch(() => {});
+      },
+    }, digests);
+  } catch (err) {
+    await pool.end().catch(() => {});
     throw err;
   }
 }
@@ -106,29 +210,21 @@ function wire(
   config: Config,
   opts: BuildOptions,
   log: Logger,
-  db: Db,
-  data: CatalogueData,
-  oss: readonly StoredEntity[],
-  plans: PlanCatalog,
-  knowledge: Deps['knowledge'],
-  manufacturers: ManufacturerTable,
+  /** Throws once the deps are closed (the catalogue then answers store_unavailable). */
+  probe: () => void,
+  { data, oss, plans, knowledge, manufacturers, ossLayer, analytics }: LoadedData,
+  stores: AccountStores,
+  backend: { store: Deps['store']; describe: string; close: Deps['close'] },
   digests: KeyedDigests,
-  analytics: Intelligence,
-): Omit<Deps, 'ossLayer'> {
+): Deps {
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
   // is open), so a closed store answers store_unavailable, never an empty result.
-  const catalogue = new MemoryCatalogue(data, oss, () => {
-    if (!db.open) throw new Error('database closed');
-  });
+  const catalogue = new MemoryCatalogue(data, oss, probe);
   const index = new SearchIndex(data.entities);
   const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers });
   const clock = opts.clock ?? systemClock;
-  const stores = sqliteAccountStores(db, {
-    clock,
-    replays: { ttlMs: config.replayTtlHours * 3_600_000, maxPerAccount: config.maxReplaysPerAccount },
-  });
   const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
   });
@@ -160,7 +256,7 @@ function wire(
       gateway: gateway.name,
     });
   }
-  log.info('catalogue loaded', { entities: data.entities.length, oss_entities: oss.length, db: config.dbPath, dataset_version: data.meta.dataset_version });
+  log.info('catalogue loaded', { entities: data.entities.length, oss_entities: oss.length, db: backend.describe, dataset_version: data.meta.dataset_version });
   return {
     config,
     clock,
@@ -172,12 +268,12 @@ function wire(
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
     knowledge,
+    store: backend.store,
     digests,
     ready,
     analytics,
-    close: () => {
-      if (db.open) db.close();
-    },
+    ossLayer,
+    close: backend.close,
   };
 }
 

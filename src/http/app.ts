@@ -83,7 +83,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   app.get('/healthz', async (c) => {
     try {
       const meta = await deps.catalogue.meta();
-      return c.json({ status: 'ok', dataset_version: meta.dataset_version, indexed: deps.index.size });
+      // The account store (shared PostgreSQL behind a balancer): unreachable -> 503, so the balancer routes around it.
+      const { error, ...database } = await deps.store.health();
+      if (error) log.warn('healthz: account store unreachable', { error }); // details stay in the log
+      const body = { status: database.reachable ? 'ok' : 'degraded', dataset_version: meta.dataset_version, indexed: deps.index.size, database };
+      return c.json(body, database.reachable ? 200 : 503);
     } catch (err) {
       if (err instanceof DomainError) return errorResponse(c, err);
       throw err;

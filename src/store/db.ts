@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS, migrationSql } from './migrations.js';
 
 export type Db = Database.Database;
 
@@ -62,7 +62,7 @@ export function migrate(db: Db): number {
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
-      db.exec(m.sql);
+      db.exec(migrationSql(m, 'sqlite'));
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         m.version,
         m.name,

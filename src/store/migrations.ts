@@ -1,8 +1,22 @@
-/** Versioned schema migrations. Append only: never edit a migration that has shipped. */
+/**
+ * Versioned schema migrations, one history for both backends (SQLite and PostgreSQL share the
+ * version numbers). Append only: never edit a migration that has shipped. `sql` is portable
+ * (INTEGER/TEXT, conditional UPDATEs, ON CONFLICT); where a dialect needs its own text, `pg`
+ * holds PostgreSQL's beside it (identity columns, BIGINT epoch milliseconds, trigger functions).
+ */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** PostgreSQL text when `sql` is not portable; absent = `sql` runs on both. */
+  pg?: string;
+}
+
+export type SqlDialect = 'sqlite' | 'pg';
+
+/** The SQL a migration runs on a dialect. */
+export function migrationSql(m: Migration, dialect: SqlDialect): string {
+  return dialect === 'pg' && m.pg !== undefined ? m.pg : m.sql;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -77,6 +91,52 @@ export const MIGRATIONS: Migration[] = [
         PRIMARY KEY (account_id, idempotency_key)
       );
     `,
+    pg: `
+      CREATE TABLE accounts (
+        id TEXT NOT NULL PRIMARY KEY,
+        key_digest TEXT NOT NULL UNIQUE,
+        email_digest TEXT NOT NULL UNIQUE,
+        plan TEXT NOT NULL,
+        credits INTEGER NOT NULL CHECK (credits >= 0),
+        api_calls INTEGER NOT NULL DEFAULT 0 CHECK (api_calls >= 0),
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE ledger_entries (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        delta INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX ledger_entries_account ON ledger_entries (account_id, id);
+      CREATE UNIQUE INDEX ledger_entries_payment_once ON ledger_entries (reference) WHERE reason = 'payment';
+      CREATE FUNCTION ledger_entries_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'ledger_entries is append-only'; END $$;
+      CREATE TRIGGER ledger_entries_no_update BEFORE UPDATE OR DELETE ON ledger_entries
+        FOR EACH ROW EXECUTE FUNCTION ledger_entries_append_only();
+      CREATE TRIGGER ledger_entries_no_truncate BEFORE TRUNCATE ON ledger_entries
+        FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_append_only();
+      CREATE TABLE usage_records (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        reason TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        cost INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX usage_records_account ON usage_records (account_id, id);
+      CREATE TABLE idempotency_records (
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        idempotency_key TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        result TEXT NOT NULL,
+        charged INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, idempotency_key)
+      );
+    `,
   },
   {
     version: 3,
@@ -85,6 +145,15 @@ export const MIGRATIONS: Migration[] = [
       CREATE TABLE rate_limit_windows (
         subject TEXT NOT NULL PRIMARY KEY,
         window_start INTEGER NOT NULL,
+        hits INTEGER NOT NULL
+      );
+      CREATE INDEX rate_limit_windows_start ON rate_limit_windows (window_start);
+    `,
+    // Unix milliseconds overflow PostgreSQL's 4-byte INTEGER (SQLite's INTEGER is 8 bytes).
+    pg: `
+      CREATE TABLE rate_limit_windows (
+        subject TEXT NOT NULL PRIMARY KEY,
+        window_start BIGINT NOT NULL,
         hits INTEGER NOT NULL
       );
       CREATE INDEX rate_limit_windows_start ON rate_limit_windows (window_start);

@@ -35,7 +35,8 @@ export async function applyRateLimit(ctx: ToolContext, input: unknown): Promise<
     try {
       account = await accounts.authenticate(key);
     } catch (err) {
-      if (!isDomainError(err)) throw err; // an unknown key is limited as anonymous; the tool answers 403 if it needs one
+      // An unknown key is limited as anonymous (the tool answers 403 if it needs one); a store that is down is not.
+      if (!isDomainError(err) || err.code === 'store_unavailable') throw err;
     }
   }
   const subject = account && key ? rateLimitSubject({ keyDigest: accounts.digests.key(key) }) : rateLimitSubject({ address: ctx.clientAddress ?? 'unknown' });

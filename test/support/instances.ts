@@ -1,0 +1,74 @@
+/**
+ * Real `robot-parts-mcp serve` processes (the built dist/cli.js) for multi-instance tests and
+ * the scale benchmark. Each listens on a free loopback port (--port 0) and is found through
+ * its "listening" log line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
+
+export interface Instance {
+  url: string;
+  proc: ChildProcess;
+  /** stderr so far (JSON log lines). */
+  log(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL (kill -9) and wait for exit. */
+  kill9(): Promise<void>;
+}
+
+export interface InstanceOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  /** Rejects when the process has not logged "listening" in this time (ms, default 60 s). */
+  startTimeoutMs?: number;
+}
+
+const exited = (p: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (p.exitCode !== null || p.signalCode !== null) resolve();
+    else p.once('exit', () => resolve());
+  });
+
+/** Starts `serve`; resolves once it listens, rejects with its log when it exits first. */
+export function startInstance(opts: InstanceOptions = {}): Promise<Instance> {
+  const proc = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])], {
+    env: { ...process.env, ROBOT_PARTS_LOG_LEVEL: 'info', ...opts.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const instance = (url: string): Instance => ({
+    url,
+    proc,
+    log: () => stderr,
+    stop: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      await exited(proc);
+    },
+    kill9: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      await exited(proc);
+    },
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`serve did not start in time:\n${stderr}`));
+    }, opts.startTimeoutMs ?? 60_000);
+    proc.stderr!.setEncoding('utf8');
+    proc.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      const m = /"msg":"listening","url":"([^"]+)"/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(instance(m[1]!));
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited (${code ?? signal}) before listening:\n${stderr}`));
+    });
+  });
+}
