@@ -6,11 +6,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { loadConfig, type Config } from './config.js';
 import { buildDeps } from './deps.js';
 import { startHttpServer } from './http/app.js';
 import { createLogger } from './log.js';
+import { LineStdioTransport } from './mcp/stdio-transport.js';
 import { createServer } from './server.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -154,11 +155,14 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  const server = createServer(deps, { surface: 'mcp-stdio' });
-  const transport = new StdioServerTransport();
-  await server.connect(transport);
+  // One connection; its opening message picks the era (initialize: 2025-era, pinned for the
+  // connection; a request with the 2026-07-28 _meta envelope: modern).
+  const handle = serveStdio(({ era }) => createServer(deps, { surface: 'mcp-stdio', era }), {
+    transport: new LineStdioTransport(),
+    onerror: (err) => log.debug('stdio message rejected', { error: err.message }),
+  });
   log.info('stdio server ready');
-  const stop = () => server.close();
+  const stop = () => handle.close();
   process.on('SIGINT', () => shutdown('SIGINT', stop));
   process.on('SIGTERM', () => shutdown('SIGTERM', stop));
   process.stdin.on('end', () => shutdown('stdin closed', stop));

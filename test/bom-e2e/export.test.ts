@@ -2,7 +2,7 @@
  * POST /api/bom/export over a real HTTP server with the shipped catalogue: the 50-line round trip
  * (CSV and JSON parsed back, exact totals, 2 credits), the headers, and Idempotency-Key.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryClient } from '../support/mcp.js';
 import { bearer, cents, newKey, parseCsv, post, restBalance, startRealServer, textCents, UTF8_BOM, type Server } from './helpers.js';
