@@ -7,12 +7,13 @@
  * Everything that does not vary per instance (the tools/list and prompts/list entries, their
  * JSON Schemas) is computed once per process; an instance is its handlers and nothing else.
  */
-import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { Deps } from './deps.js';
 import { DomainError } from './domain/errors.js';
 import { toPortableJsonSchema } from './mcp/json-schema.js';
 import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';
 import { completePromptArgument, getPrompt, listPrompts } from './prompts/serve.js';
+import { exportStore } from './resources/exports.js';
 import { completeResourceArgument, listResources, listResourceTemplates, readResource, ResourceMissing } from './resources/serve.js';
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
 import { TOOLS } from './tools/index.js';
@@ -33,7 +34,12 @@ export interface ServerOptions {
   /** The protocol era the instance serves; legacy when not given. */
   era?: Era;
   tools?: readonly AnyTool[];
+  /** Documents larger than this (bytes, UTF-8) go out as resource links (default EXPORT_INLINE_MAX_BYTES). */
+  inlineMaxBytes?: number;
 }
+
+/** export_bom CSV documents up to this size come inline; larger ones as a resource_link. */
+export const EXPORT_INLINE_MAX_BYTES = 64 * 1024;
 
 export const ERROR_META_KEY = 'robot-parts/error';
 
@@ -113,6 +119,44 @@ function invalidParams(message: string, data?: unknown): ProtocolError {
   return new ProtocolError(-32602, message, data);
 }
 
+/** "params.level: Invalid option ..." from a JSON dump of zod issues, or null when the text is not one. */
+function shortIssues(text: string): string | null {
+  const start = text.indexOf('[');
+  if (start === -1) return null;
+  try {
+    const issues = JSON.parse(text.slice(start)) as { path?: (string | number)[]; message?: string }[];
+    if (!Array.isArray(issues) || !issues.length || typeof issues[0]?.message !== 'string') return null;
+    return issues.map((i) => `${(i.path ?? []).join('.') || 'params'}: ${i.message}`).join('; ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The SDK's Server, with one change: a request whose params fail the protocol schema answers
+ * -32602 "Invalid params for <method>: <field>: <problem>" (the SDK answers -32603 with the raw
+ * zod issue dump for most methods, and -32602 with the dump for tools/call).
+ */
+type WrappedHandler = Parameters<Server['_wrapHandler']>[1];
+
+class RobotPartsServer extends Server {
+  protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    const inner = super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      try {
+        return await inner(request, ctx);
+      } catch (err) {
+        const isProtocol = err instanceof ProtocolError;
+        if (!isProtocol || err.code === -32602) {
+          const short = err instanceof Error ? shortIssues(err.message) : null;
+          if (short) throw invalidParams(`Invalid params for ${method}: ${short}`);
+        }
+        throw err;
+      }
+    };
+  }
+}
+
 /** Capabilities declared: only what this server acts on (no subscriptions, no list changes: the catalogue is fixed). */
 export const SERVER_CAPABILITIES = {
   tools: {},
@@ -124,7 +168,7 @@ export const SERVER_CAPABILITIES = {
 
 export function createServer(deps: Deps, opts: ServerOptions): Server {
   const era: Era = opts.era ?? 'legacy';
-  const server = new Server(
+  const server = new RobotPartsServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Robot Parts', websiteUrl: SERVER_WEBSITE_URL, icons: SERVER_ICONS },
     {
       capabilities: SERVER_CAPABILITIES,
@@ -149,8 +193,16 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     const { tool, entry } = found;
     const outcome = await runTool(tool, request.params.arguments ?? {}, toolContextFromExtra(deps, opts.surface, extra));
     if (outcome.ok) {
-      const text = tool.text ? tool.text(outcome.output) : JSON.stringify(outcome.output);
-      return server.projectCallToolResult({ content: [{ type: 'text', text }], structuredContent: outcome.output }, entry.outputSchema);
+      let output = outcome.output;
+      const links: ContentBlock[] = [];
+      const doc = tool.artifact?.document(output);
+      if (tool.artifact && doc && Buffer.byteLength(doc.text) > (opts.inlineMaxBytes ?? EXPORT_INLINE_MAX_BYTES)) {
+        const uri = exportStore(deps).put(doc);
+        output = tool.artifact.link(output, uri);
+        links.push({ type: 'resource_link', uri, name: doc.name, mimeType: doc.mimeType, size: Buffer.byteLength(doc.text) });
+      }
+      const text = tool.text ? tool.text(output) : JSON.stringify(output);
+      return server.projectCallToolResult({ content: [{ type: 'text', text }, ...links], structuredContent: output }, entry.outputSchema);
     }
     const body = outcome.error.toBody();
     // Expected failures are also reported as a log message (filtered by the client's level).

@@ -8,6 +8,20 @@ import { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
+const KEYWORDS_BY_TYPE: Record<string, string[]> = {
+  string: ['minLength', 'maxLength', 'pattern', 'format'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  array: ['items', 'minItems', 'maxItems', 'uniqueItems', 'prefixItems'],
+  object: ['properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'minProperties', 'maxProperties'],
+};
+const TYPE_KEYWORDS = new Set(Object.values(KEYWORDS_BY_TYPE).flat().concat(['enum', 'const']));
+
+function keywordsFor(type: string, schema: Json): Json {
+  const keep = new Set([...(KEYWORDS_BY_TYPE[type] ?? []), 'enum', 'const']);
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => keep.has(k)));
+}
+
 function portable(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(portable);
   if (node === null || typeof node !== 'object') return node;
@@ -32,18 +46,23 @@ function portable(node: unknown): unknown {
     out.minItems ??= members.length;
     out.maxItems ??= members.length;
   }
-  // type: ["string", "null"] -> anyOf: [{type: "string", ...}, {type: "null"}]
+  // type: ["string", "null"] -> anyOf: [{type: "string", ...}, {type: "null"}] (one type per branch;
+  // the type-specific keywords stay on their branch).
   if (Array.isArray(out.type)) {
     const types = out.type as string[];
-    if (types.includes('null') && types.length === 2) {
-      const { type: _t, description, title, default: dflt, ...rest } = out;
-      const base: Json = { type: types.find((t) => t !== 'null'), ...rest };
-      const wrapped: Json = { anyOf: [base, { type: 'null' }] };
-      if (title !== undefined) wrapped.title = title;
-      if (description !== undefined) wrapped.description = description;
-      if (dflt !== undefined) wrapped.default = dflt;
-      return wrapped;
-    }
+    const { type: _t, description, title, default: dflt, ...rest } = out;
+    const branches = types.map((t) => (t === 'null' ? { type: 'null' } : { type: t, ...keywordsFor(t, rest) }));
+    const shared = Object.fromEntries(Object.entries(rest).filter(([k]) => !TYPE_KEYWORDS.has(k)));
+    const wrapped: Json = { ...shared, anyOf: branches };
+    if (title !== undefined) wrapped.title = title;
+    if (description !== undefined) wrapped.description = description;
+    if (dflt !== undefined) wrapped.default = dflt;
+    return wrapped;
+  }
+  // An empty schema {} for additional properties or items says "anything": spell it `true`.
+  for (const k of ['additionalProperties', 'items']) {
+    const v = out[k];
+    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) out[k] = true;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { getPart, listParts } from '../domain/parts.js';
 import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
 import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
+import { EXPORT_URI_PREFIX, exportStore } from './exports.js';
 
 /** At most this many values per completion answer (the protocol's limit); total and hasMore say how many matched. */
 export const COMPLETION_MAX = 100;
@@ -84,6 +85,11 @@ export async function readResource(deps: Deps, uri: string) {
   const dataset = DATASETS.find((d) => datasetUri(d.name) === uri);
   if (dataset) return json(uri, await dataset.build(deps));
 
+  if (uri.startsWith(EXPORT_URI_PREFIX)) {
+    const doc = exportStore(deps).get(uri);
+    if (!doc) throw new ResourceMissing('Export documents are kept for an hour by the server instance that made them; export again (export_bom with the same Idempotency-Key costs nothing).');
+    return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
+  }
   const parts = { catalogue: deps.catalogue, index: deps.index, baseUrl: deps.config.publicBaseUrl };
   const id = variable(uri, 'robotparts://parts/');
   if (id !== null) {

@@ -1,7 +1,7 @@
 import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Deps } from '../../src/deps.js';
-import { createServer, ERROR_META_KEY } from '../../src/server.js';
+import { createServer, ERROR_META_KEY, type ServerOptions } from '../../src/server.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
 export const MODERN_REVISION = '2026-07-28';
@@ -15,10 +15,10 @@ export function eraOptions(era: ProtocolEra) {
  * The server as stdio serves it (serveStdio: the opening message picks the era), over an
  * in-memory pair, with the SDK's v2 client. Legacy by default; `era: 'modern'` pins 2026-07-28.
  */
-export async function memoryClient(deps: Deps, opts: { era?: ProtocolEra } = {}): Promise<{ client: Client; close: () => Promise<void> }> {
+export async function memoryClient(deps: Deps, opts: { era?: ProtocolEra; server?: Partial<ServerOptions> } = {}): Promise<{ client: Client; close: () => Promise<void> }> {
   const era = opts.era ?? 'legacy';
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(({ era: served }) => createServer(deps, { surface: 'mcp-memory', era: served }), { transport: a });
+  const handle = serveStdio(({ era: served }) => createServer(deps, { surface: 'mcp-memory', ...opts.server, era: served }), { transport: a });
   const client = new Client({ name: 'test', version: '1.0.0' }, eraOptions(era) as never);
   await client.connect(b);
   return {
