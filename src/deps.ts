@@ -18,7 +18,8 @@ import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
-import { checkOssIds, loadCatalogueIntoDb, readCatalogueData, SqliteCatalogue, type CatalogueData } from './store/sqlite-catalogue.js';
+import { MemoryCatalogue } from './store/memory-catalogue.js';
+import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 
 export interface Deps {
@@ -81,8 +82,13 @@ function wire(
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
 ): Deps {
-  loadCatalogueIntoDb(db, data, oss);
-  const catalogue = new SqliteCatalogue(db);
+  // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
+  // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
+  // limits and orders; its health is still probed on every catalogue read (cheap: the handle
+  // is open), so a closed store answers store_unavailable, never an empty result.
+  const catalogue = new MemoryCatalogue(data, oss, () => {
+    if (!db.open) throw new Error('database closed');
+  });
   const index = new SearchIndex(data.entities);
   const clock = opts.clock ?? systemClock;
   const stores = sqliteAccountStores(db, { clock });

@@ -49,6 +49,17 @@ export const MechanicalInterface = z
   })
   .strict();
 
+/**
+ * Where each filled communication / parameter field was read upstream: field name ("protocol",
+ * "interface", "interfaces", "voltage", "torque", "declared.<key>") -> the upstream paths it came
+ * from ("interfaces", "specs.bus", "specs.rated_torque", "key_specs.重量"), in the order read.
+ * Catalogue records always carry it; open-source-layer records do not.
+ */
+export const Provenance = z
+  .record(z.string(), z.array(z.string()).min(1))
+  .describe('Upstream source path(s) of each filled field, e.g. {"interfaces": ["specs.bus"], "declared.torque": ["specs.rated_torque"]}');
+export type Provenance = z.infer<typeof Provenance>;
+
 /** Paid (deep) fields. Never part of a free response. */
 export const DeepFields = z
   .object({
@@ -101,6 +112,7 @@ export const FreeEntity = z
     oss: z.boolean(),
     mechanical_interface: MechanicalInterface,
     declared: DeclaredParams,
+    provenance: Provenance.optional(),
     description: z.string().describe('Generated in English from the facts above'),
     quarantine: z.boolean(),
     quarantine_reason: z.string().nullable(),

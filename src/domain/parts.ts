@@ -3,10 +3,11 @@
  * list_parts and their REST routes. No MCP or HTTP types here.
  */
 import { resolveCategory } from './categories.js';
-import { PAID_FIELDS, idPrefix, toFree, toSummary, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
+import { PAID_FIELDS, idPrefix, toFree, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
 import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
+import { preparedSummary } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -61,13 +62,9 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
   const includeQ = p.include_quarantine ?? false;
 
-  let matches = ctx.index.search(terms);
-  if (category) matches = matches.filter((m) => m.category === category);
-  const excluded = includeQ ? 0 : matches.filter((m) => m.quarantine).length;
-  if (!includeQ) matches = matches.filter((m) => !m.quarantine);
-
   const offset = p.offset ?? 0;
-  const page = matches.slice(offset, offset + limit);
+  // Category, quarantine and paging are applied inside the index, before its top-k selection.
+  const { page, total, quarantinedExcluded: excluded } = ctx.index.query(terms, { category, includeQuarantine: includeQ, offset, limit });
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -75,12 +72,12 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   for (const m of page) {
     const r = byId.get(m.id);
     if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    data.push({ ...toSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields, detail_url: detailUrl(ctx.baseUrl, r.id) });
+    data.push({ ...preparedSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields, detail_url: detailUrl(ctx.baseUrl, r.id) });
   }
   return {
     data,
-    total: matches.length,
-    next_offset: offset + limit < matches.length ? offset + limit : null,
+    total,
+    next_offset: offset + limit < total ? offset + limit : null,
     meta: { q: p.q, terms, category, limit, limit_clamped: clamped, quarantined_excluded: excluded, include_quarantine: includeQ },
   };
 }

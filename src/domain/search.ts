@@ -8,8 +8,18 @@
  *   full weight, prefix only: half). Field weights double down the spec's order, so a term in
  *   the id outranks the same term anywhere below it. Ties are broken by id.
  * - Only free fields are indexed; paid (deep) fields are never matched.
+ *
+ * The index is built once over the immutable catalogue (no MiniSearch: see bench/README.md for
+ * the measurement). Documents are numbered in id order, so "ties by id" is "ties by number".
+ * The vocabulary is sorted, so the tokens a term matches (equal or starting with it) are one
+ * contiguous range of token numbers, found by binary search. Two flat structures hold the
+ * postings: per token, the (document, field) pairs that contain it (inverted), and per
+ * document, its (token, field) pairs (forward). A query walks the postings of its most
+ * selective term, then narrows the candidates term by term, either through that term's
+ * postings or, when the candidates are few, by checking each candidate's own tokens against
+ * the term's token range (integer comparisons). Scores add up in typed scratch arrays; only
+ * the top `offset + limit` matches are kept (bounded heap) and materialised. Totals are exact.
  */
-import MiniSearch from 'minisearch';
 import type { StoredEntity } from './entity.js';
 
 export const SEARCH_FIELDS = ['id', 'name', 'manufacturer', 'type', 'application_interface', 'description'] as const;
@@ -24,10 +34,12 @@ export const FIELD_WEIGHTS: Record<SearchField, number> = {
   description: 1,
 };
 
+const SPLIT = /[^\p{L}\p{N}]+/u;
+
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(SPLIT)
     .filter((t) => t.length > 0);
 }
 
@@ -51,71 +63,368 @@ export interface SearchMatch {
   matched_fields: SearchField[];
 }
 
-interface Doc {
-  id: string;
-  quarantine: boolean;
-  category: string;
-  tokens: Record<SearchField, Set<string>>;
+/**
+ * Options of `SearchIndex.query`. Every option narrows or orders the AND-matches of the terms
+ * BEFORE the top-k selection, so `total` and `quarantinedExcluded` stay exact.
+ *
+ * Extension points (issue 9 plugs spec filters and sorting in here, in one place):
+ * - `filter(entityId)`: a candidate predicate; a match it rejects is neither counted nor returned.
+ *   It is called once per match of the terms (after category, before the quarantine split).
+ * - `orderBy`: a custom ordering instead of relevance. `key(entityId)` gives the sort value;
+ *   documents whose key is undefined come after every document with a key, in either direction.
+ *   Equal keys fall back to relevance (higher first), then id.
+ */
+export interface SearchQueryOptions {
+  /** Category slug the matches must have (exact). */
+  category?: string | null;
+  /** Include quarantined entries (default false: they are counted in quarantinedExcluded). */
+  includeQuarantine?: boolean;
+  /** Candidate predicate (see above). */
+  filter?: (entityId: string) => boolean;
+  /** Custom ordering (see above). */
+  orderBy?: { key: (entityId: string) => number | undefined; dir: 'asc' | 'desc' };
+  offset?: number;
+  /** Page size; the index keeps only offset + limit matches while ranking. */
+  limit?: number;
 }
 
+export interface SearchQueryResult {
+  /** The page: matches offset .. offset + limit - 1 in rank order. */
+  page: SearchMatch[];
+  /** Matches after category, filter and quarantine. */
+  total: number;
+  /** Matches left out because they are quarantined (0 when included). */
+  quarantinedExcluded: number;
+}
+
+/** Field bits for the matched-field masks, in SEARCH_FIELDS order. */
+const FIELD_COUNT = SEARCH_FIELDS.length;
+/** Twice the field weights (prefix matches count half: integers throughout). */
+const W2 = SEARCH_FIELDS.map((f) => FIELD_WEIGHTS[f] * 2);
+
 export class SearchIndex {
-  private readonly mini: MiniSearch;
-  private readonly docs = new Map<string, Doc>();
+  /** Documents in id order (lower-cased id, then id). */
+  private readonly ids: string[];
+  private readonly quarantine: Uint8Array;
+  private readonly categories: string[];
+  /** Sorted vocabulary; token number = position. */
+  private readonly vocab: string[];
+  /** Inverted: postings of token t are postDoc/postField[tokStart[t] .. tokStart[t+1]). */
+  private readonly tokStart: Int32Array;
+  private readonly postDoc: Int32Array;
+  private readonly postField: Uint8Array;
+  /** Forward: pairs of document d are docTok/docField[docStart[d] .. docStart[d+1]). */
+  private readonly docStart: Int32Array;
+  private readonly docTok: Int32Array;
+  private readonly docField: Uint8Array;
+  /** Scratch, reused by every query (queries are synchronous). */
+  private readonly epoch: Int32Array;
+  private readonly hits: Int32Array;
+  private readonly score: Int32Array;
+  private readonly termBest: Int32Array;
+  private readonly mask: Uint8Array;
+  private query_ = 0;
 
   constructor(entities: readonly StoredEntity[]) {
-    this.mini = new MiniSearch({
-      idField: 'key',
-      fields: [...SEARCH_FIELDS],
-      tokenize,
-      processTerm: (t) => t,
-      searchOptions: { combineWith: 'AND', prefix: true, fuzzy: false },
-    });
-    const rows = entities.map((e) => {
+    const docs = [...entities].sort((a, b) => cmpId(a.id, b.id));
+    const n = docs.length;
+    this.ids = docs.map((e) => e.id);
+    this.quarantine = Uint8Array.from(docs, (e) => (e.quarantine ? 1 : 0));
+    this.categories = docs.map((e) => e.category);
+
+    // Per document: unique (token, field) pairs.
+    const perDoc: { toks: string[]; fields: number[] }[] = [];
+    const vocabSet = new Set<string>();
+    for (const e of docs) {
       const texts = fieldTexts(e);
-      const key = e.id.toLowerCase();
-      const tokens = Object.fromEntries(SEARCH_FIELDS.map((f) => [f, new Set(tokenize(texts[f]))])) as Doc['tokens'];
-      this.docs.set(key, { id: e.id, quarantine: e.quarantine, category: e.category, tokens });
-      return { key, ...texts };
-    });
-    this.mini.addAll(rows);
+      const toks: string[] = [];
+      const fields: number[] = [];
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        for (const t of new Set(tokenize(texts[SEARCH_FIELDS[f]]))) {
+          toks.push(t);
+          fields.push(f);
+          vocabSet.add(t);
+        }
+      }
+      perDoc.push({ toks, fields });
+    }
+    this.vocab = [...vocabSet].sort(cmpStr);
+    const tokNo = new Map<string, number>();
+    this.vocab.forEach((t, i) => tokNo.set(t, i));
+
+    let pairs = 0;
+    for (const d of perDoc) pairs += d.toks.length;
+    this.docStart = new Int32Array(n + 1);
+    this.docTok = new Int32Array(pairs);
+    this.docField = new Uint8Array(pairs);
+    const counts = new Int32Array(this.vocab.length + 1);
+    let p = 0;
+    for (let d = 0; d < n; d++) {
+      this.docStart[d] = p;
+      const { toks, fields } = perDoc[d];
+      for (let i = 0; i < toks.length; i++) {
+        const t = tokNo.get(toks[i])!;
+        this.docTok[p] = t;
+        this.docField[p] = fields[i];
+        counts[t + 1]++;
+        p++;
+      }
+    }
+    this.docStart[n] = p;
+    this.tokStart = new Int32Array(this.vocab.length + 1);
+    for (let t = 0; t < this.vocab.length; t++) this.tokStart[t + 1] = this.tokStart[t] + counts[t + 1];
+    this.postDoc = new Int32Array(pairs);
+    this.postField = new Uint8Array(pairs);
+    const fill = this.tokStart.slice(0, this.vocab.length);
+    for (let d = 0; d < n; d++) {
+      for (let q = this.docStart[d]; q < this.docStart[d + 1]; q++) {
+        const at = fill[this.docTok[q]]++;
+        this.postDoc[at] = d;
+        this.postField[at] = this.docField[q];
+      }
+    }
+    this.epoch = new Int32Array(n);
+    this.hits = new Int32Array(n);
+    this.score = new Int32Array(n);
+    this.termBest = new Int32Array(n);
+    this.mask = new Uint8Array(n);
   }
 
   get size(): number {
-    return this.docs.size;
+    return this.ids.length;
   }
 
-  /** All matches of the query terms (AND), best first. */
-  search(terms: readonly string[]): SearchMatch[] {
-    if (terms.length === 0) return [];
-    const candidates = this.mini.search({ combineWith: 'AND', queries: terms.map((t) => t) });
-    const out: SearchMatch[] = [];
-    for (const c of candidates) {
-      const doc = this.docs.get(String(c.id));
-      if (!doc) continue;
-      const scored = this.score(doc, terms);
-      if (scored) out.push({ id: doc.id, quarantine: doc.quarantine, category: doc.category, ...scored });
+  /** Token numbers [lo, hi) equal to or starting with `term`, and the number of `term` itself (-1 if absent). */
+  private range(term: string): { lo: number; hi: number; exact: number } {
+    const v = this.vocab;
+    let lo = 0;
+    let hi = v.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v[mid] < term) lo = mid + 1;
+      else hi = mid;
     }
-    out.sort((a, b) => b.relevance_score - a.relevance_score || (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : a.id.toLowerCase() > b.id.toLowerCase() ? 1 : 0));
-    return out;
+    const start = lo;
+    // Every token starting with `term` sorts at or after it and before term + U+FFFF.
+    hi = v.length;
+    const end = term + '\uffff';
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v[mid] < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return { lo: start, hi: lo, exact: start < v.length && v[start] === term ? start : -1 };
   }
 
-  private score(doc: Doc, terms: readonly string[]): { relevance_score: number; matched_fields: SearchField[] } | null {
-    let total = 0;
-    const matched = new Set<SearchField>();
-    for (const term of terms) {
-      let best = 0;
-      for (const f of SEARCH_FIELDS) {
-        let w = 0;
-        if (doc.tokens[f].has(term)) w = FIELD_WEIGHTS[f];
-        else for (const tok of doc.tokens[f]) if (tok.startsWith(term)) { w = FIELD_WEIGHTS[f] / 2; break; }
-        if (w > 0) {
-          matched.add(f);
-          if (w > best) best = w;
+  /**
+   * Document numbers matching every term (AND), with their scores (twice the relevance) in
+   * this.score and their matched fields in this.mask. Valid until the next call.
+   */
+  private matchAll(terms: readonly string[]): Int32Array {
+    if (terms.length === 0 || this.ids.length === 0) return new Int32Array(0);
+    const ranges = terms.map((t) => {
+      const r = this.range(t);
+      return { ...r, postings: this.tokStart[r.hi] - this.tokStart[r.lo] };
+    });
+    if (ranges.some((r) => r.postings === 0)) return new Int32Array(0);
+    ranges.sort((a, b) => a.postings - b.postings);
+
+    const q = ++this.query_;
+    const { epoch, hits, score, termBest, mask } = this;
+    // First (most selective) term: its postings are the candidates.
+    const first = ranges[0];
+    let cand: Int32Array = new Int32Array(first.postings);
+    let nc = 0;
+    for (let at = this.tokStart[first.lo], end = this.tokStart[first.hi]; at < end; at++) {
+      const d = this.postDoc[at];
+      const f = this.postField[at];
+      const w = this.postTokenIsExact(at, first.exact) ? W2[f] : W2[f] >> 1;
+      if (epoch[d] !== q) {
+        epoch[d] = q;
+        hits[d] = 1;
+        score[d] = w;
+        termBest[d] = w;
+        mask[d] = 1 << f;
+        cand[nc++] = d;
+      } else {
+        mask[d] |= 1 << f;
+        if (w > termBest[d]) {
+          score[d] += w - termBest[d];
+          termBest[d] = w;
         }
       }
-      if (best === 0) return null; // AND: every term must match somewhere
-      total += best;
     }
-    return { relevance_score: total, matched_fields: SEARCH_FIELDS.filter((f) => matched.has(f)) };
+    cand = cand.subarray(0, nc);
+
+    for (let j = 1; j < ranges.length && nc > 0; j++) {
+      const r = ranges[j];
+      // Checking each candidate's own pairs costs about nc * (pairs per document); walking the
+      // term's postings costs its postings count. Take the cheaper.
+      const avgPairs = this.docTok.length / this.ids.length;
+      if (nc * avgPairs < r.postings) {
+        let kept = 0;
+        for (let i = 0; i < nc; i++) {
+          const d = cand[i];
+          let best = 0;
+          let m = 0;
+          for (let at = this.docStart[d], end = this.docStart[d + 1]; at < end; at++) {
+            const t = this.docTok[at];
+            if (t < r.lo || t >= r.hi) continue;
+            const f = this.docField[at];
+            const w = t === r.exact ? W2[f] : W2[f] >> 1;
+            m |= 1 << f;
+            if (w > best) best = w;
+          }
+          if (best > 0) {
+            score[d] += best;
+            mask[d] |= m;
+            hits[d] = j + 1;
+            cand[kept++] = d;
+          }
+        }
+        nc = kept;
+      } else {
+        for (let at = this.tokStart[r.lo], end = this.tokStart[r.hi]; at < end; at++) {
+          const d = this.postDoc[at];
+          if (epoch[d] !== q) continue;
+          const h = hits[d];
+          if (h < j) continue; // missed an earlier term
+          const f = this.postField[at];
+          const w = this.postTokenIsExact(at, r.exact) ? W2[f] : W2[f] >> 1;
+          if (h === j) {
+            hits[d] = j + 1;
+            score[d] += w;
+            termBest[d] = w;
+            mask[d] |= 1 << f;
+          } else {
+            mask[d] |= 1 << f;
+            if (w > termBest[d]) {
+              score[d] += w - termBest[d];
+              termBest[d] = w;
+            }
+          }
+        }
+        let kept = 0;
+        for (let i = 0; i < nc; i++) if (hits[cand[i]] === j + 1) cand[kept++] = cand[i];
+        nc = kept;
+      }
+      cand = cand.subarray(0, nc);
+    }
+    return cand;
   }
+
+  /** Whether posting `at` belongs to token `exact` (postings are grouped by token, in token order). */
+  private postTokenIsExact(at: number, exact: number): boolean {
+    return exact >= 0 && at >= this.tokStart[exact] && at < this.tokStart[exact + 1];
+  }
+
+  private match(d: number): SearchMatch {
+    const m = this.mask[d];
+    return {
+      id: this.ids[d],
+      quarantine: this.quarantine[d] === 1,
+      category: this.categories[d],
+      relevance_score: this.score[d] / 2,
+      matched_fields: SEARCH_FIELDS.filter((_, f) => (m & (1 << f)) !== 0),
+    };
+  }
+
+  /** One page of the matches of the terms (AND), best first, with exact totals. */
+  query(terms: readonly string[], opts: SearchQueryOptions = {}): SearchQueryResult {
+    const cand = this.matchAll(terms);
+    const offset = Math.max(0, opts.offset ?? 0);
+    const k = offset + Math.max(0, opts.limit ?? cand.length);
+    const includeQ = opts.includeQuarantine ?? false;
+    const { score } = this;
+    const category = opts.category ?? null;
+    const filter = opts.filter;
+    const orderBy = opts.orderBy;
+    let keys: Float64Array | null = null;
+    if (orderBy) keys = new Float64Array(this.ids.length);
+    // better(a, b): a ranks before b.
+    const better = keys
+      ? (a: number, b: number) => {
+          const ka = keys![a];
+          const kb = keys![b];
+          const na = Number.isNaN(ka);
+          const nb = Number.isNaN(kb);
+          if (na !== nb) return nb; // a key beats no key
+          if (!na && ka !== kb) return orderBy!.dir === 'asc' ? ka < kb : ka > kb;
+          return score[a] > score[b] || (score[a] === score[b] && a < b);
+        }
+      : (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
+
+    // Bounded heap of the k best so far; its root is the worst of them.
+    const heap: number[] = [];
+    const worse = (a: number, b: number) => better(b, a);
+    let total = 0;
+    let excluded = 0;
+    for (let i = 0; i < cand.length; i++) {
+      const d = cand[i];
+      if (category !== null && this.categories[d] !== category) continue;
+      if (filter && !filter(this.ids[d])) continue;
+      if (!includeQ && this.quarantine[d] === 1) {
+        excluded++;
+        continue;
+      }
+      total++;
+      if (k === 0) continue;
+      if (keys) {
+        const v = orderBy!.key(this.ids[d]);
+        keys[d] = v === undefined || Number.isNaN(v) ? NaN : v;
+      }
+      if (heap.length < k) {
+        heap.push(d);
+        siftUp(heap, heap.length - 1, worse);
+      } else if (better(d, heap[0])) {
+        heap[0] = d;
+        siftDown(heap, 0, worse);
+      }
+    }
+    heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    const page = heap.slice(offset).map((d) => this.match(d));
+    return { page, total, quarantinedExcluded: excluded };
+  }
+
+  /** All matches of the query terms (AND), best first, quarantined included. */
+  search(terms: readonly string[]): SearchMatch[] {
+    return this.query(terms, { includeQuarantine: true }).page;
+  }
+}
+
+/** Heap whose root is the element for which `top(root, x)` holds against every other x. */
+function siftUp(h: number[], i: number, top: (a: number, b: number) => boolean): void {
+  const x = h[i];
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!top(x, h[parent])) break;
+    h[i] = h[parent];
+    i = parent;
+  }
+  h[i] = x;
+}
+
+function siftDown(h: number[], i: number, top: (a: number, b: number) => boolean): void {
+  const n = h.length;
+  const x = h[i];
+  for (;;) {
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && top(h[c + 1], h[c])) c++;
+    if (!top(h[c], x)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = x;
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Id order: case-insensitive, then exact (the store's id_lower order). */
+export function cmpId(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  return la < lb ? -1 : la > lb ? 1 : cmpStr(a, b);
 }

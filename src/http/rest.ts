@@ -9,6 +9,7 @@ import type { Deps } from '../deps.js';
 import { DomainError, invalidInput } from '../domain/errors.js';
 import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
 import { runTool } from '../tools/run.js';
+import { stringifyOutput } from '../domain/prepared.js';
 import { clientAddress, errorResponse, type AppEnv } from './common.js';
 import { presentedKeys } from './security.js';
 
@@ -100,7 +101,8 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
           const r = route.render(outcome.output);
           return c.body(r.body, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
         }
-        return c.json(outcome.output);
+        // Same bytes as c.json(), reusing the prepared JSON of catalogue records (650 kB deep listings).
+        return c.body(stringifyOutput(outcome.output), 200, { 'Content-Type': 'application/json' });
       });
     }
   }

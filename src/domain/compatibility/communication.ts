@@ -58,7 +58,7 @@ export function communicationDimension(a: StoredEntity, b: StoredEntity, table: 
   const rb = readComm(table, b);
   const evidence = (['a', 'b'] as const).flatMap((s) => {
     const e = s === 'a' ? a : b;
-    return [ev(s, 'protocol', e.protocol), ev(s, 'interface', e.interface), ev(s, 'interfaces', e.interfaces)];
+    return [ev(s, 'protocol', e.protocol, e), ev(s, 'interface', e.interface, e), ev(s, 'interfaces', e.interfaces, e)];
   });
   const busesA = ra.buses.length > 0 ? ra.buses : ra.implied;
   const busesB = rb.buses.length > 0 ? rb.buses : rb.implied;

@@ -19,7 +19,7 @@ import { ev, type ElectricalResult, type Evidence, type VoltRange } from './type
 const fmt = (r: VoltRange) => (r.min === r.max ? `${r.min} V` : `${r.min}–${r.max} V`);
 
 function readSide(e: StoredEntity, side: 'a' | 'b'): { range: VoltRange | null; evidence: Evidence[]; written: string | null } {
-  const evidence = [ev(side, 'voltage', e.voltage), ev(side, 'declared.voltage', e.declared.voltage ?? null)];
+  const evidence = [ev(side, 'voltage', e.voltage, e), ev(side, 'declared.voltage', e.declared.voltage ?? null, e)];
   if (e.voltage !== 'N/A') {
     const r = voltageRange(e.voltage);
     if (r) return { range: r, evidence, written: e.voltage };

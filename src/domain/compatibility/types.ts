@@ -17,6 +17,10 @@ export const Evidence = z
     side: z.enum(['a', 'b']).describe('Which part the value was read from'),
     field: z.string().describe('The free field read, e.g. "voltage", "declared.voltage", "mechanical_interface.flange"'),
     value: EvidenceValue.describe('The value as stored (null when absent)'),
+    source: z
+      .array(z.string())
+      .optional()
+      .describe('Where upstream wrote the value (the record\'s provenance), e.g. ["specs.bus"]; absent when the record does not say'),
   })
   .strict();
 export type Evidence = z.infer<typeof Evidence>;
@@ -161,9 +165,13 @@ export const CompatibilityResult = z
   .strict();
 export type CompatibilityResult = z.infer<typeof CompatibilityResult>;
 
-/** Evidence helper. */
-export const ev = (side: 'a' | 'b', field: string, value: EvidenceValue | undefined): Evidence => ({
-  side,
-  field,
-  value: value === undefined ? null : value,
-});
+/** Evidence helper; with the record, the field's upstream source path(s) are attached. */
+export const ev = (
+  side: 'a' | 'b',
+  field: string,
+  value: EvidenceValue | undefined,
+  record?: { provenance?: Record<string, string[]> | undefined },
+): Evidence => {
+  const source = record?.provenance?.[field];
+  return { side, field, value: value === undefined ? null : value, ...(source ? { source: [...source] } : {}) };
+};

@@ -67,6 +67,7 @@ export const SPEC_KEYS: Readonly<Record<string, DeclaredKey>> = {
   自由度: 'dof',
   抓取力: 'grip_force',
   torque: 'torque',
+  rated_torque: 'torque',
   peak_torque: 'peak_torque',
   weight: 'weight',
   voltage: 'voltage',
@@ -84,6 +85,8 @@ export type DeclaredOrigin = 'top_level' | 'specs' | 'key_specs';
 export interface DeclaredResult {
   declared: DeclaredParams;
   origin: Partial<Record<DeclaredKey, DeclaredOrigin>>;
+  /** The upstream path each carried value was read from ("voltage", "specs.rated_torque", "key_specs.重量"). */
+  paths: Partial<Record<DeclaredKey, string>>;
   /** Keys where a lower-precedence place held a different value (not carried). */
   conflicts: DeclaredKey[];
   /** specs/key_specs values left out because they do not read as a declared value. */
@@ -110,14 +113,16 @@ function asMap(v: unknown): Record<string, unknown> | null {
 export function extractDeclared(raw: Record<string, unknown>): DeclaredResult {
   const found: Partial<Record<DeclaredKey, string>> = {};
   const origin: Partial<Record<DeclaredKey, DeclaredOrigin>> = {};
+  const paths: Partial<Record<DeclaredKey, string>> = {};
   const conflicts = new Set<DeclaredKey>();
   const rejected: { key: DeclaredKey; origin: DeclaredOrigin }[] = [];
 
-  const offer = (key: DeclaredKey, text: string, from: DeclaredOrigin): void => {
+  const offer = (key: DeclaredKey, text: string, from: DeclaredOrigin, at: string): void => {
     const have = found[key];
     if (have === undefined) {
       found[key] = text;
       origin[key] = from;
+      paths[key] = at;
     } else if (have !== text) {
       conflicts.add(key);
     }
@@ -125,7 +130,7 @@ export function extractDeclared(raw: Record<string, unknown>): DeclaredResult {
 
   for (const [field, key] of TOP_LEVEL_KEYS) {
     const text = valueText(raw[field]);
-    if (text !== null) offer(key, text, 'top_level');
+    if (text !== null) offer(key, text, 'top_level', field);
   }
   for (const from of ['specs', 'key_specs'] as const) {
     const map = asMap(raw[from]);
@@ -139,7 +144,7 @@ export function extractDeclared(raw: Record<string, unknown>): DeclaredResult {
         rejected.push({ key, origin: from });
         continue;
       }
-      offer(key, text, from);
+      offer(key, text, from, `${from}.${specKey}`);
     }
   }
 
@@ -149,5 +154,5 @@ export function extractDeclared(raw: Record<string, unknown>): DeclaredResult {
     const v = found[k];
     if (v !== undefined) declared[k] = v;
   }
-  return { declared, origin, conflicts: [...conflicts].sort(), rejected };
+  return { declared, origin, paths, conflicts: [...conflicts].sort(), rejected };
 }

@@ -12,6 +12,7 @@ import type { DeepFields, StoredEntity } from '../../domain/entity.js';
 import { SOURCE_TIERS } from '../../domain/entity.js';
 import { specShapedFields } from '../../domain/parameters/index.js';
 import { describe } from './describe.js';
+import { readComm } from './comm.js';
 import { extractDeclared, valueText, type DeclaredResult } from './declared.js';
 import { flangeLabels, registeredFlange } from './flange.js';
 import { classifyUrl, isUrl, urlsInText, type UrlVerdict } from './urls.js';
@@ -59,6 +60,8 @@ export interface RecordNotes {
   year_from: 'year' | 'release_date' | null;
   year_unread: string | null;
   flange_not_registered: string[];
+  /** specs values under an interface/protocol key left out because they read as a remark. */
+  comm_rejected: { path: string; value: string }[];
   upstream_keys: string[];
 }
 
@@ -265,7 +268,7 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
   const notAPart = kind === 'market_intelligence' || kind === 'organization';
   const extracted = extractDeclared(raw);
   const declaredSkipped = notAPart ? Object.keys(extracted.declared).length : 0;
-  const declaredResult: DeclaredResult = notAPart ? { declared: {}, origin: {}, conflicts: [], rejected: [] } : extracted;
+  const declaredResult: DeclaredResult = notAPart ? { declared: {}, origin: {}, paths: {}, conflicts: [], rejected: [] } : extracted;
   const declared = declaredResult.declared;
 
   const manufacturer = readManufacturer(raw);
@@ -274,11 +277,9 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
   const tier = readTier(raw, { index }, id);
   const mech = readMechanical(raw);
 
-  const ifaceText = str(raw, 'interface');
-  const ifaceList = unique(strList(raw.interfaces));
-  const iface = ifaceText ?? (ifaceList.length > 0 ? ifaceList.join('/') : 'N/A');
-  const interfaces = ifaceList.length > 0 ? ifaceList : ifaceText && ifaceText !== 'N/A' ? unique(splitTags(ifaceText, /[/,]/)) : [];
-  const protocol = str(raw, 'protocol') ?? 'N/A';
+  const comm = readComm(raw);
+  const { protocol, interfaces } = comm;
+  const iface = comm.interface;
 
   const apps = Array.isArray(raw.applications)
     ? unique(strList(raw.applications))
@@ -288,6 +289,15 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
   const status = str(raw, 'status');
   const shaped = specShapedFields({ voltage: declared.voltage, weight: declared.weight, torque: declared.torque });
   const reasons = upstreamReasons(raw);
+  const provenance: Record<string, string[]> = { ...comm.provenance };
+  for (const k of Object.keys(declared) as (keyof typeof declared)[]) {
+    const at = declaredResult.paths[k];
+    if (at !== undefined) provenance[`declared.${k}`] = [at];
+  }
+  for (const k of ['voltage', 'weight', 'torque'] as const) {
+    const at = declaredResult.paths[k];
+    if (at !== undefined && shaped[k] !== 'N/A' && shaped[k] !== '') provenance[k] = [at];
+  }
 
   const entity: StoredEntity = {
     id,
@@ -316,6 +326,7 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
     oss: raw.oss === true || raw.open_source === true,
     mechanical_interface: mech.value,
     declared,
+    provenance: Object.fromEntries(Object.keys(provenance).sort().map((k) => [k, provenance[k]!])),
     description: describe({
       type,
       type_en: str(raw, 'type_en'),
@@ -351,6 +362,7 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
       year_from: year.from,
       year_unread: year.unread,
       flange_not_registered: mech.notRegistered,
+      comm_rejected: comm.rejected,
       upstream_keys: Object.keys(raw),
     },
   };

@@ -166,6 +166,12 @@ export function buildReport(r: ReportInput): string {
   );
   const rejected = ns.flatMap((n) => n.notes.declared.rejected);
   p(`specs/key_specs values under a mapped key left out because they do not read as a value (no digit, or opening with a CJK remark): ${rejected.length}${rejected.length ? ` (${tally(rejected.map((x) => x.key)).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}.`);
+  p('', '## Communication fields from `specs`', '');
+  p('`protocol`, `interface` and `interfaces` are read from top-level fields and from the `specs` / `key_specs` keys listed in src/ingest/catalogue/comm.ts, the same way; each record\'s `provenance` names the upstream path of every filled field.', '');
+  const fromSpecs = ns.filter((n) => [...(n.entity.provenance?.interfaces ?? []), ...(n.entity.provenance?.protocol ?? [])].some((x) => x.startsWith('specs.') || x.startsWith('key_specs.')));
+  p(`Records with a protocol or interface read from specs: ${fromSpecs.length}${fromSpecs.length ? ` (${fromSpecs.map((n) => n.entity.id).join(', ')})` : ''}.`, '');
+  const commRejected = ns.flatMap((n) => n.notes.comm_rejected.map((x) => `${n.entity.id} ${x.path}`));
+  p(`specs interface/protocol values left out because they read as a remark (contain CJK text): ${commRejected.length}${commRejected.length ? ` (${commRejected.join(', ')})` : ''}.`, '');
   const skipped = ns.filter((n) => n.notes.declared_skipped_not_a_part > 0);
   p(`Declared values not carried on records that are not parts (entity_kind market_intelligence / organization): ${skipped.reduce((s, n) => s + n.notes.declared_skipped_not_a_part, 0)} on ${skipped.length} records.`, '');
   p('Spec-shaped summary fields, filled only where the declared string reads exactly (src/domain/parameters):', '');

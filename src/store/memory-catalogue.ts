@@ -1,0 +1,145 @@
+/**
+ * The catalogue served from memory: an immutable snapshot of the shipped dataset, built once at
+ * start. The catalogue never changes while the process runs, so reading it back from SQLite
+ * and JSON.parse-ing every hit on every request (what SqliteCatalogue does) was pure overhead.
+ *
+ * Records are deep-frozen: every caller shares them, and a tool that tried to modify one would
+ * throw instead of corrupting later answers. Listings are prepared once per (category,
+ * quarantine) view, lazily.
+ *
+ * Health: every method first runs `health()`, a cheap probe of the backing store (for SQLite:
+ * the handle is still open). A store that can no longer be read answers store_unavailable,
+ * never an empty or stale result, like the SQLite reader did.
+ */
+import type { StoredEntity } from '../domain/entity.js';
+import { DomainError } from '../domain/errors.js';
+import { cmpId } from '../domain/search.js';
+import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
+
+export interface SnapshotData {
+  meta: CatalogueMeta;
+  categories: { slug: string; name: string; spec_name: string | null }[];
+  entities: readonly StoredEntity[];
+}
+
+/** Freezes an object graph of plain JSON data (in place) and returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}
+
+function storeUnavailable(cause: unknown): DomainError {
+  return new DomainError('store_unavailable', 'The entity store is unavailable; try again shortly.', {
+    cause_kind: cause instanceof Error ? cause.name : 'unknown',
+  });
+}
+
+export class MemoryCatalogue implements Catalogue {
+  private readonly byId = new Map<string, StoredEntity>();
+  /** Catalogue records in id order. */
+  private readonly sorted: readonly StoredEntity[];
+  /** Catalogue and open-source-layer ids, lower-cased, in id order (for idsWithPrefix). */
+  private readonly allIds: { lower: string; id: string }[];
+  private readonly views = new Map<string, readonly StoredEntity[]>();
+  private readonly categoryInfo: readonly CategoryInfo[];
+  private readonly metaData: CatalogueMeta;
+
+  /**
+   * @param data the catalogue (frozen in place)
+   * @param oss open-source-layer records: resolvable by id only, never listed or counted
+   * @param health throws when the backing store can no longer be read
+   */
+  constructor(
+    data: SnapshotData,
+    oss: readonly StoredEntity[],
+    private readonly health: () => void,
+  ) {
+    this.sorted = deepFreeze([...data.entities].sort((a, b) => cmpId(a.id, b.id)));
+    for (const e of this.sorted) this.byId.set(e.id.toLowerCase(), e);
+    for (const e of oss) {
+      const k = e.id.toLowerCase();
+      if (!this.byId.has(k)) this.byId.set(k, deepFreeze(e));
+    }
+    this.allIds = [...this.sorted, ...oss].map((e) => ({ lower: e.id.toLowerCase(), id: e.id })).sort((a, b) => cmpId(a.id, b.id));
+    const counts = new Map<string, number>();
+    for (const e of this.sorted) counts.set(e.category, (counts.get(e.category) ?? 0) + 1);
+    const known = new Set(data.categories.map((c) => c.slug));
+    const extra = [...counts.keys()].filter((s) => !known.has(s)).sort();
+    this.categoryInfo = deepFreeze([
+      ...data.categories.map((c) => ({ slug: c.slug, name: c.name, spec_name: c.spec_name, count: counts.get(c.slug) ?? 0 })),
+      // A category used by records but missing from categories.json still gets listed.
+      ...extra.map((slug) => ({ slug, name: slug, spec_name: null, count: counts.get(slug) ?? 0 })),
+    ]);
+    this.metaData = deepFreeze({ ...data.meta });
+  }
+
+  private read<T>(fn: () => T): Promise<T> {
+    try {
+      this.health();
+    } catch (err) {
+      return Promise.reject(err instanceof DomainError ? err : storeUnavailable(err));
+    }
+    return Promise.resolve(fn());
+  }
+
+  private view(category: string | undefined, includeQuarantine: boolean): readonly StoredEntity[] {
+    const key = `${includeQuarantine ? 'q' : '-'}:${category ?? ''}`;
+    let v = this.views.get(key);
+    if (!v) {
+      v = Object.freeze(this.sorted.filter((e) => (category === undefined || e.category === category) && (includeQuarantine || !e.quarantine)));
+      this.views.set(key, v);
+    }
+    return v;
+  }
+
+  get(id: string) {
+    return this.read(() => this.byId.get(id.toLowerCase()) ?? null);
+  }
+
+  getMany(ids: readonly string[]) {
+    return this.read(() => {
+      const out: StoredEntity[] = [];
+      for (const i of ids) {
+        const e = this.byId.get(i.toLowerCase());
+        if (e) out.push(e);
+      }
+      return out;
+    });
+  }
+
+  list(q: ListQuery) {
+    return this.read(() => {
+      const v = this.view(q.category, q.includeQuarantine ?? false);
+      const offset = q.offset ?? 0;
+      const items = q.limit === undefined || q.limit < 0 ? v.slice(offset) : v.slice(offset, offset + q.limit);
+      return { total: v.length, items };
+    });
+  }
+
+  all() {
+    return this.read(() => [...this.sorted]);
+  }
+
+  categories() {
+    return this.read(() => this.categoryInfo.map((c) => ({ ...c })));
+  }
+
+  idsWithPrefix(prefix: string, limit: number) {
+    return this.read(() => {
+      const p = prefix.toLowerCase();
+      const out: string[] = [];
+      for (const x of this.allIds) {
+        if (out.length >= limit) break;
+        if (x.lower.startsWith(p)) out.push(x.id);
+      }
+      return out;
+    });
+  }
+
+  meta() {
+    return this.read(() => ({ ...this.metaData }));
+  }
+}
