@@ -66,35 +66,30 @@ async function startFloorRest(bodies) {
 }
 
 /**
- * The MCP floor: the SDK's McpServer + StreamableHTTPServerTransport on node:http, stateful
- * sessions, one tool whose handler returns the precomputed result ours gave for the query.
+ * The MCP floor: the v2 SDK's McpServer + WebStandardStreamableHTTPServerTransport (the
+ * 2025-era session transport), on node:http through @hono/node-server's request listener (the
+ * same adapter ours runs on), stateful sessions, one tool whose handler returns the precomputed
+ * result ours gave for the query.
  */
 async function startFloorMcp(results) {
-  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
-  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { McpServer, WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/server');
+  const { getRequestListener } = await import('@hono/node-server');
   const { z } = await import('zod');
   const byQuery = new Map(results);
   const sessions = new Map();
-  const server = http.createServer(async (req, res) => {
+  const handle = async (request) => {
     try {
-      if (req.url !== '/mcp') {
-        res.writeHead(404).end();
-        return;
-      }
-      const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
-      const sid = req.headers['mcp-session-id'];
+      if (new URL(request.url).pathname !== '/mcp') return new Response(null, { status: 404 });
+      const body = request.method === 'POST' ? await request.json() : undefined;
+      const sid = request.headers.get('mcp-session-id');
       if (sid) {
-        const s = sessions.get(String(sid));
-        if (!s) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
-          return;
-        }
-        await s.transport.handleRequest(req, res, body);
-        return;
+        const s = sessions.get(sid);
+        if (!s) return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+        return await s.transport.handleRequest(request, { parsedBody: body });
       }
       const mcp = new McpServer({ name: 'bare-floor', version: '0.0.0' });
-      mcp.registerTool('search_parts', { description: 'Returns a precomputed result', inputSchema: { q: z.string() } }, async ({ q }) => byQuery.get(q) ?? { content: [{ type: 'text', text: 'no precomputed result' }], isError: true });
-      const transport = new StreamableHTTPServerTransport({
+      mcp.registerTool('search_parts', { description: 'Returns a precomputed result', inputSchema: z.object({ q: z.string() }) }, async ({ q }) => byQuery.get(q) ?? { content: [{ type: 'text', text: 'no precomputed result' }], isError: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => sessions.set(id, { transport, mcp }),
       });
@@ -102,11 +97,12 @@ async function startFloorMcp(results) {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await mcp.connect(transport);
-      await transport.handleRequest(req, res, body);
+      return await transport.handleRequest(request, { parsedBody: body });
     } catch (err) {
-      if (!res.headersSent) res.writeHead(500).end(String(err));
+      return new Response(String(err), { status: 500 });
     }
-  });
+  };
+  const server = http.createServer(getRequestListener(handle));
   const port = await listen(server);
   return {
     port,

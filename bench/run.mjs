@@ -171,7 +171,7 @@ async function memory(mode, dataDir, file) {
 // 2 + 3. REST and MCP throughput against their floors
 
 async function benchHttp(dataDir) {
-  const { LATEST_PROTOCOL_VERSION } = await import('@modelcontextprotocol/sdk/types.js');
+  const { LATEST_PROTOCOL_VERSION } = await import('@modelcontextprotocol/server'); // the newest 2025-era (session) revision
   const servers = [];
   try {
     const ours = await startChild('ours', dataDir);
