@@ -166,23 +166,25 @@ export const SERVER_CAPABILITIES = {
   logging: {},
 } as const;
 
+const HINT = { ttlMs: CACHE_TTL_MS, cacheScope: 'public' } as const;
+/** Built once: an instance only adds its handlers (closures over deps and the era). */
+const SERVER_INFO = { name: SERVER_NAME, version: SERVER_VERSION, title: 'Robot Parts', websiteUrl: SERVER_WEBSITE_URL, icons: SERVER_ICONS };
+const SERVER_OPTIONS = {
+  capabilities: SERVER_CAPABILITIES,
+  instructions: INSTRUCTIONS,
+  cacheHints: {
+    'tools/list': HINT,
+    'prompts/list': HINT,
+    'resources/list': HINT,
+    'resources/templates/list': HINT,
+    'resources/read': HINT,
+    'server/discover': HINT,
+  },
+};
+
 export function createServer(deps: Deps, opts: ServerOptions): Server {
-  const era: Era = opts.era ?? 'legacy';
-  const server = new RobotPartsServer(
-    { name: SERVER_NAME, version: SERVER_VERSION, title: 'Robot Parts', websiteUrl: SERVER_WEBSITE_URL, icons: SERVER_ICONS },
-    {
-      capabilities: SERVER_CAPABILITIES,
-      instructions: INSTRUCTIONS,
-      cacheHints: {
-        'tools/list': { ttlMs: CACHE_TTL_MS, cacheScope: 'public' },
-        'prompts/list': { ttlMs: CACHE_TTL_MS, cacheScope: 'public' },
-        'resources/list': { ttlMs: CACHE_TTL_MS, cacheScope: 'public' },
-        'resources/templates/list': { ttlMs: CACHE_TTL_MS, cacheScope: 'public' },
-        'resources/read': { ttlMs: CACHE_TTL_MS, cacheScope: 'public' },
-        'server/discover': { ttlMs: CACHE_TTL_MS, cacheScope: 'public' },
-      },
-    },
-  );
+
+  const server = new RobotPartsServer(SERVER_INFO, SERVER_OPTIONS);
   const table = toolTable(opts.tools ?? TOOLS);
 
   server.setRequestHandler('tools/list', () => ({ tools: table.listed }));
@@ -250,6 +252,5 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     return { completion: { ...r.completion } };
   });
 
-  void era;
   return server;
 }
