@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string;
   /** Base URL used in detail_url and pay_url; derived from host/port when not set. */
   publicBaseUrl: string;
+  /** True when publicBaseUrl was configured (ROBOT_PARTS_PUBLIC_URL or an override): only then do stdio answers carry links. */
+  publicUrlConfigured?: boolean;
   /** Extra Host header values accepted besides loopback names. */
   allowedHosts: string[];
   /** Extra Origin values accepted besides loopback origins. */
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: (env.ROBOT_PARTS_LOG_LEVEL as LogLevel) ?? 'info',
   };
   const merged = { ...base, ...overrides };
+  merged.publicUrlConfigured = overrides.publicUrlConfigured ?? (overrides.publicBaseUrl !== undefined || env.ROBOT_PARTS_PUBLIC_URL !== undefined);
   if (overrides.publicBaseUrl === undefined && env.ROBOT_PARTS_PUBLIC_URL === undefined) {
     merged.publicBaseUrl = `http://${merged.host.includes(':') ? `[${merged.host}]` : merged.host}:${merged.port}`;
   }

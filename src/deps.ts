@@ -5,22 +5,26 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { AccountService } from './domain/accounts/service.js';
-import { loadPrintRules, type PrintRules } from './domain/bom/print.js';
-import { loadSupplierRegistry, supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
+import type { PrintRules } from './domain/bom/print.js';
+import { supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { StoredEntity } from './domain/entity.js';
-import { readBusTable, type BusTable } from './domain/compatibility/index.js';
-import { readFlangeRegistry, type FlangeRegistry } from './domain/flange.js';
-import { createPaymentGateway, loadPlans, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
+import type { BusTable } from './domain/compatibility/index.js';
+import type { FlangeRegistry } from './domain/flange.js';
+import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
+import { SpecIndex } from './domain/specs/index.js';
+import type { ManufacturerTable } from './domain/specs/manufacturers.js';
 import { readOssEntities } from './ingest/oss/layer.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
+import { loadDatasets } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
 import type { RateLimiter } from './store/ledger.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
+import { readManufacturers } from './store/spec-data.js';
 
 export interface Deps {
   config: Config;
@@ -28,6 +32,8 @@ export interface Deps {
   log: Logger;
   catalogue: Catalogue;
   index: SearchIndex;
+  /** The spec layer (typed specs, same_as links, manufacturer names), built once at start. */
+  specs: SpecIndex;
   accounts: AccountService;
   rateLimiter: RateLimiter;
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
@@ -56,16 +62,18 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
   const oss = opts.ossEntities ?? readOssEntities(config.dataDir);
   checkOssIds(data, oss);
-  const plans = loadPlans(config.dataDir);
+  const datasets = loadDatasets(config.dataDir);
+  const plans = datasets.plans;
   const knowledge = {
-    flanges: readFlangeRegistry(config.dataDir),
-    buses: readBusTable(config.dataDir),
-    suppliers: supplierIndex(loadSupplierRegistry(config.dataDir)),
-    printRules: loadPrintRules(config.dataDir),
+    flanges: datasets.flanges,
+    buses: datasets.buses,
+    suppliers: supplierIndex(datasets.suppliers),
+    printRules: datasets.printRules,
   };
+  const manufacturers = readManufacturers(config.dataDir);
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge);
+    return wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers);
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -81,6 +89,7 @@ function wire(
   oss: readonly StoredEntity[],
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
+  manufacturers: ManufacturerTable,
 ): Deps {
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
@@ -90,6 +99,7 @@ function wire(
     if (!db.open) throw new Error('database closed');
   });
   const index = new SearchIndex(data.entities);
+  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers });
   const clock = opts.clock ?? systemClock;
   const stores = sqliteAccountStores(db, { clock });
   const accounts = new AccountService(stores.ledger, {
@@ -124,6 +134,7 @@ function wire(
     log,
     catalogue,
     index,
+    specs,
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },

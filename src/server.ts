@@ -18,6 +18,7 @@ import { completeResourceArgument, listResources, listResourceTemplates, readRes
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
 import { TOOLS } from './tools/index.js';
 import { runTool } from './tools/run.js';
+import { toolText } from './tools/text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export type Extra = ServerContext;
@@ -203,7 +204,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
         output = tool.artifact.link(output, uri);
         links.push({ type: 'resource_link', uri, name: doc.name, mimeType: doc.mimeType, size: Buffer.byteLength(doc.text) });
       }
-      const text = tool.text ? tool.text(output) : JSON.stringify(output);
+      const text = toolText(tool, output);
       return server.projectCallToolResult({ content: [{ type: 'text', text }, ...links], structuredContent: output }, entry.outputSchema);
     }
     const body = outcome.error.toBody();

@@ -90,7 +90,7 @@ export async function readResource(deps: Deps, uri: string) {
     if (!doc) throw new ResourceMissing('Export documents are kept for an hour by the server instance that made them; export again (export_bom with the same Idempotency-Key costs nothing).');
     return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
   }
-  const parts = { catalogue: deps.catalogue, index: deps.index, baseUrl: deps.config.publicBaseUrl };
+  const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
   const id = variable(uri, 'robotparts://parts/');
   if (id !== null) {
     try {

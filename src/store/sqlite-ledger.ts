@@ -216,39 +216,66 @@ export class SqliteLedger implements Ledger {
   }
 }
 
+/**
+ * Hits are group-committed: the hits that arrive in the same turn of the event loop are
+ * decided and written in ONE transaction (each against the window state the previous ones
+ * left), and each caller's promise resolves only after that transaction committed. So an
+ * admitted request is always on disk before it is answered (windows survive any restart),
+ * while under concurrent load the cost of a commit (about 100-400 µs on the bench machine,
+ * more than a whole search request) is shared by every hit of the batch instead of paid by each.
+ */
 export class SqliteRateLimiter implements RateLimiter {
   private hitsSincePrune = 0;
+  private queue: { subject: string; limit: number; nowMs: number; resolve: (d: RateLimitDecision) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly pruneEvery = 1000,
   ) {}
 
-  async hit(subject: string, limitPerHour: number, now: Date): Promise<RateLimitDecision> {
+  hit(subject: string, limitPerHour: number, now: Date): Promise<RateLimitDecision> {
     const nowMs = now.getTime();
-    if (limitPerHour === 0) return applyHit(null, 0, nowMs).decision;
-    const tx = this.db.transaction((): RateLimitDecision => {
-      const row = this.db.prepare('SELECT window_start, hits FROM rate_limit_windows WHERE subject = ?').get(subject) as
-        | { window_start: number; hits: number }
-        | undefined;
-      const state: RateWindow | null = row ? { windowStart: row.window_start, hits: row.hits } : null;
-      const { decision, next } = applyHit(state, limitPerHour, nowMs);
-      if (next) {
-        this.db
-          .prepare(
-            'INSERT INTO rate_limit_windows (subject, window_start, hits) VALUES (?, ?, ?) ' +
-              'ON CONFLICT (subject) DO UPDATE SET window_start = excluded.window_start, hits = excluded.hits',
-          )
-          .run(subject, next.windowStart, next.hits);
-      }
-      return decision;
+    if (limitPerHour === 0) return Promise.resolve(applyHit(null, 0, nowMs).decision);
+    return new Promise((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(() => void this.flush(now));
+      this.queue.push({ subject, limit: limitPerHour, nowMs, resolve, reject });
     });
-    const decision = tx.immediate();
-    if (++this.hitsSincePrune >= this.pruneEvery) {
-      this.hitsSincePrune = 0;
-      await this.prune(now);
+  }
+
+  private async flush(now: Date): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    let decisions: RateLimitDecision[];
+    try {
+      const select = this.db.prepare('SELECT window_start, hits FROM rate_limit_windows WHERE subject = ?');
+      const upsert = this.db.prepare(
+        'INSERT INTO rate_limit_windows (subject, window_start, hits) VALUES (?, ?, ?) ' +
+          'ON CONFLICT (subject) DO UPDATE SET window_start = excluded.window_start, hits = excluded.hits',
+      );
+      const tx = this.db.transaction((): RateLimitDecision[] =>
+        batch.map((h) => {
+          const row = select.get(h.subject) as { window_start: number; hits: number } | undefined;
+          const state: RateWindow | null = row ? { windowStart: row.window_start, hits: row.hits } : null;
+          const { decision, next } = applyHit(state, h.limit, h.nowMs);
+          if (next) upsert.run(h.subject, next.windowStart, next.hits);
+          return decision;
+        }),
+      );
+      decisions = tx.immediate();
+    } catch (err) {
+      for (const h of batch) h.reject(err);
+      return;
     }
-    return decision;
+    this.hitsSincePrune += batch.length;
+    if (this.hitsSincePrune >= this.pruneEvery) {
+      this.hitsSincePrune = 0;
+      try {
+        await this.prune(now);
+      } catch {
+        // pruning is housekeeping; the hits are committed either way
+      }
+    }
+    batch.forEach((h, i) => h.resolve(decisions[i]));
   }
 
   async prune(now: Date): Promise<number> {

@@ -15,12 +15,18 @@ import { screenPartTool } from './screen-part.js';
 import { checkBomTool } from './check-bom.js';
 import { exportBomTool } from './export-bom.js';
 import { extractRobotPartsTool } from './extract-robot-parts.js';
+import { listSpecFieldsTool } from './list-spec-fields.js';
+import { comparePartsTool } from './compare-parts.js';
+import { findAlternativesTool } from './find-alternatives.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
   getPartTool,
   listPartsTool,
   getCatalogueStatsTool,
+  listSpecFieldsTool,
+  comparePartsTool,
+  findAlternativesTool,
   checkCompatibilityTool,
   ruleFlangeTool,
   convertParameterTool,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { DomainError } from '../../src/domain/errors.js';
-import { loadPlans } from '../../src/domain/payments/plans.js';
+import { loadPlans } from '../../src/store/datasets.js';
 import { SandboxGateway } from '../../src/domain/payments/sandbox.js';
 import { createPaymentGateway } from '../../src/domain/payments/index.js';
 import { computeSignature, signPayload, verifySignature } from '../../src/domain/payments/signature.js';
