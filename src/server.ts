@@ -1,29 +1,28 @@
 /**
- * createServer(deps): an McpServer with every tool and resource registered. No side effects
- * on import; one call per MCP session (an McpServer serves one transport).
+ * createServer(deps, opts): one MCP server instance (v2 SDK, low-level `Server`) with every tool,
+ * resource, prompt and completion. No side effects on import.
+ *
+ * Both protocol eras come from this one factory: the HTTP entry and stdio call it with the era
+ * they serve (2026-07-28 "modern", per request; 2025-era "legacy", per session or per request).
+ * Everything that does not vary per instance (the tools/list and prompts/list entries, their
+ * JSON Schemas) is computed once per process; an instance is its handlers and nothing else.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { Deps } from './deps.js';
-import { registerResources } from './resources/index.js';
+import { DomainError } from './domain/errors.js';
+import { toPortableJsonSchema } from './mcp/json-schema.js';
+import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';
+import { completePromptArgument, getPrompt, listPrompts } from './prompts/serve.js';
+import { exportStore } from './resources/exports.js';
+import { completeResourceArgument, listResources, listResourceTemplates, readResource, ResourceMissing } from './resources/serve.js';
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
 import { TOOLS } from './tools/index.js';
 import { runTool } from './tools/run.js';
 import { toolText } from './tools/text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
-export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type Extra = ServerContext;
+export type Era = 'legacy' | 'modern';
 
 /** What the HTTP layer attaches to each MCP request (through authInfo.extra). */
 export interface HttpCallerInfo {
@@ -33,20 +32,36 @@ export interface HttpCallerInfo {
 
 export interface ServerOptions {
   surface: Surface;
+  /** The protocol era the instance serves; legacy when not given. */
+  era?: Era;
   tools?: readonly AnyTool[];
+  /** Documents larger than this (bytes, UTF-8) go out as resource links (default EXPORT_INLINE_MAX_BYTES). */
+  inlineMaxBytes?: number;
 }
+
+/** export_bom CSV documents up to this size come inline; larger ones as a resource_link. */
+export const EXPORT_INLINE_MAX_BYTES = 64 * 1024;
 
 export const ERROR_META_KEY = 'robot-parts/error';
 
+/** The catalogue is immutable while the process runs: list and read results may be cached this long. */
+export const CACHE_TTL_MS = 3_600_000;
+
+const INSTRUCTIONS =
+  'Structured data on humanoid and bionic robot components. Values are vendor-declared, never measured by this service; ' +
+  'absent data stays absent. Start with search_parts, then get_part. The prompts select_actuator, plan_bom and check_mounting ' +
+  'lay out the tool calls for common tasks.';
+
 export function toolContextFromExtra(deps: Deps, surface: Surface, extra: Extra): ToolContext {
-  const caller = extra.authInfo?.extra?.caller as HttpCallerInfo | undefined;
+  const caller = extra.http?.authInfo?.extra?.caller as HttpCallerInfo | undefined;
   const credentials: PresentedKey[] = caller
     ? caller.credentials
     : surface === 'mcp-stdio' && deps.config.stdioApiKey
       ? [{ source: 'env:ROBOT_PARTS_API_KEY', key: deps.config.stdioApiKey }]
       : [];
-  const progressToken = extra._meta?.progressToken;
-  const idem = (extra._meta as Record<string, unknown> | undefined)?.idempotencyKey;
+  const meta = extra.mcpReq._meta as Record<string, unknown> | undefined;
+  const progressToken = meta?.progressToken as string | number | undefined;
+  const idem = meta?.idempotencyKey;
   return {
     deps,
     surface,
@@ -55,56 +70,148 @@ export function toolContextFromExtra(deps: Deps, surface: Surface, extra: Extra)
     idempotencyKey: typeof idem === 'string' ? idem : null,
     progress: async (progress, total, message) => {
       if (progressToken === undefined) return;
-      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+      await extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
     },
     setHeader: () => {},
-    signal: extra.signal,
+    signal: extra.mcpReq.signal,
   };
 }
 
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSchema'] {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest as Tool['inputSchema'];
-}
-
-/** The tools/list entry of a definition. */
+/** The tools/list entry of a definition (schemas converted here; cached per definition by toolListEntries). */
 export function toolListEntry(tool: AnyTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchema(tool.inputSchema, 'input'),
-    outputSchema: jsonSchema(tool.outputSchema, 'output'),
+    inputSchema: toPortableJsonSchema(tool.inputSchema, 'input') as Tool['inputSchema'],
+    outputSchema: toPortableJsonSchema(tool.outputSchema, 'output') as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
+    icons: SERVER_ICONS,
   };
 }
 
-export function createServer(deps: Deps, opts: ServerOptions): McpServer {
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION, title: 'Robot Parts' },
-    {
-      capabilities: { logging: {}, completions: {} },
-      instructions:
-        'Structured data on humanoid and bionic robot components. Values are vendor-declared, never measured by this service; ' +
-        'absent data stays absent. Start with search_parts, then get_part.',
-    },
-  );
-  // Tools are served through the low-level handlers so that input validation, like every
-  // other expected failure, answers with our stable error codes (invalid_input naming the field).
-  const tools = opts.tools ?? TOOLS;
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listed = tools.map(toolListEntry);
-  server.server.registerCapabilities({ tools: { listChanged: false } });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available tools.`);
+const entryCache = new WeakMap<AnyTool, Tool>();
+function cachedEntry(tool: AnyTool): Tool {
+  let e = entryCache.get(tool);
+  if (!e) {
+    e = toolListEntry(tool);
+    entryCache.set(tool, e);
+  }
+  return e;
+}
+
+interface ToolTable {
+  listed: Tool[];
+  byName: Map<string, { tool: AnyTool; entry: Tool }>;
+}
+const tableCache = new WeakMap<readonly AnyTool[], ToolTable>();
+/** tools/list entries and the name index of a tool array, built once per array per process. */
+export function toolTable(tools: readonly AnyTool[]): ToolTable {
+  let t = tableCache.get(tools);
+  if (!t) {
+    const listed = tools.map(cachedEntry);
+    t = { listed, byName: new Map(tools.map((tool, i) => [tool.name, { tool, entry: listed[i] }])) };
+    tableCache.set(tools, t);
+  }
+  return t;
+}
+
+function invalidParams(message: string, data?: unknown): ProtocolError {
+  return new ProtocolError(-32602, message, data);
+}
+
+/** "params.level: Invalid option ..." from a JSON dump of zod issues, or null when the text is not one. */
+function shortIssues(text: string): string | null {
+  const start = text.indexOf('[');
+  if (start === -1) return null;
+  try {
+    const issues = JSON.parse(text.slice(start)) as { path?: (string | number)[]; message?: string }[];
+    if (!Array.isArray(issues) || !issues.length || typeof issues[0]?.message !== 'string') return null;
+    return issues.map((i) => `${(i.path ?? []).join('.') || 'params'}: ${i.message}`).join('; ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The SDK's Server, with one change: a request whose params fail the protocol schema answers
+ * -32602 "Invalid params for <method>: <field>: <problem>" (the SDK answers -32603 with the raw
+ * zod issue dump for most methods, and -32602 with the dump for tools/call).
+ */
+type WrappedHandler = Parameters<Server['_wrapHandler']>[1];
+
+class RobotPartsServer extends Server {
+  protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    const inner = super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      try {
+        return await inner(request, ctx);
+      } catch (err) {
+        const isProtocol = err instanceof ProtocolError;
+        if (!isProtocol || err.code === -32602) {
+          const short = err instanceof Error ? shortIssues(err.message) : null;
+          if (short) throw invalidParams(`Invalid params for ${method}: ${short}`);
+        }
+        throw err;
+      }
+    };
+  }
+}
+
+/** Capabilities declared: only what this server acts on (no subscriptions, no list changes: the catalogue is fixed). */
+export const SERVER_CAPABILITIES = {
+  tools: {},
+  resources: {},
+  prompts: {},
+  completions: {},
+  logging: {},
+} as const;
+
+const HINT = { ttlMs: CACHE_TTL_MS, cacheScope: 'public' } as const;
+/** Built once: an instance only adds its handlers (closures over deps and the era). */
+const SERVER_INFO = { name: SERVER_NAME, version: SERVER_VERSION, title: 'Robot Parts', websiteUrl: SERVER_WEBSITE_URL, icons: SERVER_ICONS };
+const SERVER_OPTIONS = {
+  capabilities: SERVER_CAPABILITIES,
+  instructions: INSTRUCTIONS,
+  cacheHints: {
+    'tools/list': HINT,
+    'prompts/list': HINT,
+    'resources/list': HINT,
+    'resources/templates/list': HINT,
+    'resources/read': HINT,
+    'server/discover': HINT,
+  },
+};
+
+export function createServer(deps: Deps, opts: ServerOptions): Server {
+
+  const server = new RobotPartsServer(SERVER_INFO, SERVER_OPTIONS);
+  const table = toolTable(opts.tools ?? TOOLS);
+
+  server.setRequestHandler('tools/list', () => ({ tools: table.listed }));
+  server.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const found = table.byName.get(name);
+    if (!found) throw invalidParams(`Unknown tool "${name}". Call tools/list for the available tools.`);
+    const { tool, entry } = found;
     const outcome = await runTool(tool, request.params.arguments ?? {}, toolContextFromExtra(deps, opts.surface, extra));
     if (outcome.ok) {
-      const text = toolText(tool, outcome.output);
-      return { content: [{ type: 'text', text }], structuredContent: outcome.output };
+      let output = outcome.output;
+      const links: ContentBlock[] = [];
+      const doc = tool.artifact?.document(output);
+      if (tool.artifact && doc && Buffer.byteLength(doc.text) > (opts.inlineMaxBytes ?? EXPORT_INLINE_MAX_BYTES)) {
+        const uri = exportStore(deps).put(doc);
+        output = tool.artifact.link(output, uri);
+        links.push({ type: 'resource_link', uri, name: doc.name, mimeType: doc.mimeType, size: Buffer.byteLength(doc.text) });
+      }
+      const text = toolText(tool, output);
+      return server.projectCallToolResult({ content: [{ type: 'text', text }, ...links], structuredContent: output }, entry.outputSchema);
     }
     const body = outcome.error.toBody();
+    // Expected failures are also reported as a log message (filtered by the client's level).
+    await extra.mcpReq
+      .log(outcome.error.code === 'internal' || outcome.error.code === 'store_unavailable' ? 'error' : 'info', { tool: name, error: outcome.error.code, message: outcome.error.message }, SERVER_NAME)
+      .catch(() => {});
     return {
       isError: true,
       content: [
@@ -114,6 +221,37 @@ export function createServer(deps: Deps, opts: ServerOptions): McpServer {
       _meta: { [ERROR_META_KEY]: body },
     };
   });
-  registerResources(server, deps);
+
+  server.setRequestHandler('resources/list', async () => ({ resources: await listResources(deps) }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listResourceTemplates() }));
+  server.setRequestHandler('resources/read', async (request) => {
+    const { uri } = request.params;
+    try {
+      return await readResource(deps, uri);
+    } catch (err) {
+      if (err instanceof ResourceMissing) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}. ${err.message}`);
+      if (err instanceof DomainError) throw invalidParams(`${err.code}: ${err.message}`, { uri, error: err.code });
+      throw err;
+    }
+  });
+
+  server.setRequestHandler('prompts/list', () => ({ prompts: listPrompts() }));
+  server.setRequestHandler('prompts/get', async (request) => {
+    const r = await getPrompt(deps, request.params.name, request.params.arguments ?? {});
+    if (r.error !== undefined) throw invalidParams(r.error);
+    return r.result!;
+  });
+
+  server.setRequestHandler('completion/complete', async (request) => {
+    const { ref, argument } = request.params;
+    const context = request.params.context?.arguments ?? {};
+    const r =
+      ref.type === 'ref/resource'
+        ? await completeResourceArgument(deps, ref.uri, argument.name, argument.value, context)
+        : await completePromptArgument(deps, ref.name, argument.name, argument.value, context);
+    if ('error' in r) throw invalidParams(r.error);
+    return { completion: { ...r.completion } };
+  });
+
   return server;
 }

@@ -1,11 +1,18 @@
 /**
- * MCP over Streamable HTTP at /mcp. Stateful by default (Mcp-Session-Id, GET for the SSE
- * stream, DELETE ends the session); `stateless` creates a server per request, for
- * deployments behind a load balancer.
+ * MCP over Streamable HTTP at /mcp, both protocol eras on the one endpoint:
+ *
+ * - 2026-07-28 (modern): every request carries its `_meta` envelope and is served by a fresh
+ *   instance from the server factory (the SDK's createMcpHandler: server/discover, header and
+ *   envelope checks, cache hints, subscriptions/listen).
+ * - 2025-11-25 / 2025-06-18 / 2025-03-26 (legacy): sessions as before (Mcp-Session-Id, GET for
+ *   the SSE stream, DELETE ends the session); with `stateless`, one instance per request and no
+ *   sessions, for deployments behind a load balancer.
+ *
+ * The SDK's isLegacyRequest decides the era of each request (a request without the envelope
+ * is legacy), so a client pins its revision by what it sends; nothing is configured per client.
  */
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
@@ -30,14 +37,23 @@ function isToolCall(m: unknown): m is { method: 'tools/call'; params: { name: st
   return typeof x === 'object' && x !== null && x.method === 'tools/call' && typeof x.params?.name === 'string';
 }
 
-function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string): Response {
-  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400);
+function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400, headers);
 }
 
 export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number; generalBody?: number; largeBodyTools?: ReadonlySet<string> }): McpHttpHandle {
   const sessions = new Map<string, Session>();
   const quota = new SessionQuota(deps.config.maxSessionsPerClient);
   const idleMs = deps.config.sessionIdleSeconds * 1000;
+  const allowed = opts.stateless ? 'POST' : 'GET, POST, DELETE';
+
+  const modern = createMcpHandler(({ era }) => createServer(deps, { surface: 'mcp-http', era }), {
+    // stateless: the SDK's per-request legacy serving; otherwise legacy traffic never reaches
+    // this handler (it is routed to the sessions below first).
+    legacy: opts.stateless ? 'stateless' : 'reject',
+    maxRequestBodySize: opts.maxBody,
+    onerror: (err) => deps.log.debug('mcp request rejected', { error: err.message }),
+  });
 
   /** Closes sessions idle longer than the configured time (checked on every /mcp request). */
   function sweep(now: number): void {
@@ -51,7 +67,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     }
   }
 
-  const authInfo = (c: Context<AppEnv>) => {
+  const authInfo = (c: Context<AppEnv>): AuthInfo => {
     const caller: HttpCallerInfo = { credentials: presentedKeys(c.req.raw.headers, undefined), clientAddress: clientAddress(c) };
     return { token: '', clientId: caller.clientAddress ?? 'unknown', scopes: [], extra: { caller } };
   };
@@ -77,20 +93,18 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
 
   app.all('/mcp', async (c) => {
     const method = c.req.method;
-    if (!['GET', 'POST', 'DELETE'].includes(method)) return jsonRpcError(c, 405, -32000, 'Method not allowed');
+    if (!allowed.split(', ').includes(method)) return jsonRpcError(c, 405, -32000, `Method not allowed; /mcp accepts ${allowed}`, { Allow: allowed });
 
-    if (opts.stateless) {
-      if (method !== 'POST') return jsonRpcError(c, 405, -32000, 'Method not allowed in stateless mode');
-      const body = await parseBody(c);
-      if (body instanceof Response) return body;
-      const limited = await limitMcpReads(c, deps, body, authInfo(c).extra.caller);
+    let body: unknown;
+    if (method === 'POST') {
+      const parsed = await parseBody(c);
+      if (parsed instanceof Response) return parsed;
+      body = parsed;
+      const limited = await limitMcpReads(c, deps, body, authInfo(c).extra!.caller as HttpCallerInfo);
       if (limited) return limited;
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: opts.maxBody });
-      const server = createServer(deps, { surface: 'mcp-http' });
-      await server.connect(transport);
-      const res = await transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
-      void server.close();
-      return res;
+    }
+    if (opts.stateless || !(await isLegacyRequest(c.req.raw, body))) {
+      return modern.fetch(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
     }
 
     const now = deps.clock().getTime();
@@ -100,19 +114,10 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       const s = sessions.get(sid);
       if (!s) return jsonRpcError(c, 404, -32001, 'Session not found');
       s.lastSeen = now;
-      if (method === 'POST') {
-        const body = await parseBody(c);
-        if (body instanceof Response) return body;
-        const limited = await limitMcpReads(c, deps, body, authInfo(c).extra.caller);
-        if (limited) return limited;
-        return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
-      }
-      return s.transport.handleRequest(c.req.raw, { authInfo: authInfo(c) });
+      return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
     }
 
     if (method !== 'POST') return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const body = await parseBody(c);
-    if (body instanceof Response) return body;
     const isInit = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!isInit) return jsonRpcError(c, 400, -32000, 'Bad Request: no valid session; send initialize first');
     if (sessions.size >= deps.config.maxSessions) {
@@ -125,7 +130,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       return jsonRpcError(c, 429, -32000, `Too many open sessions from this client (${quota.limit}); close one (DELETE /mcp) or reuse an existing session`);
     }
 
-    const server = createServer(deps, { surface: 'mcp-http' });
+    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy' });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: opts.maxBody,
@@ -156,7 +161,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       const all = [...sessions.values()];
       for (const id of sessions.keys()) quota.closed(id);
       sessions.clear();
-      await Promise.allSettled(all.map((s) => s.close()));
+      await Promise.allSettled([...all.map((s) => s.close()), modern.close()]);
     },
   };
 }

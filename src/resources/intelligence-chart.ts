@@ -2,7 +2,6 @@
  * The intelligence picture (SVG) as an MCP resource, robotparts://charts/intelligence; the REST twin
  * is GET /api/intelligence.svg (src/http/intelligence-chart.ts). Both draw the document get_analytics returns.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Deps } from '../deps.js';
 import { renderIntelligenceSvg, type ChartDocument } from '../domain/analytics/chart.js';
 import { getAnalytics } from '../domain/analytics/index.js';
@@ -15,15 +14,11 @@ export async function intelligenceSvg(deps: Deps, category?: string): Promise<st
   return renderIntelligenceSvg(doc, deps.analytics.tables.momentum.colours);
 }
 
-export function registerIntelligenceChart(server: McpServer, deps: Deps): void {
-  server.registerResource(
-    'intelligence-chart',
-    INTELLIGENCE_CHART_URI,
-    {
-      title: 'Intelligence picture: TRL distribution and momentum by category (SVG)',
-      description: 'Bar charts of the records per TRL level (and unknown) and the mean momentum per category, drawn from the intelligence document. REST: GET /api/intelligence.svg',
-      mimeType: 'image/svg+xml',
-    },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'image/svg+xml', text: await intelligenceSvg(deps) }] }),
-  );
-}
+/** The chart's entry in resources/list (read through readResource in serve.ts). */
+export const INTELLIGENCE_CHART_RESOURCE = {
+  uri: INTELLIGENCE_CHART_URI,
+  name: 'intelligence-chart',
+  title: 'Intelligence picture: TRL distribution and momentum by category (SVG)',
+  description: 'Bar charts of the records per TRL level (and unknown) and the mean momentum per category, drawn from the intelligence document. REST: GET /api/intelligence.svg',
+  mimeType: 'image/svg+xml',
+};

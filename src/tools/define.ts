@@ -72,6 +72,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
   /** One-line summary put before the JSON of the output in the MCP text block (src/tools/text.ts). */
   text?: (output: z.infer<O>) => string;
+  /**
+   * MCP only: a document in the output that goes out as a resource_link (robotparts://exports/...)
+   * instead of inline when it is larger than the server's inline limit. `document` returns null
+   * when the output holds none; `link` returns the output with the document replaced by its URI.
+   */
+  artifact?: {
+    document: (output: z.infer<O>) => { name: string; mimeType: string; text: string } | null;
+    link: (output: z.infer<O>, uri: string) => z.infer<O>;
+  };
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

@@ -9,7 +9,14 @@ export const BOM_EXPORT_COST = 1;
 
 const ExportOutput = BomDocument.extend({
   format: z.enum(['csv', 'json']),
-  csv: z.string().nullable().describe('The CSV document when format is csv'),
+  csv: z
+    .string()
+    .nullable()
+    .describe('The CSV document when format is csv; null for json, and over MCP when the CSV is larger than the inline limit (then document_uri links it)'),
+  document_uri: z
+    .string()
+    .nullable()
+    .describe('MCP only: robotparts://exports/<id> when the CSV was too large to return inline (read it with resources/read within an hour); null otherwise'),
   billing: z
     .object({ credits_charged: z.number().int(), credits_remaining: z.number().int() })
     .describe('What the export cost and the balance after it (a retried Idempotency-Key answers with the first call\'s figures)'),
@@ -75,16 +82,21 @@ export const exportBomTool = defineTool({
               ctx.deps.log.debug('progress notification not delivered', { tool: 'export_bom', error: err instanceof Error ? err.message : String(err) }),
             ),
         });
-        return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null };
+        return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null, document_uri: null };
       },
     });
     ctx.setHeader('X-Credits-Remaining', String(charged.credits_remaining));
     ctx.setHeader('X-API-Tier', 'credits');
     if (charged.replayed) ctx.setHeader('Idempotent-Replayed', 'true');
-    return { ...charged.result, billing: { credits_charged: charged.reported.charged, credits_remaining: charged.reported.credits_remaining } };
+    return { ...charged.result, document_uri: charged.result.document_uri ?? null, billing: { credits_charged: charged.reported.charged, credits_remaining: charged.reported.credits_remaining } };
   },
   text: (o) =>
     `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, total ${o.metadata.total_cost_text}${o.metadata.currency ? ` ${o.metadata.currency}` : ''}` +
     `${o.metadata.total_is_partial ? ` (partial: lines ${o.metadata.unpriced_lines.join(', ')} unpriced)` : ''}; ${o.billing.credits_remaining} credits left.` +
-    (o.csv ? `\n\n${o.csv}` : ''),
+    (o.csv ? `\n\n${o.csv}` : '') +
+    (o.document_uri ? `\nThe CSV is too large to show inline: read ${o.document_uri} (resources/read).` : ''),
+  artifact: {
+    document: (o) => (o.format === 'csv' && o.csv !== null ? { name: 'bom.csv', mimeType: 'text/csv', text: o.csv } : null),
+    link: (o, uri) => ({ ...o, csv: null, document_uri: uri }),
+  },
 });

@@ -3,7 +3,7 @@
  * joint motors of two vendors, an IMU and a camera. The findings are the real conflicts of the
  * catalogue data (checked here against the records themselves), none invented; free.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding, BomCheckResult } from '../../src/domain/bom/check.js';
 import type { StoredEntity } from '../../src/domain/entity.js';

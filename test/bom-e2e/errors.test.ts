@@ -3,8 +3,8 @@
  * matching export_bom / check_bom error codes over the in-memory MCP client. Nothing is charged
  * for a refused call.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server.js';
 import { call, errorBody, memoryClient } from '../support/mcp.js';

@@ -2,7 +2,7 @@
  * POST /api/bom/export over a real HTTP server with the shipped catalogue: the 50-line round trip
  * (CSV and JSON parsed back, exact totals, 2 credits), the headers, and Idempotency-Key.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryClient } from '../support/mcp.js';
 import { bearer, cents, newKey, parseCsv, post, restBalance, startRealServer, textCents, UTF8_BOM, type Server } from './helpers.js';
@@ -244,6 +244,45 @@ describe('Idempotency-Key on POST /api/bom/export', () => {
       expect(await restBalance(srv.url, key)).toBe(99);
     } finally {
       await close();
+    }
+  });
+});
+
+describe('export_bom over MCP: a large CSV goes out as a resource_link', () => {
+  it('beyond the inline limit: csv null, document_uri set, a resource_link block, and the resource reads back the same CSV', async () => {
+    const { realDeps } = await import('../support/deps.js');
+    const { memoryClient } = await import('../support/mcp.js');
+    const { newKey } = await import('./helpers.js');
+    const deps = realDeps();
+    const small = await memoryClient(deps);
+    const tiny = await memoryClient(deps, { server: { inlineMaxBytes: 200 } });
+    try {
+      const key = await newKey(deps, 'link');
+      const args = { items: [{ id: 'ACT-001', quantity: 2, price: 10 }, { id: 'OWN-1', quantity: 1, price: 3.5 }], format: 'csv', api_key: key };
+      const inline = (await small.client.callTool({ name: 'export_bom', arguments: args })) as CallToolResult;
+      const csv = (inline.structuredContent as { csv: string }).csv;
+      expect(Buffer.byteLength(csv)).toBeGreaterThan(200);
+      expect((inline.structuredContent as { document_uri: unknown }).document_uri).toBeNull();
+      expect(inline.content.some((c) => c.type === 'resource_link')).toBe(false);
+
+      const linked = (await tiny.client.callTool({ name: 'export_bom', arguments: args })) as CallToolResult;
+      const sc = linked.structuredContent as { csv: unknown; document_uri: string; metadata: { total_items: number } };
+      expect(sc.csv).toBeNull();
+      expect(sc.document_uri).toMatch(/^robotparts:\/\/exports\/[0-9a-f-]{36}$/);
+      expect(sc.metadata.total_items).toBe(2);
+      const link = linked.content.find((c) => c.type === 'resource_link') as { uri: string; mimeType: string; size: number };
+      expect(link.uri).toBe(sc.document_uri);
+      expect(link.mimeType).toBe('text/csv');
+      const read = await tiny.client.readResource({ uri: link.uri });
+      const text = (read.contents[0] as { text: string }).text;
+      expect(link.size).toBe(Buffer.byteLength(text));
+      // Same document as the inline export, apart from the export timestamp line(s).
+      const strip = (s: string) => s.split('\n').filter((l) => !/\d{4}-\d{2}-\d{2}T/.test(l)).join('\n');
+      expect(strip(text)).toBe(strip(csv));
+    } finally {
+      await small.close();
+      await tiny.close();
+      deps.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 /** MCP progress notifications for a large export (in-memory client with a progress token). */
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
 import type { ToolContext } from '../../src/tools/define.js';
@@ -30,7 +30,7 @@ describe('export_bom progress over MCP', () => {
   it('a 120-item BOM with a progress token: notifications arrive, monotonic, the last equals the total', async () => {
     const key = await newKey(deps, 'progress');
     const seen: Progress[] = [];
-    const r = (await mcp.client.callTool({ name: 'export_bom', arguments: { ...bom(120), api_key: key } }, undefined, { onprogress: (p) => seen.push(p) })) as CallToolResult;
+    const r = (await mcp.client.callTool({ name: 'export_bom', arguments: { ...bom(120), api_key: key } }, { onprogress: (p: Progress) => seen.push(p) })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect((r.structuredContent as { metadata: { total_items: number } }).metadata.total_items).toBe(120);
     expect(seen.length).toBeGreaterThanOrEqual(2);

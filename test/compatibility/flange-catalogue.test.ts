@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { checkCompatibility } from '../../src/domain/compatibility/index.js';
 import { StoredEntity } from '../../src/domain/entity.js';
 import { normalizeDesignation } from '../../src/domain/flange.js';

@@ -76,7 +76,7 @@ describe('finding 1: CSV cells', () => {
     const deps = buildDeps(testConfig(), { log: silentLogger, catalogueData: catalogueData(sampleEntities()) });
     const { client, close } = await memoryClient(deps);
     try {
-      const key = (await call(client, 'register_key', { email: 'csv@example.com' })).structuredContent!.api_key as string;
+      const key = ((await call(client, 'register_key', { email: 'csv@example.com' })).structuredContent as { api_key: string }).api_key;
       const items = PAYLOADS.map((p, i) => ({ id: `X-${i}`, name: p, manufacturer: p, specs: p, supplier: p, category: p, price: 1, quantity: 1 }));
       const r = await call(client, 'export_bom', { api_key: key, items, currency: 'CNY', include_suppliers: true });
       expect(r.isError).toBeFalsy();

@@ -1,6 +1,6 @@
 /** check_compatibility, rule_flange and the flange ruling dataset through MCP and REST, on the shipped data. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { realDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';
 

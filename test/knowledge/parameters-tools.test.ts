@@ -1,7 +1,7 @@
 /** convert_parameter, screen_part and the parameter semantics dataset through MCP and REST. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/entity.js';
 import { startHttpServer } from '../../src/http/app.js';

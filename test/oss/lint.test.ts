@@ -1,5 +1,5 @@
 /** lint_urdf: each finding on synthetic input (lines located in the fixture text), real files clean, MCP and REST, extract's lint summary. */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';

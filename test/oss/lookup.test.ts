@@ -4,7 +4,7 @@
  * listings, search and counts stay the RoboParts catalogue only. Real data: data/catalogue and
  * data/oss/oss_components.json as shipped.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

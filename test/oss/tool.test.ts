@@ -1,5 +1,5 @@
 /** extract_robot_parts through the in-memory MCP client and REST; the oss-layer dataset as resource and REST path. */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

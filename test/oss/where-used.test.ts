@@ -3,7 +3,7 @@
  * and REST; expectations read from the source files in ../shared/robots independently.
  * Matching and manufacturer rules on small synthetic lines.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
 import { lineManufacturer, runMatch, textMatcher, tokensOf, whereUsed, type LayerBomLine, type WhereUsedLayer } from '../../src/domain/where-used.js';

@@ -7,9 +7,9 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { bearer, completionBody, http, postJson, registerKey, sendWebhook, WEBHOOK_SECRET } from '../accounts-e2e/helpers.js';
 import { startInstance, type Instance } from '../support/instances.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { TOOLS } from '../../src/tools/index.js';
 import { realDeps } from '../support/deps.js';
 import { call, memoryClient } from '../support/mcp.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { MANUFACTURER_PLACEHOLDERS } from '../../src/ingest/catalogue/normalise.js';
 import { realDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';

@@ -1,8 +1,8 @@
 /** MCP over Streamable HTTP with the SDK's own client, stateful and stateless. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { sampleEntities } from '../support/factory.js';
 import { startTestServer } from '../support/http.js';
 import { errorBody } from '../support/mcp.js';

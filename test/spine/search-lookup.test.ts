@@ -1,6 +1,6 @@
 /** Search and lookup rules of the spec, through an in-memory MCP client (and the domain). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Deps } from '../../src/deps.js';
 import { makeEntity, sampleEntities } from '../support/factory.js';
 import { testDeps } from '../support/deps.js';

@@ -1,16 +1,33 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Deps } from '../../src/deps.js';
-import { createServer, ERROR_META_KEY } from '../../src/server.js';
+import { createServer, ERROR_META_KEY, type ServerOptions } from '../../src/server.js';
 
-export async function memoryClient(deps: Deps): Promise<{ client: Client; close: () => Promise<void> }> {
-  const server = createServer(deps, { surface: 'mcp-memory' });
+export type ProtocolEra = 'legacy' | 'modern';
+export const MODERN_REVISION = '2026-07-28';
+
+/** Client options that make the v2 client speak one era: legacy (initialize) or pinned 2026-07-28. */
+export function eraOptions(era: ProtocolEra) {
+  return era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {};
+}
+
+/**
+ * The server as stdio serves it (serveStdio: the opening message picks the era), over an
+ * in-memory pair, with the SDK's v2 client. Legacy by default; `era: 'modern'` pins 2026-07-28.
+ */
+export async function memoryClient(deps: Deps, opts: { era?: ProtocolEra; server?: Partial<ServerOptions> } = {}): Promise<{ client: Client; close: () => Promise<void> }> {
+  const era = opts.era ?? 'legacy';
   const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  const handle = serveStdio(({ era: served }) => createServer(deps, { surface: 'mcp-memory', ...opts.server, era: served }), { transport: a });
+  const client = new Client({ name: 'test', version: '1.0.0' }, eraOptions(era) as never);
   await client.connect(b);
-  return { client, close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await handle.close();
+    },
+  };
 }
 
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {

@@ -1,0 +1,131 @@
+/**
+ * MCP resources, served by plain functions the server's handlers call: the dataset documents
+ * (robotparts://datasets/<name>) and the templates robotparts://parts/{id} and
+ * robotparts://catalogue/{category}, with argument completion for both variables.
+ */
+import type { Deps } from '../deps.js';
+import { toSummary } from '../domain/entity.js';
+import { DomainError } from '../domain/errors.js';
+import { getPart, listParts } from '../domain/parts.js';
+import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
+import { DATASETS } from './datasets.js';
+import { datasetUri } from './define.js';
+import { EXPORT_URI_PREFIX, exportStore } from './exports.js';
+import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
+
+/** At most this many values per completion answer (the protocol's limit); total and hasMore say how many matched. */
+export const COMPLETION_MAX = 100;
+
+/** A read of a URI no resource answers (unknown scheme/path, unknown id or category). */
+export class ResourceMissing extends Error {}
+
+export interface Completion {
+  values: string[];
+  total: number;
+  hasMore: boolean;
+}
+
+export type CompletionAnswer = { completion: Completion } | { error: string };
+
+export function completionOf(all: string[]): Completion {
+  return { values: all.slice(0, COMPLETION_MAX), total: all.length, hasMore: all.length > COMPLETION_MAX };
+}
+
+const PART_TEMPLATE = 'robotparts://parts/{id}';
+const CATEGORY_TEMPLATE = 'robotparts://catalogue/{category}';
+
+const JSON_MIME = 'application/json';
+
+export function listResourceTemplates() {
+  return [
+    {
+      uriTemplate: PART_TEMPLATE,
+      name: 'part',
+      title: 'Robot part',
+      description: 'One catalogue entity by id: free-tier fields, locked paid field names and quarantine hint',
+      mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: CATEGORY_TEMPLATE,
+      name: 'catalogue-category',
+      title: 'Catalogue category',
+      description: 'Summary fields of every non-quarantined entity of one category',
+      mimeType: JSON_MIME,
+    },
+  ];
+}
+
+export async function listResources(deps: Deps) {
+  const datasets = DATASETS.map((d) => ({ uri: datasetUri(d.name), name: d.name, title: d.title, description: d.description, mimeType: JSON_MIME }));
+  const categories = (await deps.catalogue.categories()).map((c) => ({
+    uri: `robotparts://catalogue/${c.slug}`,
+    name: `catalogue-${c.slug}`,
+    title: `${c.name} (${c.count})`,
+    mimeType: JSON_MIME,
+  }));
+  return [...datasets, INTELLIGENCE_CHART_RESOURCE, ...categories];
+}
+
+function json(uri: string, body: unknown) {
+  return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(body, null, 2) }] };
+}
+
+function variable(uri: string, prefix: string): string | null {
+  if (!uri.startsWith(prefix)) return null;
+  const raw = uri.slice(prefix.length);
+  if (!raw || /[/?#]/.test(raw)) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** The contents of one resource; ResourceMissing when no resource has this URI. */
+export async function readResource(deps: Deps, uri: string) {
+  const dataset = DATASETS.find((d) => datasetUri(d.name) === uri);
+  if (dataset) return json(uri, await dataset.build(deps));
+  if (uri === INTELLIGENCE_CHART_URI) return { contents: [{ uri, mimeType: INTELLIGENCE_CHART_RESOURCE.mimeType, text: await intelligenceSvg(deps) }] };
+
+  if (uri.startsWith(EXPORT_URI_PREFIX)) {
+    const doc = exportStore(deps).get(uri);
+    if (!doc) throw new ResourceMissing('Export documents are kept for an hour by the server instance that made them; export again (export_bom with the same Idempotency-Key costs nothing).');
+    return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
+  }
+  const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
+  const id = variable(uri, 'robotparts://parts/');
+  if (id !== null) {
+    try {
+      const r = await getPart(parts, id);
+      return json(uri, { ...r, meta: recordMeta(r.entity) });
+    } catch (e) {
+      if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'invalid_input')) throw new ResourceMissing(e.message);
+      throw e;
+    }
+  }
+  const category = variable(uri, 'robotparts://catalogue/');
+  if (category !== null) {
+    const known = (await deps.catalogue.categories()).map((c) => c.slug);
+    if (!known.includes(category)) throw new ResourceMissing(`No catalogue category "${category}"; the categories are ${known.join(', ')}.`);
+    const r = await listParts(parts, { category, limit: 1000 });
+    return json(uri, { count: r.total, data: r.items.map(toSummary), meta: { category: r.category, license: LICENSE, attribution: ATTRIBUTION } });
+  }
+  throw new ResourceMissing('Call resources/list and resources/templates/list for the URIs this server serves.');
+}
+
+/** Ids starting with a prefix (case-insensitive), all of them: completions report the true total. */
+export async function idsMatching(deps: Deps, prefix: string): Promise<string[]> {
+  return deps.catalogue.idsWithPrefix(prefix, 1_000_000);
+}
+
+export async function categoriesMatching(deps: Deps, prefix: string): Promise<string[]> {
+  const v = prefix.toLowerCase();
+  return (await deps.catalogue.categories()).map((c) => c.slug).filter((s) => s.toLowerCase().startsWith(v));
+}
+
+export async function completeResourceArgument(deps: Deps, uriTemplate: string, name: string, value: string, _context: Record<string, string>): Promise<CompletionAnswer> {
+  if (uriTemplate === PART_TEMPLATE && name === 'id') return { completion: completionOf(await idsMatching(deps, value)) };
+  if (uriTemplate === CATEGORY_TEMPLATE && name === 'category') return { completion: completionOf(await categoriesMatching(deps, value)) };
+  if (uriTemplate === PART_TEMPLATE || uriTemplate === CATEGORY_TEMPLATE) return { error: `Resource template ${uriTemplate} has no argument "${name}"` };
+  return { error: `Unknown resource template "${uriTemplate}"; call resources/templates/list` };
+}
