@@ -65,8 +65,15 @@ export function checkLimit(limit: number | undefined, def: number, max: number):
   return limit > max ? { limit: max, clamped: true } : { limit, clamped: false };
 }
 
+/** Longest query text and most distinct terms one search takes (each term scans the index). */
+export const SEARCH_Q_MAX_CHARS = 500;
+export const SEARCH_MAX_TERMS = 16;
+
 export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<SearchResult> {
-  const terms = [...new Set(tokenize(p.q ?? ''))];
+  const q = p.q ?? '';
+  if (q.length > SEARCH_Q_MAX_CHARS) throw invalidInput('q', `is ${q.length} characters long; at most ${SEARCH_Q_MAX_CHARS}`);
+  const terms = [...new Set(tokenize(q))];
+  if (terms.length > SEARCH_MAX_TERMS) throw invalidInput('q', `has ${terms.length} distinct terms; at most ${SEARCH_MAX_TERMS} (all must match, so fewer, more specific terms find the same)`);
   // Compiled first: a bad field, op or unit is invalid_input before anything is read.
   const specQuery = compileSpecQuery(ctx.specs, { where: p.where, sort: p.sort });
   if (terms.length === 0 && (specQuery === null || specQuery.clauses.length === 0)) {

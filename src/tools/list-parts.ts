@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeepEntity, SUMMARY_FIELDS } from '../domain/entity.js';
 import { invalidInput } from '../domain/errors.js';
-import { preparedDeep, preparedSummary } from '../domain/prepared.js';
+import { preparedDeepList, preparedSummaryList } from '../domain/prepared.js';
 import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/parts.js';
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
@@ -85,7 +85,11 @@ export const listPartsTool = defineTool({
       const meta = await ctx.deps.catalogue.meta();
       return {
         count: r.total,
-        data: (deep ? r.items.map(preparedDeep) : r.items.map(preparedSummary)).map((x) => (pick ? pickFields(x, pick) : x)),
+        data: pick
+          ? (deep ? preparedDeepList(r.items) : preparedSummaryList(r.items)).map((x) => pickFields(x as { id: string }, pick))
+          : deep
+            ? preparedDeepList(r.items)
+            : preparedSummaryList(r.items),
         next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
         meta: {
           category: r.category,
