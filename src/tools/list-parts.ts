@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { DeepEntity } from '../domain/entity.js';
+import { DeepEntity, SUMMARY_FIELDS } from '../domain/entity.js';
+import { invalidInput } from '../domain/errors.js';
 import { preparedDeepList, preparedSummaryList } from '../domain/prepared.js';
 import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/parts.js';
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
 import { defineTool } from './define.js';
-import { ApiKey, ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, Summary } from './schemas.js';
+import { ApiKey, ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
+
+const RECORD_FIELDS = Object.keys(DeepEntity.shape) as [keyof DeepEntity, ...(keyof DeepEntity)[]];
 
 export const DEEP_LIST_COST = 1;
 
@@ -31,10 +34,15 @@ export const listPartsTool = defineTool({
     limit: z.number().int().min(1).optional().describe(`Entities per page, default ${LIST_LIMIT_DEFAULT}; above ${LIST_LIMIT_MAX} clamped`),
     cursor: Cursor.optional(),
     api_key: ApiKey.optional(),
+    fields: z
+      .array(z.enum(RECORD_FIELDS))
+      .min(1)
+      .optional()
+      .describe(`Record fields to return (id always); summary fields (${SUMMARY_FIELDS.join(', ')}) for free, any field with deep=true. Default: all of them`),
   }),
   outputSchema: z.object({
     count: z.number().int().describe('Entities matching (all pages)'),
-    data: z.array(z.union([DeepEntity, Summary])),
+    data: z.array(z.union([DeepEntity, Summary, DeepEntity.partial().extend({ id: z.string() }).strict()])),
     next_cursor: NextCursor,
     meta: z.object({
       category: z.string().nullable(),
@@ -67,12 +75,21 @@ export const listPartsTool = defineTool({
   ],
   handler: async (input, ctx) => {
     const offset = decodeCursor(input.cursor);
+    const pick = input.fields;
+    if (pick && !input.deep) {
+      const paid = pick.filter((f) => !(SUMMARY_FIELDS as readonly string[]).includes(f));
+      if (paid.length) throw invalidInput('fields', `${paid.join(', ')}: not a summary field; summary fields are ${SUMMARY_FIELDS.join(', ')} (the others need deep=true)`);
+    }
     const build = async (deep: boolean) => {
       const r = await listParts(partsContext(ctx), { ...input, offset });
       const meta = await ctx.deps.catalogue.meta();
       return {
         count: r.total,
-        data: deep ? preparedDeepList(r.items) : preparedSummaryList(r.items),
+        data: pick
+          ? (deep ? preparedDeepList(r.items) : preparedSummaryList(r.items)).map((x) => pickFields(x as { id: string }, pick))
+          : deep
+            ? preparedDeepList(r.items)
+            : preparedSummaryList(r.items),
         next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
         meta: {
           category: r.category,

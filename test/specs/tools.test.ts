@@ -214,3 +214,13 @@ describe('data/README.md', () => {
     expect(rows(fs.readFileSync(path.join(DATA, 'README.md'), 'utf8'))).toEqual(report);
   });
 });
+
+describe('fields on listings', () => {
+  it('list_parts returns only the requested summary fields (id always); paid fields need deep=true', async () => {
+    const o = (await call(client, 'list_parts', { category: 'reducers', fields: ['name', 'manufacturer'] })).structuredContent as { data: Record<string, unknown>[]; count: number };
+    expect(o.data).toHaveLength(entities.filter((e) => e.category === 'reducers' && !e.quarantine).length);
+    for (const r of o.data) expect(Object.keys(r).sort()).toEqual(['id', 'manufacturer', 'name']);
+    expect(errorBody(await call(client, 'list_parts', { fields: ['price'] }))).toMatchObject({ code: 'invalid_input', field: 'fields' });
+    expect(errorBody(await call(client, 'list_parts', { fields: ['nope'] }))).toMatchObject({ code: 'invalid_input', field: 'fields.0' });
+  });
+});

@@ -87,7 +87,9 @@ export async function alternativesOf(
     throw e;
   }
   const part = await partRef(ctx, p.id);
-  const row = ctx.specs.get(part.id)!;
+  const row = ctx.specs.get(part.id);
+  // Open-source-layer records (OSS-LIVE-...) resolve as parts but are not catalogue products.
+  if (!row) throw invalidInput('id', `"${part.id}" is not a catalogue record (alternatives are found among catalogue products)`);
   const all = await ctx.catalogue.getMany(ctx.specs.rows.filter((r) => r.category === row.category).map((r) => r.id));
   const info = new Map(all.map((e) => [e.id, e]));
   const r = findAlternatives(ctx.specs, row, { type: (id) => info.get(id)?.type ?? null }, { limit, must });
