@@ -18,6 +18,8 @@ import type { FlangeRegistry } from './domain/flange.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
 import { SpecIndex } from './domain/specs/index.js';
+import { defaultSpecFields } from './domain/specs/fields.js';
+import { analyticsSpecFields } from './domain/analytics/spec-fields.js';
 import type { ManufacturerTable } from './domain/specs/manufacturers.js';
 import { readOssLayer } from './ingest/oss/layer.js';
 import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
@@ -223,7 +225,8 @@ function wire(
   // is open), so a closed store answers store_unavailable, never an empty result.
   const catalogue = new MemoryCatalogue(data, oss, probe);
   const index = new SearchIndex(data.entities);
-  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers });
+  // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
+  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers, fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)] });
   const clock = opts.clock ?? systemClock;
   const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });

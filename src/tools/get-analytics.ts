@@ -18,4 +18,8 @@ export const getAnalyticsTool = defineTool({
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/intelligence.json', summary: 'Intelligence document (TRL, momentum, insights); ?category= for one category' }],
   handler: async ({ category }, ctx) => getAnalytics(ctx.deps.analytics, category) as z.infer<typeof IntelligenceDocument>,
+  text: (o) =>
+    `${o.meta.category ?? 'whole catalogue'}: ${o.meta.counts.entities} records, ${o.meta.counts.with_trl} with a TRL, ${o.meta.counts.with_momentum} with a momentum score` +
+    (o.top_signals[0] ? `; highest momentum ${o.top_signals[0].id} (${o.top_signals[0].momentum})` : '') +
+    '. Method in meta.method.',
 });

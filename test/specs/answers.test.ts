@@ -38,6 +38,7 @@ const CALLS: Record<string, () => Record<string, unknown>> = {
   check_bom: () => ({ items: ['ACT-016', 'ACT-017', 'REDUCER-HD-25', 'SENS-047'].map((id) => ({ id, quantity: 2 })) }),
   export_bom: () => ({ items: ['ACT-016', 'ACT-017'].map((id) => ({ id, quantity: 2, price: 100 })), api_key: key, format: 'json' }),
   extract_robot_parts: () => ({ content: urdf, kind: 'urdf' }),
+  get_analytics: () => ({}),
   register_key: () => ({ email: 'answers-size@example.com' }),
   get_balance: () => ({ api_key: key }),
   create_payment: () => ({ plan: 'starter', api_key: key }),

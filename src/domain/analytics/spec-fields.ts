@@ -1,0 +1,45 @@
+/**
+ * TRL and momentum as rows of the spec layer's field table, so `where` filters, sorting and
+ * list_spec_fields take them like any other field. A record whose TRL or momentum is unknown has
+ * no spec for the field: it never matches a filter on it (and is counted as not declared).
+ */
+import type { SpecFieldDef } from '../specs/fields.js';
+import type { Spec } from '../specs/types.js';
+import type { Intelligence } from './document.js';
+
+const NO_CONDITIONS = { rating: null, voltage_v: null, measuring_end: null, load: null };
+
+function spec(field: string, quantity: string, value: number, notation: string, source: string): Spec {
+  return { field, quantity, unit: null, value, min: null, max: null, exact: String(value), values: null, notation, source, conditions: NO_CONDITIONS, qualifier: null, dialect: `analytics.${field}`, level: 'B' };
+}
+
+export function analyticsSpecFields(intel: Intelligence): SpecFieldDef[] {
+  return [
+    {
+      name: 'trl',
+      kind: 'number',
+      quantity: 'trl',
+      unit: null,
+      example: '7',
+      description: 'Technology Readiness Level 1-9 from the declared lifecycle status (get_analytics meta.method.trl); unknown TRL never matches',
+      read(e) {
+        const t = intel.entities.get(e.id)?.trl;
+        if (!t || t.trl === null) return { specs: [], unread: [] };
+        return { specs: [spec('trl', 'trl', t.trl, `status ${t.status}`, 'analytics.trl')], unread: [] };
+      },
+    },
+    {
+      name: 'momentum',
+      kind: 'number',
+      quantity: 'momentum',
+      unit: null,
+      example: '60',
+      description: 'Momentum 0-100 by the stated formula (get_analytics meta.method.momentum); a record with too few signals never matches',
+      read(e) {
+        const m = intel.entities.get(e.id)?.momentum;
+        if (!m || m.momentum === null) return { specs: [], unread: [] };
+        return { specs: [spec('momentum', 'momentum', m.momentum, `momentum ${m.momentum} (${m.colour})`, 'analytics.momentum')], unread: [] };
+      },
+    },
+  ];
+}
