@@ -57,6 +57,8 @@ export interface RestRoute<I> {
   /** Custom rendering (e.g. CSV); default is the JSON of the output. */
   render?: (output: unknown) => RestResponse;
   summary?: string;
+  /** Request body limit of this route when it needs more than the server's general limit (inline file content). */
+  bodyLimitBytes?: number;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
@@ -68,7 +70,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   annotations: ToolAnnotations;
   rest: RestRoute<z.infer<I>>[];
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
-  /** Short text for the MCP content block; defaults to the JSON of the output. */
+  /** One-line summary put before the JSON of the output in the MCP text block (src/tools/text.ts). */
   text?: (output: z.infer<O>) => string;
 }
 

@@ -15,13 +15,14 @@ import { MECHANICAL_FILE, readFlangeTokensInUse, readSnapshot, SNAPSHOT_FILE, ty
 import { registeredFlange } from './flange.js';
 import type { FlangeRegistry } from '../../domain/flange.js';
 import { readFlangeRegistry } from '../../store/datasets.js';
+import { buildSpecsFile } from './specs-file.js';
 
 export const LICENSE = 'CC BY 4.0';
 export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 export const SOURCE = 'RoboParts public dataset';
 
 /** Files written, relative to the data directory. */
-export const CATALOGUE_FILES = ['catalogue/entities.json', 'catalogue/categories.json', 'catalogue/REPORT.md'] as const;
+export const CATALOGUE_FILES = ['catalogue/entities.json', 'catalogue/categories.json', 'catalogue/REPORT.md', 'catalogue/specs.json'] as const;
 export type CatalogueFileName = (typeof CATALOGUE_FILES)[number];
 
 export interface ImportCounts {
@@ -174,11 +175,13 @@ export function importCatalogue(snapshotDir: string, opts: ImportOptions = {}): 
   };
 
   const partial = { meta, categories, entities, normalised: valid, renames: collisions.renames, duplicates, dropped, snapshot };
-  const report = buildReport(partial);
+  const specs = buildSpecsFile(entities, meta);
+  const report = `${buildReport(partial)}\n${specs.report.join('\n')}`;
   const files: Record<CatalogueFileName, string> = {
     'catalogue/entities.json': toJson({ meta, entities }),
     'catalogue/categories.json': toJson({ categories }),
     'catalogue/REPORT.md': report,
+    'catalogue/specs.json': toJson(specs.json),
   };
   return { ...partial, report, files };
 }

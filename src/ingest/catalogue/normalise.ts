@@ -38,8 +38,13 @@ export const REASON_CODES = [...UPSTREAM_REASONS, 'upstream_flag', 'upstream_aud
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 const MANUFACTURER_FIELDS = ['manufacturer', 'company', 'vendor', 'developer', 'organization'] as const;
-/** Values upstream writes where the manufacturer is unknown: a gap, not a name. */
-const MANUFACTURER_PLACEHOLDERS = new Set(['', 'unknown', 'unspecified', 'n/a', 'na', 'none', '未明确', '未指定', '未知', '不详']);
+/**
+ * Values upstream writes where the manufacturer is unknown or not one company: a gap, not a name.
+ * The second line ("several", "various", "community", "academic") is the placeholder list of
+ * data/manufacturers.json (a test keeps the two equal).
+ */
+export const MANUFACTURER_PLACEHOLDERS = new Set(['', 'unknown', 'unspecified', 'n/a', 'na', 'none', '未明确', '未指定', '未知', '不详',
+  '多家', 'various', 'community', 'academic', '学术', '开源社区 / 学术团队']);
 
 const MECH_STATUS = ['declared', 'partial', 'not_declared', 'n_a'] as const;
 type MechStatus = (typeof MECH_STATUS)[number];
