@@ -40,7 +40,7 @@ describe('adapter plate for an adapter_required pair', () => {
     ]);
     expect(doc.items[0].print_suggestions).toEqual([p.id]);
     expect(doc.items[1].print_suggestions).toEqual([p.id]);
-    expect(p.print_services!.map((s) => s.name)).toEqual(['JLC 3D', 'Bambu Lab', 'Shapeways', 'Farsoon']);
+    expect(p.print_services!.map((s) => s.name)).toEqual(['JLC 3D', 'Shapeways']);
     expect(BomDocument.parse(JSON.parse(JSON.stringify(doc)))).toEqual(doc); // the output schema holds
 
     const rows = parse(renderBomCsv(doc, true), { columns: true, bom: true }) as Record<string, string>[];

@@ -91,7 +91,7 @@ export const PRICE_SOURCES_DOC =
 export const SupplierSuggestion = z.object({
   name: z.string(),
   url: z.string(),
-  kind: z.string().describe('manufacturer, distributor, marketplace, print_service or printer_maker'),
+  kind: z.string().describe('manufacturer (official store), distributor, marketplace, print_service, printer_maker or tool_maker'),
   basis: z.enum(['manufacturer', 'keyword', 'category']).describe('What matched: the manufacturer (official store), a keyword, or only the category'),
   matched: z.string().describe('The registry key that matched'),
 });

@@ -6,9 +6,11 @@
  * never suggests another brand's official store (ROBOTIS is not a channel for a Maxon motor).
  */
 import { z } from 'zod';
+import { DataEvidence } from '../evidence.js';
 import type { LineSuppliers, SupplierSuggestion } from './schema.js';
 
-export const CHANNEL_KINDS = ['manufacturer', 'distributor', 'marketplace', 'print_service', 'printer_maker'] as const;
+/** A channel's role: manufacturer = the brand's official store; tool_maker = makes bus tools and interfaces (never a distributor of other makers' parts). */
+export const CHANNEL_KINDS = ['manufacturer', 'distributor', 'marketplace', 'print_service', 'printer_maker', 'tool_maker'] as const;
 
 export const SupplierChannel = z
   .object({
@@ -17,6 +19,7 @@ export const SupplierChannel = z
     name_zh: z.string().nullable(),
     url: z.url(),
     kind: z.enum(CHANNEL_KINDS),
+    evidence: DataEvidence.describe('The source record the channel and its role come from'),
   })
   .strict();
 export type SupplierChannel = z.infer<typeof SupplierChannel>;
@@ -156,8 +159,14 @@ export function suggestSuppliers(index: SupplierIndex, q: SupplierQuery): LineSu
   }
 
   const tokens = new Set(present(q.texts).flatMap((t) => normaliseName(t).split(' ')));
+  const tools = new Set<string>();
   for (const [keyword, ids] of Object.entries(registry.by_keyword)) {
-    if (tokens.has(keyword.toLowerCase())) for (const id of ids) push(distributors, id, 'keyword', keyword);
+    if (!tokens.has(keyword.toLowerCase())) continue;
+    for (const id of ids) {
+      // A bus-tool maker does not sell other makers' parts: named in a note, not as a distributor.
+      if (index.channel(id).kind === 'tool_maker') tools.add(`${index.channel(id).name} (${keyword} tools)`);
+      else push(distributors, id, 'keyword', keyword);
+    }
   }
 
   const categories = [...new Set(present(q.categories))];
@@ -165,8 +174,13 @@ export function suggestSuppliers(index: SupplierIndex, q: SupplierQuery): LineSu
   // A brand's own store is suggested for that brand only (by manufacturer or a brand keyword),
   // never as a general channel for other makers' parts of the same category.
   for (const key of keys) {
-    for (const id of registry.by_category[key]) if (index.channel(id).kind !== 'manufacturer') push(distributors, id, 'category', key);
+    for (const id of registry.by_category[key]) {
+      const kind = index.channel(id).kind;
+      if (kind === 'tool_maker') tools.add(`${index.channel(id).name} (${key} tools)`);
+      else if (kind !== 'manufacturer') push(distributors, id, 'category', key);
+    }
   }
+  if (tools.size > 0) notes.push(`bus tools and interfaces (tool makers, not distributors of this part): ${[...tools].join(', ')}`);
   if (categories.length === 0) notes.push('category not stated: no category channels suggested');
   else if (keys.length === 0) notes.push(`no channels registered for category ${categories.map((c) => `"${c}"`).join(' / ')}`);
 
@@ -175,7 +189,7 @@ export function suggestSuppliers(index: SupplierIndex, q: SupplierQuery): LineSu
 
 /** The registry's 3D-printing channels (for print suggestions). */
 export function printServices(index: SupplierIndex): SupplierSuggestion[] {
-  return (index.registry.by_category['3d_printing'] ?? []).map((id) => {
+  return (index.registry.by_category['3d_printing'] ?? []).filter((id) => index.channel(id).kind === 'print_service').map((id) => {
     const c = index.channel(id);
     return { name: c.name, url: c.url, kind: c.kind, basis: 'category' as const, matched: '3d_printing' };
   });
