@@ -1,12 +1,12 @@
 // Child processes of the benchmark, so that each server (and each memory reading) has a
 // process of its own and the load generator does not share a thread with the server.
 //
-//   node bench/child.mjs serve <ours|floor-rest|floor-mcp> <dataDir>   (IPC: start -> listening, stop)
+//   node bench/child.mjs serve <ours|floor-rest|floor-mcp> <dataDir>   (IPC: start -> listening, search, stop)
 //   node --expose-gc bench/child.mjs mem <parse|deps> <dataDir> <file>  (prints one JSON line)
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import { benchConfigOverrides, importDist, LOOPBACK } from './lib.mjs';
+import { benchConfigOverrides, importDist, LOOPBACK, QUERIES, summarise } from './lib.mjs';
 
 const [mode, kind, dataDir, file] = process.argv.slice(2);
 
@@ -33,21 +33,55 @@ function closeNodeServer(server) {
   });
 }
 
-/** Our server: the real app (MCP at /mcp, REST under /api/) over the benchmarked catalogue. */
-async function startOurs() {
+/**
+ * Our server: the real app (MCP at /mcp, REST under /api/) over the benchmarked catalogue.
+ * opts.stateless: MCP without sessions. opts.paidCredits: registers a key and buys lifetime
+ * plans through the sandbox gateway until it holds that many credits (for paid routes).
+ */
+async function startOurs(opts = {}) {
   const { loadConfig } = await importDist('config.js');
   const { buildDeps } = await importDist('deps.js');
   const { silentLogger } = await importDist('log.js');
   const { startHttpServer } = await importDist('http/app.js');
-  const deps = buildDeps(loadConfig({}, benchConfigOverrides(dataDir)), { log: silentLogger });
+  const deps = buildDeps(loadConfig({}, { ...benchConfigOverrides(dataDir), stateless: Boolean(opts.stateless) }), { log: silentLogger });
   const running = await startHttpServer(deps);
+  let apiKey = null;
+  if (opts.paidCredits) {
+    const reg = await deps.accounts.register(`bench-${process.pid}@example.com`);
+    apiKey = reg.api_key;
+    const plan = deps.payments.plans.require('lifetime');
+    while ((await deps.accounts.balance(apiKey)).credits < opts.paidCredits) {
+      const account = await deps.accounts.authenticate(apiKey);
+      const order = await deps.payments.gateway.createOrder({ account, plan });
+      await deps.payments.gateway.simulatePayment(order.order_id);
+    }
+  }
   return {
     port: running.port,
+    apiKey,
+    deps,
     stop: async () => {
       await running.close();
       deps.close();
     },
   };
+}
+
+/** searchParts() in this process over the server's own deps: p50/p99 in µs over the query set. */
+async function searchStats(deps, rounds) {
+  const { searchParts } = await importDist('domain/parts.js');
+  const ctx = { catalogue: deps.catalogue, index: deps.index, baseUrl: 'http://127.0.0.1:8787' };
+  const warmUntil = performance.now() + 500;
+  while (performance.now() < warmUntil) for (const q of QUERIES) await searchParts(ctx, { q });
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of QUERIES) {
+      const t0 = performance.now();
+      await searchParts(ctx, { q });
+      samples.push((performance.now() - t0) * 1000);
+    }
+  }
+  return summarise(samples);
 }
 
 /** The REST floor: bare node:http answering each path with the body ours gave for it. */
@@ -69,12 +103,16 @@ async function startFloorRest(bodies) {
  * The MCP floor: the SDK's McpServer + StreamableHTTPServerTransport on node:http, stateful
  * sessions, one tool whose handler returns the precomputed result ours gave for the query.
  */
-async function startFloorMcp(results) {
-  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
-  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+async function startFloorMcp(results, stateless) {
+  const { McpServer, StreamableHTTPServerTransport } = await import('./sdk.mjs');
   const { z } = await import('zod');
   const byQuery = new Map(results);
   const sessions = new Map();
+  const oneTool = () => {
+    const mcp = new McpServer({ name: 'bare-floor', version: '0.0.0' });
+    mcp.registerTool('search_parts', { description: 'Returns a precomputed result', inputSchema: { q: z.string() } }, async ({ q }) => byQuery.get(q) ?? { content: [{ type: 'text', text: 'no precomputed result' }], isError: true });
+    return mcp;
+  };
   const server = http.createServer(async (req, res) => {
     try {
       if (req.url !== '/mcp') {
@@ -82,6 +120,15 @@ async function startFloorMcp(results) {
         return;
       }
       const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
+      if (stateless) {
+        // Like ours in --stateless mode: a server and a transport per request, JSON responses.
+        const mcp = oneTool();
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        await mcp.connect(transport);
+        await transport.handleRequest(req, res, body);
+        void mcp.close();
+        return;
+      }
       const sid = req.headers['mcp-session-id'];
       if (sid) {
         const s = sessions.get(String(sid));
@@ -92,8 +139,7 @@ async function startFloorMcp(results) {
         await s.transport.handleRequest(req, res, body);
         return;
       }
-      const mcp = new McpServer({ name: 'bare-floor', version: '0.0.0' });
-      mcp.registerTool('search_parts', { description: 'Returns a precomputed result', inputSchema: { q: z.string() } }, async ({ q }) => byQuery.get(q) ?? { content: [{ type: 'text', text: 'no precomputed result' }], isError: true });
+      const mcp = oneTool();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => sessions.set(id, { transport, mcp }),
@@ -131,11 +177,15 @@ async function serveMode() {
   process.on('message', async (msg) => {
     try {
       if (msg.type === 'start') {
-        if (kind === 'ours') running = await startOurs();
+        if (kind === 'ours') running = await startOurs(msg);
         else if (kind === 'floor-rest') running = await startFloorRest(msg.bodies);
-        else if (kind === 'floor-mcp') running = await startFloorMcp(msg.results);
+        else if (kind === 'floor-mcp') running = await startFloorMcp(msg.results, msg.stateless);
         else throw new Error(`unknown server kind ${kind}`);
-        process.send({ type: 'listening', port: running.port });
+        process.send({ type: 'listening', port: running.port, apiKey: running.apiKey ?? null, rss_bytes: process.memoryUsage().rss });
+      } else if (msg.type === 'search') {
+        process.send({ type: 'search-result', stats: await searchStats(running.deps, msg.rounds) });
+      } else if (msg.type === 'rss') {
+        process.send({ type: 'rss-result', rss_bytes: process.memoryUsage().rss });
       } else if (msg.type === 'stop') {
         await running?.stop();
         running = null;

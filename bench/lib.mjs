@@ -1,5 +1,6 @@
 // Shared pieces of the benchmark: paths, the catalogue under test (shipped or synthetic),
 // the query set, percentiles, and the in-process HTTP load generator. Plain ESM, node 20.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -343,4 +344,88 @@ export function checkToolResult(res, id) {
   if (m.error) return `JSON-RPC error ${m.error.code}`;
   if (m.result?.isError) return 'tool error';
   return null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Scaled synthetic catalogue (generated per run in a temp dir, never committed)
+
+/**
+ * A catalogue of `size` records made from the shipped ones: copy k of record R is R with the
+ * id `${R.id}-X${k}` (and duplicate_of suffixed the same way), so every copy is a distinct,
+ * valid record with the same searchable text. Written record by record, never held whole.
+ * Other datasets are linked in unchanged. Returns the data dir and a cleanup function.
+ */
+export function writeScaledCatalogue(sourceFile, size) {
+  const src = JSON.parse(fs.readFileSync(sourceFile, 'utf8'));
+  const base = src.entities;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `rp-bench-${size}-`));
+  const shippedData = path.join(ROOT, 'data');
+  if (fs.existsSync(shippedData)) {
+    for (const name of fs.readdirSync(shippedData)) if (name !== 'catalogue') fs.symlinkSync(path.join(shippedData, name), path.join(tmp, name));
+  }
+  const dir = path.join(tmp, 'catalogue');
+  fs.mkdirSync(dir);
+  const catFile = path.join(path.dirname(sourceFile), 'categories.json');
+  if (fs.existsSync(catFile)) fs.copyFileSync(catFile, path.join(dir, 'categories.json'));
+  const fd = fs.openSync(path.join(dir, 'entities.json'), 'w');
+  try {
+    fs.writeSync(fd, `{"meta":${JSON.stringify({ ...src.meta, dataset_version: `${src.meta.dataset_version}-x${size}` })},"entities":[`);
+    for (let i = 0; i < size; i++) {
+      const e = base[i % base.length];
+      const k = Math.floor(i / base.length);
+      const copy = k === 0 ? e : { ...e, id: `${e.id}-X${k}`, duplicate_of: e.duplicate_of ? `${e.duplicate_of}-X${k}` : e.duplicate_of };
+      fs.writeSync(fd, (i ? ',' : '') + JSON.stringify(copy));
+    }
+    fs.writeSync(fd, ']}');
+  } finally {
+    fs.closeSync(fd);
+  }
+  return { dataDir: tmp, cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }) };
+}
+
+// ---------------------------------------------------------------------------------------
+// stdio cold start
+
+/**
+ * Spawns `node <args>` speaking MCP on stdio, sends initialize, notifications/initialized and
+ * tools/list, and resolves with the milliseconds from spawn to the tools/list response.
+ */
+export function stdioColdStart(args, env, protocolVersion, timeoutMs = 30_000) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`stdio ${args.join(' ')}: no tools/list answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    let buf = '';
+    child.stdout.on('data', (chunk) => {
+      buf += chunk;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let msg;
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (msg.id === 1) {
+          child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+          child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n');
+        } else if (msg.id === 2) {
+          const ms = performance.now() - t0;
+          clearTimeout(timer);
+          child.kill();
+          if (!msg.result?.tools?.length) reject(new Error('tools/list returned no tools'));
+          else resolve(ms);
+        }
+      }
+    });
+    child.on('error', reject);
+    child.stdin.write(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'robot-parts-bench', version: '0' } } }) + '\n',
+    );
+  });
 }

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// npm run bench: search latency in process, REST and MCP throughput against their floors,
-// and memory against a plain JSON.parse. Prints a table and writes bench/results/latest.json.
+// npm run bench: every row of issue 16's table. Search latency in process; REST, MCP (stateful
+// and stateless) and the paid 650 kB listing against bare servers sending the same bytes; a
+// synthetic catalogue scaled to 100,000 records (start, RSS, latency, cost per query vs size);
+// stdio cold start against a bare SDK server; memory against a plain JSON.parse.
+// Prints ours, the baseline, the ratio and the goal; writes bench/results/latest.json.
+// `npm run bench -- --smoke`: a few requests of each kind, small scale, no goals (CI).
 // Ratios are the figures that count; absolute numbers depend on the machine. See bench/README.md.
 import { execFile, execFileSync, fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,8 +24,11 @@ import {
   rpcMessages,
   runLoad,
   send,
+  SHIPPED_ENTITIES,
+  stdioColdStart,
   summarise,
   toolsCallBody,
+  writeScaledCatalogue,
 } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -29,14 +36,20 @@ const CHILD = path.join(HERE, 'child.mjs');
 const RESULTS = path.join(HERE, 'results', 'latest.json');
 
 /** Knobs (env overrides for quick local runs; the defaults are the reported configuration). */
-const SEARCH_ROUNDS = Number(process.env.BENCH_SEARCH_ROUNDS ?? 300); // rounds over the query set
+const SMOKE = process.argv.includes('--smoke');
+const SEARCH_ROUNDS = SMOKE ? 3 : Number(process.env.BENCH_SEARCH_ROUNDS ?? 300); // rounds over the query set
 const SEARCH_BUDGET_MS = 15_000; // per method, whichever ends first
-const HTTP_REQUESTS = Number(process.env.BENCH_HTTP_REQUESTS ?? 3000); // per measured run
+const HTTP_REQUESTS = SMOKE ? 40 : Number(process.env.BENCH_HTTP_REQUESTS ?? 3000); // per measured run
+const PAID_REQUESTS = SMOKE ? 10 : 600; // per measured run of the 650 kB listing
+const SCALE_REQUESTS = SMOKE ? 20 : 1000; // per measured run at the largest scale
 const HTTP_CONCURRENCY = 16;
-const HTTP_ROUNDS = 3; // floor and ours alternate; the median round is reported
-const HTTP_WARMUP = 400;
+const HTTP_ROUNDS = SMOKE ? 1 : 3; // floor and ours alternate; the median round is reported
+const HTTP_WARMUP = SMOKE ? 10 : 400;
+const SCALE_SIZES = SMOKE ? [2_000] : [10_000, 100_000]; // besides the shipped catalogue
+const SCALE_SEARCH_ROUNDS = SMOKE ? 2 : 30;
+const STDIO_RUNS = SMOKE ? 1 : 5;
 const RUN_DEADLINE_MS = 30_000; // per measured run: the generator stops by itself
-const WATCHDOG_MS = 240_000; // the whole bench, last resort
+const WATCHDOG_MS = SMOKE ? 300_000 : 1_200_000; // the whole bench, last resort
 
 const children = new Set();
 const watchdog = setTimeout(() => {
@@ -76,7 +89,7 @@ async function benchSearch(dataDir) {
   };
   const methods = {
     ours: async (q) => (await searchParts(ctx, { q })).total,
-    index_only: async (q) => deps.index.search([...new Set(tokenize(q))]).length,
+    index_only: async (q) => deps.index.query([...new Set(tokenize(q))], { limit: 20 }).total,
     scan: async (q) => scan(q).length,
   };
 
@@ -132,11 +145,11 @@ function startChild(kind, dataDir, payload = {}) {
   children.add(child);
   child.on('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${kind} server did not start within 30 s`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start within 120 s`)), 120_000);
     child.on('message', (m) => {
       if (m.type === 'listening') {
         clearTimeout(timer);
-        resolve({ kind, port: m.port, child });
+        resolve({ kind, port: m.port, apiKey: m.apiKey, rss_bytes: m.rss_bytes, child });
       } else if (m.type === 'failed') {
         clearTimeout(timer);
         reject(new Error(`${kind} server failed: ${m.error}`));
@@ -162,20 +175,71 @@ function stopChild({ child }) {
   });
 }
 
+/** One IPC request to a server child; resolves with its reply of type `replyType`. */
+function ask(server, msg, replyType) {
+  return new Promise((resolve, reject) => {
+    const onMsg = (m) => {
+      if (m.type === replyType) {
+        server.child.off('message', onMsg);
+        resolve(m);
+      } else if (m.type === 'failed') {
+        server.child.off('message', onMsg);
+        reject(new Error(m.error));
+      }
+    };
+    server.child.on('message', onMsg);
+    server.child.send(msg);
+  });
+}
+
 async function memory(mode, dataDir, file) {
   const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', CHILD, 'mem', mode, dataDir, file], { timeout: 60_000, cwd: ROOT });
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
 // ---------------------------------------------------------------------------------------
-// 2 + 3. REST and MCP throughput against their floors
+// Load runs: warm-up, then floor and ours alternate; the median run of each side is reported
+
+const agg = (list) => ({
+  rps: median(list.map((x) => x.rps)),
+  p50_ms: median(list.map((x) => x.p50_ms)),
+  p99_ms: median(list.map((x) => x.p99_ms)),
+  errors: list.reduce((a, x) => a + x.errors, 0),
+  requests: list.reduce((a, x) => a + x.completed, 0),
+  incomplete_runs: list.filter((x) => x.timed_out).length,
+  runs: list,
+});
+
+/** sides: { floor?: {port}, ours: {port} }; opts(port) -> runLoad options without total. */
+async function compare(label, sides, opts, total, warmup = HTTP_WARMUP, rounds = HTTP_ROUNDS) {
+  log(`${label}: warm-up`);
+  for (const s of Object.values(sides)) await runLoad({ ...opts(s.port), total: warmup });
+  const runs = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? Object.keys(sides) : Object.keys(sides).reverse();
+    for (const side of order) {
+      log(`${label}: round ${r + 1}/${rounds} ${side}`);
+      runs[side].push(await runLoad({ ...opts(sides[side].port), total }));
+    }
+  }
+  return Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, agg(v)]));
+}
+
+const loadOpts = (build, check) => (port) => ({ port, concurrency: HTTP_CONCURRENCY, deadlineMs: RUN_DEADLINE_MS, build, check });
+
+// ---------------------------------------------------------------------------------------
+// 2. REST search, MCP stateful and stateless, paid listing: ours against bare servers
 
 async function benchHttp(dataDir) {
-  const { LATEST_PROTOCOL_VERSION } = await import('@modelcontextprotocol/sdk/types.js');
+  const { LATEST_PROTOCOL_VERSION } = await import('./sdk.mjs');
   const servers = [];
+  const start = async (kind, payload) => {
+    const s = await startChild(kind, dataDir, payload);
+    servers.push(s);
+    return s;
+  };
   try {
-    const ours = await startChild('ours', dataDir);
-    servers.push(ours);
+    const ours = await start('ours', { paidCredits: HTTP_WARMUP + PAID_REQUESTS * HTTP_ROUNDS + 10 });
 
     // Precompute what the floors answer: exactly what ours answers, byte for byte.
     const restPaths = QUERIES.map((q) => `/api/search?q=${encodeURIComponent(q)}`);
@@ -195,65 +259,115 @@ async function benchHttp(dataDir) {
       results.push([q, rpcMessages(res).find((m) => m.id === i + 1).result]);
     }
     await closeMcpSession(ours.port, probe);
+    // The paid listing: one deep page with the key (its body changes only in the balance digits).
+    const paidHeaders = { authorization: `Bearer ${ours.apiKey}` };
+    const paid = await send(undefined, ours.port, { path: '/api/entities.json', headers: paidHeaders });
+    if (paid.status !== 200 || JSON.parse(paid.body).meta.fields !== 'deep') throw new Error(`paid /api/entities.json answered ${paid.status}: ${paid.body.slice(0, 300)}`);
+    const paidLen = Buffer.byteLength(paid.body);
 
-    const floorRest = await startChild('floor-rest', dataDir, { bodies });
-    servers.push(floorRest);
-    const floorMcp = await startChild('floor-mcp', dataDir, { results });
-    servers.push(floorMcp);
+    const floorRest = await start('floor-rest', { bodies: [...bodies, ['/api/entities.json', paid.body]] });
+    const floorMcp = await start('floor-mcp', { results });
+    const oursStateless = await start('ours', { stateless: true });
+    const floorStateless = await start('floor-mcp', { results, stateless: true });
 
-    const rest = (port) => ({
-      port,
-      concurrency: HTTP_CONCURRENCY,
-      deadlineMs: RUN_DEADLINE_MS,
-      build: (i) => ({ method: 'GET', path: restPaths[i % restPaths.length] }),
-      check: (res, i) => (res.status !== 200 ? `HTTP ${res.status}` : Buffer.byteLength(res.body) !== restLen.get(restPaths[i % restPaths.length]) ? 'body size differs' : null),
-    });
+    const rest = loadOpts(
+      (i) => ({ method: 'GET', path: restPaths[i % restPaths.length] }),
+      (res, i) => (res.status !== 200 ? `HTTP ${res.status}` : Buffer.byteLength(res.body) !== restLen.get(restPaths[i % restPaths.length]) ? 'body size differs' : null),
+    );
     const sessions = new Map();
     for (const s of [ours, floorMcp]) {
       const list = [];
       for (let w = 0; w < HTTP_CONCURRENCY; w++) list.push(await openMcpSession(s.port, LATEST_PROTOCOL_VERSION));
       sessions.set(s.port, list);
     }
-    const mcp = (port) => ({
-      port,
-      concurrency: HTTP_CONCURRENCY,
-      deadlineMs: RUN_DEADLINE_MS,
-      build: (i, w) => ({ method: 'POST', path: '/mcp', headers: sessions.get(port)[w], body: toolsCallBody(i + 1, QUERIES[i % QUERIES.length]) }),
-      check: (res, i) => checkToolResult(res, i + 1),
-    });
+    const mcp = (port) =>
+      loadOpts(
+        (i, w) => ({ method: 'POST', path: '/mcp', headers: sessions.get(port)[w], body: toolsCallBody(i + 1, QUERIES[i % QUERIES.length]) }),
+        (res, i) => checkToolResult(res, i + 1),
+      )(port);
+    const statelessHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+    const mcpStateless = loadOpts(
+      (i) => ({ method: 'POST', path: '/mcp', headers: statelessHeaders, body: toolsCallBody(i + 1, QUERIES[i % QUERIES.length]) }),
+      (res, i) => checkToolResult(res, i + 1),
+    );
+    const paidLoad = loadOpts(
+      () => ({ method: 'GET', path: '/api/entities.json', headers: paidHeaders }),
+      (res) => (res.status !== 200 ? `HTTP ${res.status}` : Math.abs(Buffer.byteLength(res.body) - paidLen) > 16 ? 'body size differs' : null),
+    );
 
     const out = {};
-    for (const [surface, opts, pair] of [
-      ['rest', rest, { floor: floorRest, ours }],
-      ['mcp', mcp, { floor: floorMcp, ours }],
-    ]) {
-      log(`${surface}: warm-up`);
-      for (const s of Object.values(pair)) await runLoad({ ...opts(s.port), total: HTTP_WARMUP });
-      const runs = { floor: [], ours: [] };
-      for (let r = 0; r < HTTP_ROUNDS; r++) {
-        const sides = r % 2 === 0 ? ['floor', 'ours'] : ['ours', 'floor'];
-        for (const side of sides) {
-          log(`${surface}: round ${r + 1}/${HTTP_ROUNDS} ${side}`);
-          runs[side].push(await runLoad({ ...opts(pair[side].port), total: HTTP_REQUESTS }));
-        }
-      }
-      const agg = (list) => ({
-        rps: median(list.map((x) => x.rps)),
-        p50_ms: median(list.map((x) => x.p50_ms)),
-        p99_ms: median(list.map((x) => x.p99_ms)),
-        errors: list.reduce((a, x) => a + x.errors, 0),
-        requests: list.reduce((a, x) => a + x.completed, 0),
-        incomplete_runs: list.filter((x) => x.timed_out).length,
-        runs: list,
-      });
-      out[surface] = { floor: agg(runs.floor), ours: agg(runs.ours) };
-    }
+    out.rest = await compare('REST search', { floor: floorRest, ours }, rest, HTTP_REQUESTS);
+    out.mcp = await compare('MCP stateful', { floor: floorMcp, ours }, mcp, HTTP_REQUESTS);
+    out.mcp_stateless = await compare('MCP stateless', { floor: floorStateless, ours: oursStateless }, mcpStateless, HTTP_REQUESTS);
+    out.paid = await compare('paid entities.json', { floor: floorRest, ours }, paidLoad, PAID_REQUESTS, Math.min(HTTP_WARMUP, 100));
+    out.search_in_server = (await ask(ours, { type: 'search', rounds: SCALE_SEARCH_ROUNDS }, 'search-result')).stats;
     for (const s of [ours, floorMcp]) for (const h of sessions.get(s.port)) await closeMcpSession(s.port, h);
-    out.body_bytes = { rest_median: median([...restLen.values()]), mcp_median: median(results.map(([, r]) => Buffer.byteLength(JSON.stringify(r)))) };
+    out.body_bytes = { rest_median: median([...restLen.values()]), mcp_median: median(results.map(([, r]) => Buffer.byteLength(JSON.stringify(r)))), paid: paidLen };
     return out;
   } finally {
     await Promise.all(servers.map(stopChild));
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// 3. Scale: synthetic catalogues of SCALE_SIZES records made from the shipped ones
+
+async function benchScale(sourceFile) {
+  const out = [];
+  for (const [n, size] of SCALE_SIZES.entries()) {
+    log(`scale ${size}: generating the catalogue`);
+    const cat = writeScaledCatalogue(sourceFile, size);
+    let server = null;
+    try {
+      const t0 = performance.now();
+      server = await startChild('ours', cat.dataDir);
+      // Start = fork until /healthz answers 200 (node start, imports, data load, index, listen).
+      for (;;) {
+        const r = await send(undefined, server.port, { path: '/healthz' }).catch(() => null);
+        if (r?.status === 200) break;
+        await new Promise((res) => setTimeout(res, 5));
+      }
+      const startMs = performance.now() - t0;
+      const rssStart = server.rss_bytes;
+      log(`scale ${size}: started in ${fmt(startMs)} ms; in-process search`);
+      const search = (await ask(server, { type: 'search', rounds: SCALE_SEARCH_ROUNDS }, 'search-result')).stats;
+      let rest = null;
+      if (n === SCALE_SIZES.length - 1) {
+        const paths = QUERIES.map((q) => `/api/search?q=${encodeURIComponent(q)}`);
+        rest = (
+          await compare(
+            `REST search at ${size}`,
+            { ours: server },
+            loadOpts((i) => ({ method: 'GET', path: paths[i % paths.length] }), (res) => (res.status !== 200 ? `HTTP ${res.status}` : null)),
+            SCALE_REQUESTS,
+            Math.min(HTTP_WARMUP, 100),
+          )
+        ).ours;
+      }
+      const rss = (await ask(server, { type: 'rss' }, 'rss-result')).rss_bytes;
+      out.push({ size, start_ms: startMs, rss_start_bytes: rssStart, rss_bytes: rss, search, rest });
+    } finally {
+      if (server) await stopChild(server);
+      cat.cleanup();
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// 4. stdio cold start to the first tools/list
+
+async function benchStdio(dataDir) {
+  const { LATEST_PROTOCOL_VERSION } = await import('./sdk.mjs');
+  const ours = [];
+  const bare = [];
+  const env = { ROBOT_PARTS_DB: ':memory:', ROBOT_PARTS_DATA_DIR: dataDir, ROBOT_PARTS_LOG_LEVEL: 'error' };
+  for (let r = 0; r < STDIO_RUNS; r++) {
+    log(`stdio cold start ${r + 1}/${STDIO_RUNS}`);
+    bare.push(await stdioColdStart([path.join(HERE, 'bare-stdio.mjs')], {}, LATEST_PROTOCOL_VERSION));
+    ours.push(await stdioColdStart([path.join(ROOT, 'dist', 'cli.js')], env, LATEST_PROTOCOL_VERSION));
+  }
+  return { ours_ms: median(ours), bare_ms: median(bare), ours_runs: ours, bare_runs: bare };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -262,7 +376,7 @@ async function benchHttp(dataDir) {
 function table(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
   const last = rows[0].length - 1;
-  const line = (r) => r.map((v, c) => (c === 0 || c === last ? String(v).padEnd(widths[c]) : String(v).padStart(widths[c]))).join('  ').trimEnd();
+  const line = (r) => r.map((v, c) => (c === 0 || c >= last - 1 ? String(v).padEnd(widths[c]) : String(v).padStart(widths[c]))).join('  ').trimEnd();
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
@@ -279,6 +393,7 @@ async function main() {
   const data = prepareDataDir({ forceSynthetic: process.env.BENCH_SYNTHETIC === '1' });
   try {
     if (data.source === 'synthetic') log(`NOTE: ${process.env.BENCH_SYNTHETIC === '1' ? 'BENCH_SYNTHETIC=1' : 'data/catalogue/entities.json is absent'}; benchmarking 800 synthetic entities instead.`);
+    if (SMOKE) log('SMOKE profile: a few requests of each kind; the numbers mean nothing');
 
     log('search latency in process');
     const search = await benchSearch(data.dataDir);
@@ -289,36 +404,63 @@ async function main() {
     log(`HTTP: ${HTTP_REQUESTS} requests x ${HTTP_ROUNDS} rounds per side, concurrency ${HTTP_CONCURRENCY}`);
     const httpRes = await benchHttp(data.dataDir);
 
+    const scale = await benchScale(data.file);
+    const stdio = await benchStdio(data.dataDir);
+
     const s = search.stats;
     const MB = (b) => fmt(b / 1048576, 1);
-    const ratio = (x) => (Number.isFinite(x) ? `${fmt(x, 2)}x` : 'n/a');
-    const { rest, mcp } = httpRes;
+    const x = (v) => (Number.isFinite(v) ? `${fmt(v, 2)}x` : 'n/a');
+    const goal = (text) => (SMOKE ? '(smoke)' : text);
+    const { rest, mcp, mcp_stateless: mcpSl, paid } = httpRes;
+    const big = scale[scale.length - 1];
+    const shippedCost = httpRes.search_in_server.p50;
+    const growth = (row) => (row.search.p50 / shippedCost) / (row.size / search.entities);
     const rows = [
-      ['measure', 'ours', 'baseline', 'ratio', 'baseline is'],
-      ['search p50 (us/query)', fmt(s.ours.p50, 1), fmt(s.scan.p50, 1), ratio(s.ours.p50 / s.scan.p50), 'linear scan of name (ours/scan)'],
-      ['search p99 (us/query)', fmt(s.ours.p99, 1), fmt(s.scan.p99, 1), ratio(s.ours.p99 / s.scan.p99), 'linear scan of name (ours/scan)'],
-      ['  index only p50 (us/query)', fmt(s.index_only.p50, 1), fmt(s.scan.p50, 1), ratio(s.index_only.p50 / s.scan.p50), 'linear scan of name (index/scan)'],
-      ['REST /api/search (req/s)', fmt(rest.ours.rps), fmt(rest.floor.rps), ratio(rest.floor.rps / rest.ours.rps), 'bare node:http, same body (floor/ours)'],
-      ['  REST p50 / p99 (ms)', `${fmt(rest.ours.p50_ms, 2)} / ${fmt(rest.ours.p99_ms, 2)}`, `${fmt(rest.floor.p50_ms, 2)} / ${fmt(rest.floor.p99_ms, 2)}`, ratio(rest.ours.p50_ms / rest.floor.p50_ms), 'p50 ours/floor'],
-      ['MCP tools/call search_parts (req/s)', fmt(mcp.ours.rps), fmt(mcp.floor.rps), ratio(mcp.floor.rps / mcp.ours.rps), 'bare SDK server, 1 tool (floor/ours)'],
-      ['  MCP p50 / p99 (ms)', `${fmt(mcp.ours.p50_ms, 2)} / ${fmt(mcp.ours.p99_ms, 2)}`, `${fmt(mcp.floor.p50_ms, 2)} / ${fmt(mcp.floor.p99_ms, 2)}`, ratio(mcp.ours.p50_ms / mcp.floor.p50_ms), 'p50 ours/floor'],
-      ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), ratio(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), 'JSON.parse of the file (ours/parse)'],
-      ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), ratio(mem.deps.rss_bytes / mem.parse.rss_bytes), 'incl. SQLite :memory: (info)'],
-      ['HTTP errors (of requests)', `${rest.ours.errors + mcp.ours.errors} / ${rest.ours.requests + mcp.ours.requests}`, `${rest.floor.errors + mcp.floor.errors} / ${rest.floor.requests + mcp.floor.requests}`, '', 'must be 0'],
+      ['measure', 'ours', 'baseline', 'ratio', 'goal', 'baseline is'],
+      ['REST GET /api/search (req/s)', fmt(rest.ours.rps), fmt(rest.floor.rps), x(rest.ours.rps / rest.floor.rps), goal('>= 0.7x'), 'bare node:http, same bytes (ours/floor)'],
+      ['  REST p50 / p99 (ms)', `${fmt(rest.ours.p50_ms, 2)} / ${fmt(rest.ours.p99_ms, 2)}`, `${fmt(rest.floor.p50_ms, 2)} / ${fmt(rest.floor.p99_ms, 2)}`, x(rest.ours.p50_ms / rest.floor.p50_ms), '', 'p50 ours/floor'],
+      ['MCP tools/call stateful (req/s)', fmt(mcp.ours.rps), fmt(mcp.floor.rps), x(mcp.ours.rps / mcp.floor.rps), goal('>= 0.8x'), 'bare SDK server, 1 tool (ours/floor)'],
+      ['  MCP p50 / p99 (ms)', `${fmt(mcp.ours.p50_ms, 2)} / ${fmt(mcp.ours.p99_ms, 2)}`, `${fmt(mcp.floor.p50_ms, 2)} / ${fmt(mcp.floor.p99_ms, 2)}`, x(mcp.ours.p50_ms / mcp.floor.p50_ms), '', 'p50 ours/floor'],
+      ['MCP tools/call --stateless (req/s)', fmt(mcpSl.ours.rps), fmt(mcpSl.floor.rps), x(mcpSl.ours.rps / mcpSl.floor.rps), goal('>= 0.8x'), 'bare stateless SDK server (ours/floor)'],
+      ['search p50 in process (us/query)', fmt(s.ours.p50, 1), fmt(s.scan.p50, 1), x(s.ours.p50 / s.scan.p50), goal('<= 20 us'), 'linear scan of name (ours/scan)'],
+      ['search p99 in process (us/query)', fmt(s.ours.p99, 1), fmt(s.scan.p99, 1), x(s.ours.p99 / s.scan.p99), goal('<= 100 us'), 'linear scan of name (ours/scan)'],
+      ['  index only p50 (us/query)', fmt(s.index_only.p50, 1), fmt(s.scan.p50, 1), x(s.index_only.p50 / s.scan.p50), '', 'linear scan of name (index/scan)'],
+      [`${fmt(big.size)} entities: start to /healthz (s)`, fmt(big.start_ms / 1000, 2), '', '', goal('<= 3 s'), 'fork to first 200'],
+      [`${fmt(big.size)} entities: RSS (MB)`, MB(big.rss_bytes), '', '', goal('<= 400 MB'), 'server process after the load'],
+      [`${fmt(big.size)} entities: REST p50 / p99 (ms)`, `${fmt(big.rest.p50_ms, 2)} / ${fmt(big.rest.p99_ms, 2)}`, `${fmt(rest.ours.p50_ms, 2)} / ${fmt(rest.ours.p99_ms, 2)}`, x(big.rest.p50_ms / rest.ours.p50_ms), goal('p50 <= 2 ms'), `shipped catalogue (p50 ${fmt(big.size)}/shipped)`],
+      [`${fmt(big.size)} entities: bulk REST (req/s)`, fmt(big.rest.rps), fmt(rest.ours.rps), x(big.rest.rps / rest.ours.rps), '', 'shipped catalogue'],
+      ...scale.map((row) => [
+        `cost per query at ${fmt(row.size)} (us p50)`,
+        fmt(row.search.p50, 1),
+        fmt(shippedCost, 1),
+        x(growth(row)),
+        goal('< 1x'),
+        `(cost growth)/(size growth x${fmt(row.size / search.entities, 0)}) vs shipped`,
+      ]),
+      ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.ours.rps / paid.floor.rps), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
+      ['stdio cold start to tools/list (ms)', fmt(stdio.ours_ms), fmt(stdio.bare_ms), x(stdio.ours_ms / stdio.bare_ms), goal('<= 1.5x'), 'bare SDK stdio server, 1 tool (ours/bare)'],
+      ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), x(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), '', 'JSON.parse of the file (ours/parse)'],
+      ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), x(mem.deps.rss_bytes / mem.parse.rss_bytes), '', 'info'],
     ];
+    const loads = [rest, mcp, mcpSl, paid];
+    const errOurs = loads.reduce((a, l) => a + l.ours.errors, 0) + (big.rest?.errors ?? 0);
+    const errFloor = loads.reduce((a, l) => a + l.floor.errors, 0);
+    const reqOurs = loads.reduce((a, l) => a + l.ours.requests, 0) + (big.rest?.requests ?? 0);
+    const reqFloor = loads.reduce((a, l) => a + l.floor.requests, 0);
+    rows.push(['HTTP errors (of requests)', `${errOurs} / ${reqOurs}`, `${errFloor} / ${reqFloor}`, '', 'must be 0', '']);
 
     const cpus = os.cpus();
     const header =
-      `robot-parts-mcp bench  ${new Date().toISOString()}  commit ${gitCommit() ?? 'n/a'}\n` +
-      `node ${process.version}  ${os.platform()} ${os.arch()}  ${cpus.length} cpu (${cpus[0]?.model ?? 'unknown'})\n` +
-      `catalogue: ${data.source === 'shipped' ? 'data/catalogue/entities.json' : 'SYNTHETIC (800 generated records, not the shipped catalogue)'}, ${search.entities} entities, dataset ${search.dataset_version}\n` +
+      `robot-parts-mcp bench${SMOKE ? ' (SMOKE: numbers are not comparable)' : ''}  ${new Date().toISOString()}  commit ${gitCommit() ?? 'n/a'}\n` +
+      `node ${process.version}  ${os.platform()} ${os.arch()}  ${cpus.length} cpu (${cpus[0]?.model ?? 'unknown'})  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n` +
+      `catalogue: ${data.source === 'shipped' ? 'data/catalogue/entities.json' : 'SYNTHETIC (800 generated records, not the shipped catalogue)'}, ${search.entities} entities, dataset ${search.dataset_version}; scaled copies: ${SCALE_SIZES.map((n) => fmt(n)).join(', ')}\n` +
       `search: ${search.queries} queries x ${search.rounds} rounds per method after 1 s warm-up\n` +
-      `HTTP: ${HTTP_REQUESTS} requests/run, concurrency ${HTTP_CONCURRENCY}, keep-alive, ${HTTP_ROUNDS} runs per side (median shown), servers in child processes on 127.0.0.1\n` +
-      `body size (median): REST ${fmt(httpRes.body_bytes.rest_median)} B, MCP result ${fmt(httpRes.body_bytes.mcp_median)} B\n`;
+      `HTTP: ${HTTP_REQUESTS} requests/run (paid ${PAID_REQUESTS}, scaled ${SCALE_REQUESTS}), concurrency ${HTTP_CONCURRENCY}, keep-alive, ${HTTP_ROUNDS} runs per side (median shown), servers in child processes on 127.0.0.1\n` +
+      `body size (median): REST ${fmt(httpRes.body_bytes.rest_median)} B, MCP result ${fmt(httpRes.body_bytes.mcp_median)} B, paid listing ${fmt(httpRes.body_bytes.paid)} B\n`;
     const elapsed = (performance.now() - started) / 1000;
     process.stdout.write(`${header}\n${table(rows)}\n\nwall time ${fmt(elapsed, 1)} s; details in ${path.relative(ROOT, RESULTS)}\n`);
 
-    const incomplete = rest.ours.incomplete_runs + rest.floor.incomplete_runs + mcp.ours.incomplete_runs + mcp.floor.incomplete_runs;
+    const incomplete = loads.reduce((a, l) => a + l.ours.incomplete_runs + l.floor.incomplete_runs, 0) + (big.rest?.incomplete_runs ?? 0);
     if (incomplete > 0) log(`WARNING: ${incomplete} run(s) hit the ${RUN_DEADLINE_MS / 1000} s deadline before all requests completed`);
 
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
@@ -327,22 +469,30 @@ async function main() {
       JSON.stringify(
         {
           at: new Date().toISOString(),
+          smoke: SMOKE,
           commit: gitCommit(),
           node: process.version,
           platform: `${os.platform()} ${os.arch()}`,
           cpus: cpus.length,
           cpu_model: cpus[0]?.model ?? null,
+          loadavg: os.loadavg(),
           catalogue: { source: data.source, entities: search.entities, dataset_version: search.dataset_version },
-          config: { search_rounds: search.rounds, queries: QUERIES, http_requests: HTTP_REQUESTS, http_concurrency: HTTP_CONCURRENCY, http_rounds: HTTP_ROUNDS, http_warmup: HTTP_WARMUP },
+          config: { search_rounds: search.rounds, queries: QUERIES, http_requests: HTTP_REQUESTS, paid_requests: PAID_REQUESTS, scale_requests: SCALE_REQUESTS, http_concurrency: HTTP_CONCURRENCY, http_rounds: HTTP_ROUNDS, http_warmup: HTTP_WARMUP, scale_sizes: SCALE_SIZES },
           ratios: {
+            rest_ours_over_floor_rps: rest.ours.rps / rest.floor.rps,
+            mcp_ours_over_floor_rps: mcp.ours.rps / mcp.floor.rps,
+            mcp_stateless_ours_over_floor_rps: mcpSl.ours.rps / mcpSl.floor.rps,
             search_p50_ours_over_scan: s.ours.p50 / s.scan.p50,
             search_p99_ours_over_scan: s.ours.p99 / s.scan.p99,
-            rest_floor_over_ours_rps: rest.floor.rps / rest.ours.rps,
-            mcp_floor_over_ours_rps: mcp.floor.rps / mcp.ours.rps,
+            paid_ours_over_floor_rps: paid.ours.rps / paid.floor.rps,
+            stdio_ours_over_bare_ms: stdio.ours_ms / stdio.bare_ms,
+            cost_growth_over_size_growth: Object.fromEntries(scale.map((row) => [row.size, growth(row)])),
             heap_deps_over_parse: mem.deps.heap_used_bytes / mem.parse.heap_used_bytes,
           },
-          search: { stats_us: s, per_query: search.perQuery },
+          search: { stats_us: s, per_query: search.perQuery, in_server_us: httpRes.search_in_server },
           http: httpRes,
+          scale,
+          stdio,
           memory: mem,
           wall_time_s: elapsed,
         },
@@ -350,7 +500,7 @@ async function main() {
         2,
       ) + '\n',
     );
-    if (rest.ours.errors + mcp.ours.errors + rest.floor.errors + mcp.floor.errors > 0) {
+    if (errOurs + errFloor > 0) {
       log('WARNING: some HTTP requests failed; see error_reasons in the results file');
       process.exitCode = 1;
     }

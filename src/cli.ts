@@ -46,6 +46,8 @@ Options:
   --public-url <url>       base URL used in links (env ROBOT_PARTS_PUBLIC_URL)
   --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30)
   --rate-limit-paid <n>    requests/hour for paid plans, 0 disables (env ROBOT_PARTS_RATE_LIMIT_PAID; default 1000)
+  --trusted-proxies <list> proxy addresses/CIDRs whose X-Forwarded-For / Forwarded is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
+  --allow-sandbox-payments serve the sandbox payment gateway on a non-loopback address (env ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS=1)
 ${COMMON_HELP}`;
 
 function fail(msg: string): never {
@@ -86,6 +88,8 @@ export async function main(argv: string[]): Promise<void> {
               'public-url': { type: 'string' },
               'rate-limit-free': { type: 'string' },
               'rate-limit-paid': { type: 'string' },
+              'trusted-proxies': { type: 'string' },
+              'allow-sandbox-payments': { type: 'boolean' },
             }
           : {}),
       },
@@ -120,6 +124,8 @@ export async function main(argv: string[]): Promise<void> {
   set('publicBaseUrl', values['public-url'] as string | undefined);
   set('rateLimitFree', nonNegInt('--rate-limit-free', values['rate-limit-free'] as string | undefined));
   set('rateLimitPaid', nonNegInt('--rate-limit-paid', values['rate-limit-paid'] as string | undefined));
+  set('trustedProxies', list(values['trusted-proxies']));
+  set('allowSandboxPayments', values['allow-sandbox-payments'] ? true : undefined);
 
   let config: Config;
   try {
@@ -129,7 +135,13 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail(`--log-level must be debug, info, warn or error`);
   const log = createLogger(config.logLevel);
-  const deps = buildDeps(config, { log });
+  let deps: ReturnType<typeof buildDeps>;
+  try {
+    deps = buildDeps(config, { log });
+    await deps.ready;
+  } catch (err) {
+    fail((err as Error).message);
+  }
 
   let shuttingDown = false;
   const shutdown = (signal: string, stop: () => Promise<void>) => {
@@ -147,7 +159,13 @@ export async function main(argv: string[]): Promise<void> {
   };
 
   if (command === 'serve') {
-    const running = await startHttpServer(deps);
+    let running: Awaited<ReturnType<typeof startHttpServer>>;
+    try {
+      running = await startHttpServer(deps);
+    } catch (err) {
+      deps.close();
+      fail((err as Error).message);
+    }
     log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
     process.on('SIGINT', () => shutdown('SIGINT', running.close));
     process.on('SIGTERM', () => shutdown('SIGTERM', running.close));

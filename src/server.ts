@@ -20,6 +20,7 @@ import { registerResources } from './resources/index.js';
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
 import { TOOLS } from './tools/index.js';
 import { runTool } from './tools/run.js';
+import { toolText } from './tools/text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -100,7 +101,7 @@ export function createServer(deps: Deps, opts: ServerOptions): McpServer {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the available tools.`);
     const outcome = await runTool(tool, request.params.arguments ?? {}, toolContextFromExtra(deps, opts.surface, extra));
     if (outcome.ok) {
-      const text = tool.text ? tool.text(outcome.output) : JSON.stringify(outcome.output);
+      const text = toolText(tool, outcome.output);
       return { content: [{ type: 'text', text }], structuredContent: outcome.output };
     }
     const body = outcome.error.toBody();

@@ -45,7 +45,11 @@ export const MechanicalInterface = z
   .object({
     status: z.enum(['declared', 'partial', 'not_declared', 'n_a']).describe('Whether a mounting interface is declared'),
     mount_type: z.string().nullable().describe('Mount type as declared upstream, null when unknown'),
-    flange: z.string().nullable().describe('A registered ISO 9409-1 designation when one is declared, else null'),
+    flange: z.string().nullable().describe('The registered ISO 9409-1 designation when exactly one is declared, else null'),
+    flanges: z
+      .array(z.string())
+      .optional()
+      .describe('Every registered ISO 9409-1 designation declared (registered form; several when the vendor lists alternative couplings)'),
   })
   .strict();
 

@@ -16,16 +16,16 @@
  *    parseable ("ISO9409-1-A50-4-M8"); there is no fallback to the label.
  * 6. The dataset covers registered designations only (9 x 9 ordered pairs).
  *
- * Designation matching (the spec is silent): lexical only. Case, whitespace (including none) and
- * Unicode dash variants are ignored, so "iso 9409-1-a50-4-m6" is ISO9409-1-A50-4-M6. Nothing else is
- * normalised: the form without the "A" ("ISO 9409-1-50-4-M6") is a different written form whose
- * equivalence to the A form the source itself leaves unresolved, so it is unregistered (unknown)
- * unless a registry row lists it in `aliases` (data, not a parser). The shipped registry lists none.
+ * Designation matching: the source's documented join rule (joinKey). Case, whitespace (including
+ * none) and Unicode dash variants are ignored, and the "A" before the size segment is dropped, so
+ * "iso 9409-1-a50-4-m6" and "ISO 9409-1-50-4-M6" (the form the UR5e manual and Robotiq's coupling
+ * list use) both find the row ISO9409-1-A50-4-M6, which lists both forms in `aliases` with their
+ * evidence. The key only finds a row; a form that finds none stays unregistered (unknown), however
+ * parseable its label looks.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { SOURCE_TIERS } from './entity.js';
+import { DataEvidence } from './evidence.js';
 
 export const FLANGE_SCHEMA_ID = 'negative_compat/v1';
 
@@ -41,7 +41,12 @@ export const FlangeDesignation = z
     thread: z.string().regex(/^M\d+(?:\.\d+)?$/).describe('Metric thread, e.g. M6'),
     source_tier: z.enum(SOURCE_TIERS).describe('Source tier of the geometry'),
     source_url: z.string().url().nullable().optional().describe('Where the geometry was recorded'),
-    aliases: z.array(z.string().min(1)).optional().describe('Other written forms accepted as this designation (exact, after lexical normalisation)'),
+    is_canonical_iso: z.boolean().optional().describe('Whether the bolt pattern is a step of the ISO 9409-1 canonical ladder, as the source records it'),
+    is_canonical_iso_evidence: DataEvidence.optional(),
+    aliases: z
+      .array(z.object({ form: z.string().min(1), evidence: DataEvidence }).strict())
+      .optional()
+      .describe('Other written forms in use for this designation, each with the source record that lists it'),
   })
   .strict();
 export type FlangeDesignation = z.infer<typeof FlangeDesignation>;
@@ -57,6 +62,8 @@ export const FlangeRegistryFile = z
         source: z.string(),
         source_repository: z.string().optional(),
         geometry_basis: z.string().optional(),
+        join_rule: z.object({ rule: z.string(), evidence: DataEvidence }).strict().optional(),
+        aliases_basis: z.string().optional(),
       })
       .strict(),
     designations: z.array(FlangeDesignation).min(1),
@@ -81,13 +88,23 @@ export function normalizeDesignation(s: string): string {
     .toUpperCase();
 }
 
+/**
+ * The join key of the documented join rule (registry meta.join_rule, from the source's
+ * designations_in_use.join_rule): the lexical normalisation above, then the "A" before the size
+ * segment dropped ("ISO9409-1-A50-4-M6" and "ISO 9409-1-50-4-M6" share a key). Used to find a
+ * registry row only; the geometry always comes from the row.
+ */
+export function joinKey(s: string): string {
+  return normalizeDesignation(s).replace(/^ISO9409-1-A(?=\d)/, 'ISO9409-1-');
+}
+
 /** Validates a registry document; throws on invalid shape or on two rows sharing a written form. */
 export function parseFlangeRegistry(raw: unknown): FlangeRegistry {
   const file = FlangeRegistryFile.parse(raw);
   const byKey = new Map<string, FlangeDesignation>();
   for (const row of file.designations) {
-    for (const form of [row.designation, ...(row.aliases ?? [])]) {
-      const key = normalizeDesignation(form);
+    for (const form of [row.designation, ...(row.aliases ?? []).map((a) => a.form)]) {
+      const key = joinKey(form);
       const prev = byKey.get(key);
       if (prev && prev !== row) {
         throw new Error(`flange registry: "${form}" of ${row.designation} collides with ${prev.designation}`);
@@ -98,19 +115,10 @@ export function parseFlangeRegistry(raw: unknown): FlangeRegistry {
   return { meta: file.meta, designations: file.designations, byKey };
 }
 
-/** Reads `<dataDir>/flange/designations.json`. */
-export function readFlangeRegistry(dataDir: string): FlangeRegistry {
-  const file = path.join(dataDir, 'flange', 'designations.json');
-  try {
-    return parseFlangeRegistry(JSON.parse(fs.readFileSync(file, 'utf8')));
-  } catch (e) {
-    throw new Error(`${file}: ${(e as Error).message}`);
-  }
-}
 
 /** The registered row for a written designation, or null. Never parses the label. */
 export function lookupFlange(registry: FlangeRegistry, designation: string): FlangeDesignation | null {
-  return registry.byKey.get(normalizeDesignation(designation)) ?? null;
+  return registry.byKey.get(joinKey(designation)) ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------

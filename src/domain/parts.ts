@@ -9,6 +9,9 @@ import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import { preparedSummary } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
+import type { SpecIndex } from './specs/index.js';
+import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
+import type { WhereClause } from './specs/where.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -17,29 +20,36 @@ export const SEARCH_LIMIT_MAX = 100;
 export interface PartsContext {
   catalogue: Catalogue;
   index: SearchIndex;
-  /** Base URL for detail_url links. */
-  baseUrl: string;
+  specs: SpecIndex;
+  /** Base URL for detail_url links; null when no server is reachable (stdio without a public URL). */
+  baseUrl: string | null;
   /** The open-source layer, for the used_in summary of get_part (absent: no summary). */
   layer?: WhereUsedLayer;
 }
 
 export interface SearchParams {
-  q: string;
+  q?: string;
+  /** Spec filters (AND), as {field, op, value} items or the compact text form. */
+  where?: readonly WhereClause[] | string;
+  /** A numeric spec field to sort by ("-field" descending). */
+  sort?: string;
   category?: string;
   limit?: number;
   include_quarantine?: boolean;
   offset?: number;
 }
 
-export type SearchHit = SummaryEntity & { relevance_score: number; matched_fields: SearchField[]; detail_url: string };
+export type SearchHit = SummaryEntity & { relevance_score: number; matched_fields: SearchField[]; detail_url?: string; specs?: Record<string, CompactSpec> };
 
 export interface SearchResult {
   data: SearchHit[];
   total: number;
   next_offset: number | null;
   meta: {
-    q: string;
+    q: string | null;
     terms: string[];
+    filters: FilterMeta[];
+    sort: SortMeta | null;
     category: string | null;
     limit: number;
     limit_clamped: boolean;
@@ -58,16 +68,37 @@ export function checkLimit(limit: number | undefined, def: number, max: number):
   return limit > max ? { limit: max, clamped: true } : { limit, clamped: false };
 }
 
+/** Longest query text and most distinct terms one search takes (each term scans the index). */
+export const SEARCH_Q_MAX_CHARS = 500;
+export const SEARCH_MAX_TERMS = 16;
+
 export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<SearchResult> {
-  const terms = [...new Set(tokenize(p.q ?? ''))];
-  if (terms.length === 0) throw invalidInput('q', 'is required: one or more space-separated terms');
+  const q = p.q ?? '';
+  if (q.length > SEARCH_Q_MAX_CHARS) throw invalidInput('q', `is ${q.length} characters long; at most ${SEARCH_Q_MAX_CHARS}`);
+  const terms = [...new Set(tokenize(q))];
+  if (terms.length > SEARCH_MAX_TERMS) throw invalidInput('q', `has ${terms.length} distinct terms; at most ${SEARCH_MAX_TERMS} (all must match, so fewer, more specific terms find the same)`);
+  // Compiled first: a bad field, op or unit is invalid_input before anything is read.
+  const specQuery = compileSpecQuery(ctx.specs, { where: p.where, sort: p.sort });
+  if (terms.length === 0 && (specQuery === null || specQuery.clauses.length === 0)) {
+    throw invalidInput('q', 'is required unless where is given: one or more space-separated terms');
+  }
   const { limit, clamped } = checkLimit(p.limit, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX);
   const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
   const includeQ = p.include_quarantine ?? false;
 
+  // The spec layer hook: where -> a candidate predicate, sort -> the index's orderBy (undeclared never matches, sorts last).
+  const spec = specQuery ? specHook(ctx.specs, specQuery, includeQ) : null;
+  const specFields = specQuery ? [...new Set([...specQuery.clauses.map((c) => c.field), ...(specQuery.sort ? [specQuery.sort.field] : [])])] : [];
+
   const offset = p.offset ?? 0;
   // Category, quarantine and paging are applied inside the index, before its top-k selection.
-  const { page, total, quarantinedExcluded: excluded } = ctx.index.query(terms, { category, includeQuarantine: includeQ, offset, limit });
+  const { page, total, quarantinedExcluded: excluded } = ctx.index.query(terms, {
+    category,
+    includeQuarantine: includeQ,
+    offset,
+    limit,
+    ...(spec ? { filter: spec.filter, orderBy: spec.orderBy, allWhenNoTerms: true } : {}),
+  });
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
   const byId = new Map(records.map((r) => [r.id, r]));
@@ -75,13 +106,26 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   for (const m of page) {
     const r = byId.get(m.id);
     if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    data.push({ ...preparedSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields, detail_url: detailUrl(ctx.baseUrl, r.id) });
+    const hit: SearchHit = { ...preparedSummary(r), relevance_score: m.relevance_score, matched_fields: m.matched_fields };
+    if (ctx.baseUrl !== null) hit.detail_url = detailUrl(ctx.baseUrl, r.id);
+    if (specFields.length > 0) hit.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
+    data.push(hit);
   }
   return {
     data,
     total,
     next_offset: offset + limit < total ? offset + limit : null,
-    meta: { q: p.q, terms, category, limit, limit_clamped: clamped, quarantined_excluded: excluded, include_quarantine: includeQ },
+    meta: {
+      q: p.q ?? null,
+      terms,
+      filters: spec?.filters ?? [],
+      sort: spec?.sort ?? null,
+      category,
+      limit,
+      limit_clamped: clamped,
+      quarantined_excluded: excluded,
+      include_quarantine: includeQ,
+    },
   };
 }
 
@@ -127,6 +171,22 @@ function levenshtein(a: string, b: string): number {
 
 export const DID_YOU_MEAN_MAX = 5;
 
+/** Ids whose name (or English name) holds the query's words as a contiguous run; clean records first, then id order. */
+async function nameMatches(ctx: PartsContext, query: string): Promise<string[]> {
+  const q = tokenize(query);
+  if (q.length === 0 || q.join('').length < 2) return [];
+  const holds = (text: string) => {
+    const t = tokenize(text);
+    for (let i = 0; i + q.length <= t.length; i++) if (q.every((w, j) => t[i + j] === w)) return true;
+    return false;
+  };
+  const all = await ctx.catalogue.all();
+  return all
+    .filter((e) => holds(e.name) || holds(e.name_en))
+    .sort((a, b) => Number(a.quarantine) - Number(b.quarantine) || (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : 1))
+    .map((e) => e.id);
+}
+
 /** The stored record of an id (case-insensitive); not_found with did_you_mean on a miss. */
 export async function findPart(ctx: PartsContext, id: string): Promise<StoredEntity> {
   const trimmed = id.trim();
@@ -150,8 +210,10 @@ export async function findPart(ctx: PartsContext, id: string): Promise<StoredEnt
       return { cand, n: qn !== null && cn !== null ? Math.abs(qn - cn) : Number.POSITIVE_INFINITY, d: levenshtein(q, cand.toLowerCase()) };
     })
     .sort((x, y) => x.n - y.n || x.d - y.d || (x.cand.toLowerCase() < y.cand.toLowerCase() ? -1 : 1))
-    .slice(0, DID_YOU_MEAN_MAX)
     .map((x) => x.cand);
+  // Then records whose name or model number contains the query's words in order ("ak80-9" -> the AK80-9 records).
+  for (const cand of await nameMatches(ctx, trimmed)) if (!did_you_mean.includes(cand)) did_you_mean.push(cand);
+  did_you_mean.splice(DID_YOU_MEAN_MAX);
   throw new DomainError('not_found', `No entity with id "${trimmed}".${did_you_mean.length ? ` Did you mean ${did_you_mean.join(', ')}?` : ''}`, {
     id: trimmed,
     did_you_mean,

@@ -44,21 +44,84 @@ export function preparedJson(o: object): string {
   return s;
 }
 
+const deepListOf = new WeakMap<readonly StoredEntity[], readonly DeepEntity[]>();
+const summaryListOf = new WeakMap<readonly StoredEntity[], readonly SummaryEntity[]>();
+const arrayBytesOf = new WeakMap<readonly unknown[], Buffer>();
+const bytesOf = new WeakMap<object, Buffer>();
+
+/** items.map(preparedDeep), once per frozen list (the store hands out the same frozen page each time). */
+export function preparedDeepList(items: readonly StoredEntity[]): DeepEntity[] {
+  if (!Object.isFrozen(items)) return items.map(preparedDeep);
+  let l = deepListOf.get(items);
+  if (!l) {
+    l = Object.freeze(items.map(preparedDeep));
+    deepListOf.set(items, l);
+  }
+  return l as DeepEntity[];
+}
+
+/** items.map(preparedSummary), once per frozen list. */
+export function preparedSummaryList(items: readonly StoredEntity[]): SummaryEntity[] {
+  if (!Object.isFrozen(items)) return items.map(preparedSummary);
+  let l = summaryListOf.get(items);
+  if (!l) {
+    l = Object.freeze(items.map(preparedSummary));
+    summaryListOf.set(items, l);
+  }
+  return l as SummaryEntity[];
+}
+
+const isFrozenObject = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.isFrozen(x);
+
+function objectBytes(o: object): Buffer {
+  let b = bytesOf.get(o);
+  if (!b) {
+    b = Buffer.from(preparedJson(o), 'utf8');
+    bytesOf.set(o, b);
+  }
+  return b;
+}
+
+const COMMA = Buffer.from(',');
+
+/** The UTF-8 JSON of an array of frozen objects, from each object's prepared bytes. */
+function arrayBytes(v: readonly object[]): Buffer {
+  const cached = arrayBytesOf.get(v);
+  if (cached) return cached;
+  const parts: Buffer[] = [Buffer.from('[')];
+  v.forEach((x, i) => {
+    if (i) parts.push(COMMA);
+    parts.push(objectBytes(x));
+  });
+  parts.push(Buffer.from(']'));
+  const out = Buffer.concat(parts);
+  if (Object.isFrozen(v)) arrayBytesOf.set(v, out); // the same frozen page again: the same bytes
+  return out;
+}
+
 /**
- * JSON.stringify(output) for a tool output, byte for byte, reusing the prepared JSON of the
- * frozen records inside its top-level arrays (a 650 kB deep listing is then a join of cached strings).
+ * The UTF-8 bytes of JSON.stringify(output) for a tool output, byte for byte, reusing the
+ * prepared bytes of the frozen records inside its top-level arrays: a 650 kB deep listing is a
+ * copy of cached buffers, not a serialisation, and needs no UTF-8 encoding per call.
  */
-export function stringifyOutput(output: Record<string, unknown>): string {
-  const parts: string[] = [];
+export function stringifyOutput(output: Record<string, unknown>): Buffer {
+  const parts: Buffer[] = [];
+  let text = '{';
+  let first = true;
   for (const k of Object.keys(output)) {
     const v = output[k];
-    let json: string | undefined;
-    if (Array.isArray(v) && v.length > 0 && v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.isFrozen(x))) {
-      json = `[${v.map((x) => preparedJson(x as object)).join(',')}]`;
-    } else {
-      json = JSON.stringify(v);
+    if (Array.isArray(v) && v.length > 0 && v.every(isFrozenObject)) {
+      text += `${first ? '' : ','}${JSON.stringify(k)}:`;
+      parts.push(Buffer.from(text, 'utf8'), arrayBytes(v as object[]));
+      text = '';
+      first = false;
+      continue;
     }
-    if (json !== undefined) parts.push(`${JSON.stringify(k)}:${json}`);
+    const json = JSON.stringify(v);
+    if (json === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(k)}:${json}`;
+    first = false;
   }
-  return `{${parts.join(',')}}`;
+  parts.push(Buffer.from(`${text}}`, 'utf8'));
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }

@@ -86,6 +86,8 @@ export interface SearchQueryOptions {
   offset?: number;
   /** Page size; the index keeps only offset + limit matches while ranking. */
   limit?: number;
+  /** With no terms, every document is a candidate (relevance 0): a query by filter alone (issue 9's where without q). */
+  allWhenNoTerms?: boolean;
 }
 
 export interface SearchQueryResult {
@@ -318,6 +320,18 @@ export class SearchIndex {
     return exact >= 0 && at >= this.tokStart[exact] && at < this.tokStart[exact + 1];
   }
 
+  /** Every document, with score 0 and no matched field (valid until the next call, like matchAll). */
+  private everyDoc(): Int32Array {
+    const n = this.ids.length;
+    const all = new Int32Array(n);
+    for (let d = 0; d < n; d++) {
+      all[d] = d;
+      this.score[d] = 0;
+      this.mask[d] = 0;
+    }
+    return all;
+  }
+
   private match(d: number): SearchMatch {
     const m = this.mask[d];
     return {
@@ -331,7 +345,7 @@ export class SearchIndex {
 
   /** One page of the matches of the terms (AND), best first, with exact totals. */
   query(terms: readonly string[], opts: SearchQueryOptions = {}): SearchQueryResult {
-    const cand = this.matchAll(terms);
+    const cand = terms.length === 0 && opts.allWhenNoTerms ? this.everyDoc() : this.matchAll(terms);
     const offset = Math.max(0, opts.offset ?? 0);
     const k = offset + Math.max(0, opts.limit ?? cand.length);
     const includeQ = opts.includeQuarantine ?? false;

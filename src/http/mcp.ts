@@ -11,6 +11,8 @@ import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
 import { clientAddress, type AppEnv } from './common.js';
 import { presentedKeys } from './security.js';
+import { limitMcpReads } from './mcp-limits.js';
+import { SessionQuota } from './session-quota.js';
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -34,6 +36,7 @@ function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message:
 
 export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number; generalBody?: number; largeBodyTools?: ReadonlySet<string> }): McpHttpHandle {
   const sessions = new Map<string, Session>();
+  const quota = new SessionQuota(deps.config.maxSessionsPerClient);
   const idleMs = deps.config.sessionIdleSeconds * 1000;
 
   /** Closes sessions idle longer than the configured time (checked on every /mcp request). */
@@ -41,6 +44,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     for (const [id, s] of sessions) {
       if (now - s.lastSeen > idleMs) {
         sessions.delete(id);
+        quota.closed(id);
         deps.log.info('mcp session expired', { session: id });
         void s.close().catch(() => {});
       }
@@ -79,6 +83,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       if (method !== 'POST') return jsonRpcError(c, 405, -32000, 'Method not allowed in stateless mode');
       const body = await parseBody(c);
       if (body instanceof Response) return body;
+      const limited = await limitMcpReads(c, deps, body, authInfo(c).extra.caller);
+      if (limited) return limited;
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: opts.maxBody });
       const server = createServer(deps, { surface: 'mcp-http' });
       await server.connect(transport);
@@ -97,6 +103,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       if (method === 'POST') {
         const body = await parseBody(c);
         if (body instanceof Response) return body;
+        const limited = await limitMcpReads(c, deps, body, authInfo(c).extra.caller);
+        if (limited) return limited;
         return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
       }
       return s.transport.handleRequest(c.req.raw, { authInfo: authInfo(c) });
@@ -111,6 +119,11 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       deps.log.warn('mcp session limit reached', { sessions: sessions.size });
       return jsonRpcError(c, 503, -32000, 'Too many open sessions; retry later or use an existing session');
     }
+    const client = clientAddress(c) ?? 'unknown';
+    if (!quota.canOpen(client)) {
+      deps.log.warn('mcp per-client session share reached', { sessions: quota.sessionsOf(client), limit: quota.limit });
+      return jsonRpcError(c, 429, -32000, `Too many open sessions from this client (${quota.limit}); close one (DELETE /mcp) or reuse an existing session`);
+    }
 
     const server = createServer(deps, { surface: 'mcp-http' });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -118,15 +131,20 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       maxRequestBodySize: opts.maxBody,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime() });
+        quota.opened(id, client);
         deps.log.debug('mcp session opened', { session: id });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        quota.closed(id);
         deps.log.debug('mcp session closed', { session: id });
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        sessions.delete(transport.sessionId);
+        quota.closed(transport.sessionId);
+      }
     };
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
@@ -136,6 +154,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     sessions: () => sessions.size,
     closeAll: async () => {
       const all = [...sessions.values()];
+      for (const id of sessions.keys()) quota.closed(id);
       sessions.clear();
       await Promise.allSettled(all.map((s) => s.close()));
     },

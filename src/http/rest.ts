@@ -72,7 +72,7 @@ export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {
   return {
     deps,
     surface: 'rest',
-    credentials: presentedKeys(c.req.raw.headers, c.req.query('key')),
+    credentials: presentedKeys(c.req.raw.headers, c.req.queries('key')),
     clientAddress: clientAddress(c),
     idempotencyKey: c.req.header('idempotency-key') ?? null,
     progress: async () => {},
@@ -102,7 +102,7 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
           return c.body(r.body, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
         }
         // Same bytes as c.json(), reusing the prepared JSON of catalogue records (650 kB deep listings).
-        return c.body(stringifyOutput(outcome.output), 200, { 'Content-Type': 'application/json' });
+        return c.body(stringifyOutput(outcome.output) as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });
       });
     }
   }

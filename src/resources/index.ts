@@ -25,7 +25,7 @@ export function registerResources(server: McpServer, deps: Deps): void {
     );
   }
 
-  const parts = { catalogue: deps.catalogue, index: deps.index, baseUrl: deps.config.publicBaseUrl };
+  const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
 
   server.registerResource(
     'part',

@@ -16,6 +16,9 @@ import { DomainError } from '../domain/errors.js';
 import { cmpId } from '../domain/search.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 
+/** Pages kept per view (a client paging with odd offsets must not grow memory without bound). */
+const MAX_PAGES_PER_VIEW = 64;
+
 export interface SnapshotData {
   meta: CatalogueMeta;
   categories: { slug: string; name: string; spec_name: string | null }[];
@@ -44,6 +47,7 @@ export class MemoryCatalogue implements Catalogue {
   /** Catalogue and open-source-layer ids, lower-cased, in id order (for idsWithPrefix). */
   private readonly allIds: { lower: string; id: string }[];
   private readonly views = new Map<string, readonly StoredEntity[]>();
+  private readonly pages = new Map<readonly StoredEntity[], Map<string, readonly StoredEntity[]>>();
   private readonly categoryInfo: readonly CategoryInfo[];
   private readonly metaData: CatalogueMeta;
 
@@ -114,8 +118,21 @@ export class MemoryCatalogue implements Catalogue {
     return this.read(() => {
       const v = this.view(q.category, q.includeQuarantine ?? false);
       const offset = q.offset ?? 0;
-      const items = q.limit === undefined || q.limit < 0 ? v.slice(offset) : v.slice(offset, offset + q.limit);
-      return { total: v.length, items };
+      const end = q.limit === undefined || q.limit < 0 ? v.length : Math.min(v.length, offset + q.limit);
+      // The same page is handed out as the same frozen array, so views prepared from it
+      // (deep records, their JSON) are prepared once per page, not once per call.
+      const key = `${offset}:${end}`;
+      let pages = this.pages.get(v);
+      if (!pages) {
+        pages = new Map();
+        this.pages.set(v, pages);
+      }
+      let items = pages.get(key);
+      if (!items) {
+        items = Object.freeze(v.slice(offset, end));
+        if (pages.size < MAX_PAGES_PER_VIEW) pages.set(key, items);
+      }
+      return { total: v.length, items: items as StoredEntity[] };
     });
   }
 

@@ -70,7 +70,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   annotations: ToolAnnotations;
   rest: RestRoute<z.infer<I>>[];
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
-  /** Short text for the MCP content block; defaults to the JSON of the output. */
+  /** One-line summary put before the JSON of the output in the MCP text block (src/tools/text.ts). */
   text?: (output: z.infer<O>) => string;
 }
 

@@ -15,6 +15,9 @@ import { screenPartTool } from './screen-part.js';
 import { checkBomTool } from './check-bom.js';
 import { exportBomTool } from './export-bom.js';
 import { extractRobotPartsTool } from './extract-robot-parts.js';
+import { listSpecFieldsTool } from './list-spec-fields.js';
+import { comparePartsTool } from './compare-parts.js';
+import { findAlternativesTool } from './find-alternatives.js';
 import { findWhereUsedTool } from './find-where-used.js';
 import { lintUrdfTool } from './lint-urdf.js';
 
@@ -23,6 +26,9 @@ export const TOOLS: readonly AnyTool[] = [
   getPartTool,
   listPartsTool,
   getCatalogueStatsTool,
+  listSpecFieldsTool,
+  comparePartsTool,
+  findAlternativesTool,
   checkCompatibilityTool,
   ruleFlangeTool,
   convertParameterTool,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DeepEntity } from '../domain/entity.js';
-import { preparedDeep, preparedSummary } from '../domain/prepared.js';
+import { preparedDeepList, preparedSummaryList } from '../domain/prepared.js';
 import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/parts.js';
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
@@ -72,7 +72,7 @@ export const listPartsTool = defineTool({
       const meta = await ctx.deps.catalogue.meta();
       return {
         count: r.total,
-        data: deep ? r.items.map(preparedDeep) : r.items.map(preparedSummary),
+        data: deep ? preparedDeepList(r.items) : preparedSummaryList(r.items),
         next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
         meta: {
           category: r.category,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DomainError, isDomainError } from '../domain/errors.js';
 import { applyRateLimit } from './access.js';
 import type { AnyTool, ToolContext } from './define.js';
+import { nearest } from '../domain/specs/where.js';
 
 /** zod issues -> invalid_input naming the first offending field. */
 export function validationError(err: z.ZodError): DomainError {
@@ -20,7 +21,25 @@ export function validationError(err: z.ZodError): DomainError {
 
 export type ToolOutcome = { ok: true; output: Record<string, unknown> } | { ok: false; error: DomainError };
 
+/** An argument the tool does not take -> invalid_input naming it and the nearest valid one. */
+export function unknownArgument(tool: AnyTool, rawInput: unknown): DomainError | null {
+  if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) return null;
+  const valid = Object.keys(tool.inputSchema.shape);
+  for (const k of Object.keys(rawInput)) {
+    if (valid.includes(k)) continue;
+    const near = valid.length ? nearest(k, valid) : null;
+    return new DomainError(
+      'invalid_input',
+      `${k}: unknown argument${near ? ` (did you mean "${near}"?)` : ''}; ${tool.name} takes ${valid.length ? valid.join(', ') : 'no arguments'}`,
+      { field: k, nearest: near, valid_arguments: valid },
+    );
+  }
+  return null;
+}
+
 export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  const unknown = unknownArgument(tool, rawInput);
+  if (unknown) return { ok: false, error: unknown };
   const parsed = tool.inputSchema.safeParse(rawInput ?? {});
   if (!parsed.success) return { ok: false, error: validationError(parsed.error) };
   try {

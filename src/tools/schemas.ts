@@ -57,3 +57,9 @@ export function decodeCursor(cursor: string | undefined): number {
   }
   throw invalidInput('cursor', 'is not a cursor returned by this service');
 }
+
+/** The named fields of a record (id always kept), in the record's own order. */
+export function pickFields<T extends { id: string }>(record: T, fields: readonly string[]): Partial<T> & { id: string } {
+  const keep = new Set(['id', ...fields]);
+  return Object.fromEntries(Object.entries(record).filter(([k]) => keep.has(k))) as Partial<T> & { id: string };
+}

@@ -1,37 +1,56 @@
 import { z } from 'zod';
-import { searchParts, SEARCH_LIMIT_MAX } from '../domain/parts.js';
+import { SUMMARY_FIELDS } from '../domain/entity.js';
+import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/parts.js';
 import { SEARCH_FIELDS } from '../domain/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, Summary } from './schemas.js';
+import { ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
+import { CompactSpecSchema, FilterMetaSchema, SortMetaSchema, SortArg, WhereArg } from './spec-schemas.js';
 
-const Hit = Summary.extend({
-  relevance_score: z.number().describe('Sum over terms of the weight of the best field matched'),
-  matched_fields: z.array(z.enum(SEARCH_FIELDS)),
-  detail_url: z.string(),
-});
+const HIT_EXTRA = ['relevance_score', 'matched_fields', 'detail_url', 'specs'] as const;
+export const HIT_FIELDS = [...SUMMARY_FIELDS, ...HIT_EXTRA] as const;
+
+const Hit = Summary.partial()
+  .extend({
+    id: z.string(),
+    relevance_score: z.number().optional().describe('Sum over terms of the weight of the best field matched (0 without q)'),
+    matched_fields: z.array(z.enum(SEARCH_FIELDS)).optional(),
+    detail_url: z.string().optional().describe('REST URL of the record; absent over stdio unless a public URL is configured'),
+    specs: z.record(z.string(), CompactSpecSchema).optional().describe('The record\'s values of the fields filtered or sorted on'),
+  })
+  .strict();
 
 export const searchPartsTool = defineTool({
   name: 'search_parts',
   title: 'Search robot parts',
   description:
-    'Keyword search over the robot-parts catalogue (actuators, sensors, chips, protocols, models, platforms, ...). ' +
-    'All space-separated terms must match (AND); a term matches a word or the start of a word, case-insensitively; no fuzzy or semantic matching. ' +
-    'Ranked by the field matched: id > name > manufacturer > type > application/interface > description. ' +
-    'Returns free-tier summary fields; quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
-  inputSchema: z.object({
-    q: z.string().describe('Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor"'),
-    category: Category.optional(),
-    limit: z.number().int().min(1).optional().describe(`Hits per page, default 20; values above ${SEARCH_LIMIT_MAX} are clamped to ${SEARCH_LIMIT_MAX}`),
-    include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
-    cursor: Cursor.optional(),
-  }),
+    'Keyword search and spec filters over the robot-parts catalogue (actuators, sensors, chips, reducers, grippers, ...). ' +
+    'q: all space-separated terms must match (AND); a term matches a word or the start of a word, case-insensitively; ranked id > name > manufacturer > type > application/interface > description. ' +
+    'where: filters on normalised specs, AND-combined with q (q is optional when where is given), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"},{"field":"voltage","op":"covers","value":"48 V"},{"field":"bus","op":"in","value":["EtherCAT","CAN"]}]; ' +
+    'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches; meta.filters says per filter how many were left out as unknown. ' +
+    'Call list_spec_fields for the fields, units and values. sort orders by a numeric field. Quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
+  inputSchema: z
+    .object({
+      q: z
+        .string()
+        .optional()
+        .describe(`Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor" (at most ${SEARCH_Q_MAX_CHARS} characters and ${SEARCH_MAX_TERMS} distinct terms); optional when where is given`),
+      where: WhereArg.optional(),
+      sort: SortArg.optional(),
+      category: Category.optional(),
+      limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}; values above ${SEARCH_LIMIT_MAX} are clamped to ${SEARCH_LIMIT_MAX}`),
+      include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
+      cursor: Cursor.optional(),
+      fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe(`Hit fields to return (id is always returned); default all: ${HIT_FIELDS.join(', ')}`),
+    }),
   outputSchema: z.object({
     data: z.array(Hit),
     next_cursor: NextCursor,
     meta: z.object({
-      q: z.string(),
+      q: z.string().nullable(),
       terms: z.array(z.string()),
+      filters: z.array(FilterMetaSchema).describe('Per where filter: value applied (SI), matched, unknown_excluded (field not declared), failed'),
+      sort: SortMetaSchema.nullable(),
       category: z.string().nullable(),
       total: z.number().int(),
       returned: z.number().int(),
@@ -44,19 +63,16 @@ export const searchPartsTool = defineTool({
     }),
   }),
   annotations: READ_ONLY,
-  rest: [{ method: 'GET', path: '/api/search', summary: 'Keyword search' }],
+  rest: [{ method: 'GET', path: '/api/search', summary: 'Keyword search and spec filters (where=torque_rated>=30 N·m; bus in EtherCAT|CAN)' }],
   handler: async (input, ctx) => {
     const r = await searchParts(partsContext(ctx), { ...input, offset: decodeCursor(input.cursor) });
     return {
-      data: r.data,
+      data: input.fields ? r.data.map((h) => pickFields(h, input.fields!)) : r.data,
       next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
       meta: { ...r.meta, total: r.total, returned: r.data.length, license: LICENSE, attribution: ATTRIBUTION },
     };
   },
   text: (o) =>
-    o.data.length === 0
-      ? `No match for "${o.meta.q}" (${o.meta.quarantined_excluded} quarantined excluded).`
-      : `${o.meta.total} match(es) for "${o.meta.q}"${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}:\n` +
-        o.data.map((h) => `- ${h.id}: ${h.name}${h.manufacturer ? ` (${h.manufacturer})` : ''} [${h.category}] score ${h.relevance_score}`).join('\n') +
-        (o.next_cursor ? `\nMore: cursor=${o.next_cursor}` : ''),
+    `${o.meta.total} match(es)${o.meta.q ? ` for "${o.meta.q}"` : ''}${o.meta.filters.length ? ` with ${o.meta.filters.length} filter(s) (${o.meta.filters.map((f) => `${f.field}: ${f.unknown_excluded} unknown`).join(', ')})` : ''}` +
+    `${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}; showing ${o.meta.returned}${o.next_cursor ? '; more with cursor' : ''}.`,
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkCompatibility, readBusTable } from '../../src/domain/compatibility/index.js';
+import { checkCompatibility } from '../../src/domain/compatibility/index.js';
+import { readBusTable } from '../../src/store/datasets.js';
 import { BomCheckResult, bomCheckEngines, checkBom, parseBomCheckRequest, toCheckParts, type Finding } from '../../src/domain/bom/check.js';
 import { recordLookup } from '../../src/domain/bom/export.js';
 import { StoredEntity } from '../../src/domain/entity.js';

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readFlangeRegistry } from '../../src/domain/flange.js';
-import { loadPrintRules } from '../../src/domain/bom/print.js';
-import { loadSupplierRegistry, supplierIndex } from '../../src/domain/bom/suppliers.js';
+import { supplierIndex } from '../../src/domain/bom/suppliers.js';
+import { loadPrintRules, loadSupplierRegistry, readFlangeRegistry } from '../../src/store/datasets.js';
 import { buildBomExport, recordLookup, type BomExportDeps } from '../../src/domain/bom/export.js';
 import { BomExportRequest, type BomExportRequestInput } from '../../src/domain/bom/schema.js';
 import type { StoredEntity } from '../../src/domain/entity.js';

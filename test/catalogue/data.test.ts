@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FreeEntity, PAID_FIELDS, StoredEntity, toFree, toSummary } from '../../src/domain/entity.js';
 import { SPEC_SUMMARY_CATEGORIES } from '../../src/ingest/catalogue/categories.js';
-import { REGISTERED_FLANGES } from '../../src/ingest/catalogue/flange.js';
+import { readFlangeRegistry } from '../../src/store/datasets.js';
+
+const REGISTERED_FLANGES = readFlangeRegistry(new URL('../../data', import.meta.url).pathname).designations.map((d) => d.designation);
 import { compareIds } from '../../src/ingest/catalogue/import.js';
 import { REASON_CODES } from '../../src/ingest/catalogue/normalise.js';
 import { classifyUrl } from '../../src/ingest/catalogue/urls.js';

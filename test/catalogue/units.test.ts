@@ -4,14 +4,18 @@ import { StoredEntity } from '../../src/domain/entity.js';
 import { buildCategories } from '../../src/ingest/catalogue/categories.js';
 import { extractDeclared } from '../../src/ingest/catalogue/declared.js';
 import { describe as describeFacts } from '../../src/ingest/catalogue/describe.js';
-import { registeredFlange } from '../../src/ingest/catalogue/flange.js';
+import { registeredFlange as regFlange } from '../../src/ingest/catalogue/flange.js';
+import { readFlangeRegistry } from '../../src/store/datasets.js';
+
+const FLANGES = readFlangeRegistry(new URL('../../data', import.meta.url).pathname);
+const registeredFlange = (label: string) => regFlange(FLANGES, label);
 import { compareIds } from '../../src/ingest/catalogue/import.js';
 import { normaliseRecord, RecordError } from '../../src/ingest/catalogue/normalise.js';
 import { markDuplicates, resolveIdCollisions } from '../../src/ingest/catalogue/quarantine.js';
 import { readProvenanceRow } from '../../src/ingest/catalogue/snapshot.js';
 import { classifyUrl, urlsInText } from '../../src/ingest/catalogue/urls.js';
 
-const ctx = { categoryName: (s: string) => ({ actuators: 'Actuators', chips: 'Chips' })[s] };
+const ctx = { categoryName: (s: string) => ({ actuators: 'Actuators', chips: 'Chips' })[s], registeredFlange };
 
 function raw(p: Record<string, unknown>): Record<string, unknown> {
   return { category: 'actuators', source_tier: 'B', quarantine: false, data_quality: 'ok', mechanical_interface: { status: 'n_a' }, ...p };
@@ -46,10 +50,14 @@ describe('registeredFlange', () => {
     expect(registeredFlange('iso 9409-1-a31.5-4-m5')).toBe('ISO9409-1-A31.5-4-M5');
     expect(registeredFlange('ISO 9409\u20111\u2010A100\u20134\u2010M8')).toBe('ISO9409-1-A100-4-M8');
   });
-  it('never completes a partial label, the form without A, or an unregistered designation', () => {
+  it('finds the row through the join rule for the form without A (listed as an alias)', () => {
+    expect(registeredFlange('ISO 9409-1-50-4-M6')).toBe('ISO9409-1-A50-4-M6');
+    expect(registeredFlange('ISO 9409-1-31.5-4-M5')).toBe('ISO9409-1-A31.5-4-M5');
+  });
+  it('never completes a partial label or an unregistered designation', () => {
     expect(registeredFlange('ISO 9409-1 A50')).toBeNull();
     expect(registeredFlange('ISO 9409-1 A50 compatible')).toBeNull();
-    expect(registeredFlange('ISO 9409-1-50-4-M6')).toBeNull();
+    expect(registeredFlange('ISO 9409-1-50-4-M8')).toBeNull();
     expect(registeredFlange('ISO9409-1-A50-4-M8')).toBeNull();
     expect(registeredFlange('ISO 9409-1')).toBeNull();
   });

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseBusTable, readBusTable, readComm, splitPieces } from '../../src/domain/compatibility/index.js';
+import { parseBusTable, readComm, splitPieces } from '../../src/domain/compatibility/index.js';
+import { readBusTable } from '../../src/store/datasets.js';
 
 const DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data');
 const table = readBusTable(DATA_DIR);

@@ -3,14 +3,14 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StoredEntity } from '../../src/domain/entity.js';
-import { readFlangeRegistry } from '../../src/domain/flange.js';
+import { readBusTable, readFlangeRegistry } from '../../src/store/datasets.js';
 import {
   CompatibilityResult,
   checkCompatibility,
   overallVerdict,
-  readBusTable,
   type Verdict,
 } from '../../src/domain/compatibility/index.js';
+import { electricalDimension } from '../../src/domain/compatibility/electrical.js';
 import { makeEntity } from './factory.js';
 import * as F from './fixtures.js';
 
@@ -99,20 +99,30 @@ describe('same vendor, same protocol, overlapping voltage (ROBOTIS servos)', () 
 });
 
 describe('electrical', () => {
-  it('disjoint ranges are incompatible, and decide the overall verdict', () => {
+  it('disjoint ranges on parts that may sit on separate rails: adapter_required, separate rail or converter with both ranges', () => {
     const r = check(F.dxlA, F.dxlPro);
-    expect(r.dimensions!.electrical.verdict).toBe('incompatible');
-    expect(r.dimensions!.electrical.detail.relation).toBe('disjoint');
-    expect(r.dimensions!.electrical.reason).toBe('The declared voltage ranges do not meet: a 10–14.8 V, b 24–48 V; no single supply voltage suits both.');
+    const e = r.dimensions!.electrical;
+    expect(e.verdict).toBe('adapter_required');
+    expect(e.detail.relation).toBe('disjoint');
+    expect(e.adapters).toEqual(['separate supply rail or converter: a 10–14.8 V, b 24–48 V']);
+    expect(e.reason).toContain('a 10–14.8 V, b 24–48 V');
     expect(r.dimensions!.communication.verdict).toBe('compatible');
-    expect(r.verdict).toBe('incompatible');
-    expect(r.reason).toBe('Incompatible on electrical.');
+    expect(r.verdict).not.toBe('incompatible');
+  });
+
+  it('disjoint ranges on parts that must share one rail: incompatible', () => {
+    const e = electricalDimension(F.dxlA, F.dxlPro, { shared_rail: true });
+    expect(e.verdict).toBe('incompatible');
+    expect(e.reason).toBe('The parts must share one supply rail, and their declared voltages do not meet: a 10–14.8 V, b 24–48 V; no voltage of one rail suits both.');
+    expect(e.adapters).toEqual([]);
+    // Overlapping ranges stay compatible on a shared rail.
+    expect(electricalDimension(F.odrive, F.simplefoc, { shared_rail: true }).verdict).toBe('compatible');
   });
 
   it('containment says which contains which', () => {
     const ab = dims(F.dxlPro, F.robotiq).electrical;
     expect(ab.detail.relation).toBe('a_contains_b');
-    expect(ab.reason).toBe("a's range (24–48 V) contains b's (24 V). Both can run from a supply of 24 V.");
+    expect(ab.reason).toBe("a's range (24–48 V) contains b's (24 V). Both can run from a supply of 24 V. b's 24 V is a nominal value compared as declared (tolerance not declared).");
     expect(ab.conditions).toEqual(["b's voltage is a single nominal value (24 V); its tolerance band is not declared."]);
     const ba = dims(F.robotiq, F.dxlPro).electrical;
     expect(ba.detail.relation).toBe('b_contains_a');
@@ -125,10 +135,11 @@ describe('electrical', () => {
     expect(e.detail.common_range).toEqual({ min: 12, max: 30 });
   });
 
-  it('nominal points that differ are incompatible, with the tolerance caveat', () => {
+  it('nominal points that differ: compared as nominal values, the answer says the tolerance is not declared', () => {
     const e = dims(F.unitree, F.unitree2).electrical;
-    expect(e.verdict).toBe('incompatible');
-    expect(e.conditions).toHaveLength(2);
+    expect(e.verdict).toBe('adapter_required');
+    expect(e.reason).toMatch(/nominal value compared as declared \(tolerance not declared\)/);
+    expect(e.conditions.filter((c) => /tolerance band is not declared/.test(c))).toHaveLength(2);
   });
 
   it('falls back to the verbatim declared voltage when the spec-shaped field is N/A', () => {
@@ -255,7 +266,7 @@ describe('mechanical', () => {
     const m = dims(withFlange('G1', 'ISO9409-1-A50-4-M6'), withFlange('G2', 'ISO 9409-1-A50-4-M6')).mechanical;
     expect(m.verdict).toBe('compatible');
     expect(m.detail.ruling?.verdict).toBe('identity');
-    expect(m.evidence).toContainEqual({ side: 'b', field: 'mechanical_interface.flange', value: 'ISO 9409-1-A50-4-M6' });
+    expect(m.evidence).toContainEqual({ side: 'b', field: 'mechanical_interface.flanges', value: ['ISO 9409-1-A50-4-M6'] });
   });
   it('different registered flanges: adapter_required with the plate', () => {
     const m = dims(withFlange('G1', 'ISO9409-1-A50-4-M6'), withFlange('G2', 'ISO9409-1-A63-6-M6')).mechanical;
@@ -270,7 +281,7 @@ describe('mechanical', () => {
   it('a side without a flange is unknown', () => {
     const m = dims(withFlange('G1', null), withFlange('G2', 'ISO9409-1-A50-4-M6')).mechanical;
     expect(m.verdict).toBe('unknown');
-    expect(m.reason).toBe('a declares no flange designation (mechanical_interface.status: not_declared): there is nothing to rule on.');
+    expect(m.reason).toBe('a declares no registered flange designation (mechanical_interface.status: not_declared): there is nothing to rule on.');
   });
 });
 

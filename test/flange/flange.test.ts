@@ -10,10 +10,10 @@ import {
   lookupFlange,
   normalizeDesignation,
   parseFlangeRegistry,
-  readFlangeRegistry,
   ruleFlange,
   type FlangeRegistry,
 } from '../../src/domain/flange.js';
+import { readFlangeRegistry } from '../../src/store/datasets.js';
 
 const DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data');
 const registry = readFlangeRegistry(DATA_DIR);
@@ -38,7 +38,7 @@ const META = {
   attribution: 'test',
   source: 'test',
 };
-function testRegistry(rows: { designation: string; pcd_mm: number; bolt_count: number; thread: string; aliases?: string[] }[]): FlangeRegistry {
+function testRegistry(rows: { designation: string; pcd_mm: number; bolt_count: number; thread: string; aliases?: { form: string; evidence: { file: string; record: string } }[] }[]): FlangeRegistry {
   return parseFlangeRegistry({ meta: META, designations: rows.map((r) => ({ source_tier: 'B', ...r })) });
 }
 
@@ -63,7 +63,7 @@ describe('flange registry (data/flange/designations.json)', () => {
     expect(() =>
       testRegistry([
         { designation: 'X-1', pcd_mm: 50, bolt_count: 4, thread: 'M6' },
-        { designation: 'X-2', pcd_mm: 63, bolt_count: 6, thread: 'M6', aliases: ['X-1'] },
+        { designation: 'X-2', pcd_mm: 63, bolt_count: 6, thread: 'M6', aliases: [{ form: 'X-1', evidence: { file: 'api/mechanical_interfaces.json', record: 'flange_designations[id=X].aliases' } }] },
       ]),
     ).toThrow(/collides/);
   });
@@ -75,7 +75,22 @@ describe('flange registry (data/flange/designations.json)', () => {
   });
 });
 
-describe('designation matching (lexical only)', () => {
+describe('designation matching (the registry join rule)', () => {
+  it.each([
+    ['ISO 9409-1-50-4-M6', 'ISO9409-1-A50-4-M6'],
+    ['ISO9409-1-50-4-M6', 'ISO9409-1-A50-4-M6'],
+    ['ISO 9409-1-31.5-4-M5', 'ISO9409-1-A31.5-4-M5'],
+    ['ISO 9409-1-40-4-M6', 'ISO9409-1-A40-4-M6'],
+  ])('the form without "A" "%s" finds %s (listed as an alias with evidence)', (written, row) => {
+    const hit = lookupFlange(registry, written);
+    expect(hit?.designation).toBe(row);
+    expect(hit?.aliases?.some((a) => normalizeDesignation(a.form) === normalizeDesignation(written))).toBe(true);
+  });
+
+  it('rule_flange on both written forms of the same flange is identity', () => {
+    expect(ruleFlange(registry, 'ISO 9409-1-50-4-M6', 'ISO9409-1-A50-4-M6').verdict).toBe('identity');
+  });
+
   it.each([
     ['ISO9409-1-A50-4-M6', 'ISO9409-1-A50-4-M6'],
     ['ISO 9409-1-A50-4-M6', 'ISO9409-1-A50-4-M6'],
@@ -87,7 +102,7 @@ describe('designation matching (lexical only)', () => {
   });
 
   it.each([
-    'ISO 9409-1-50-4-M6', // the form without "A" is not registered
+    'ISO 9409-1-50-4-M8', // parseable but not a registered pattern
     'ISO9409-1-A50-4-M8',
     'ISO9409-1-A50',
     'ISO 9409-1',
@@ -102,7 +117,7 @@ describe('designation matching (lexical only)', () => {
   });
 
   it('accepts a written form a registry row lists as an alias', () => {
-    const r = testRegistry([{ designation: 'ISO9409-1-A50-4-M6', pcd_mm: 50, bolt_count: 4, thread: 'M6', aliases: ['ISO 9409-1-50-4-M6'] }]);
+    const r = testRegistry([{ designation: 'ISO9409-1-A50-4-M6', pcd_mm: 50, bolt_count: 4, thread: 'M6', aliases: [{ form: 'ISO 9409-1-50-4-M6', evidence: { file: 'api/mechanical_interfaces.json', record: 'flange_designations[id=X].aliases' } }] }]);
     expect(ruleFlange(r, 'iso9409-1-50-4-m6', 'ISO9409-1-A50-4-M6').verdict).toBe('identity');
   });
 });
@@ -238,12 +253,12 @@ describe('rule 5: unregistered -> unknown, no fallback to the label', () => {
   });
 
   it('both sides unregistered are both named', () => {
-    const r = ruleFlange(registry, ' ISO 9409-1-50-4-M6 ', 'foo');
+    const r = ruleFlange(registry, ' ISO 9409-1-50-4-M8 ', 'foo');
     if (r.verdict !== 'unknown') throw new Error(`expected unknown, got ${r.verdict}`);
-    expect(r.unregistered).toEqual(['ISO 9409-1-50-4-M6', 'foo']);
+    expect(r.unregistered).toEqual(['ISO 9409-1-50-4-M8', 'foo']);
     expect(r.side_a).toBeNull();
     expect(r.side_b).toBeNull();
-    expect(r.reason).toMatch(/^"ISO 9409-1-50-4-M6" and "foo" are not registered/);
+    expect(r.reason).toMatch(/^"ISO 9409-1-50-4-M8" and "foo" are not registered/);
   });
 
   it('an unregistered label with itself is still unknown, not identity', () => {

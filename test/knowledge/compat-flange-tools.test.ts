@@ -30,10 +30,14 @@ describe('check_compatibility on real catalogue pairs', () => {
     expect(r.dimensions!.electrical.evidence.map((e) => e.value)).toEqual(expect.arrayContaining(['10.0~14.8V']));
   });
 
-  it('disjoint voltage ranges: electrical incompatible, overall incompatible', async () => {
-    const r = (await call(client, 'check_compatibility', { a: 'ACT-001', b: 'ACT-006' })).structuredContent as Compat;
-    expect(r.dimensions!.electrical.verdict).toBe('incompatible');
-    expect(r.verdict).toBe('incompatible');
+  it('disjoint voltage ranges: a separate supply rail or converter (adapter_required), never a definite incompatible', async () => {
+    const r = (await call(client, 'check_compatibility', { a: 'ACT-001', b: 'ACT-006' })).structuredContent as Compat & {
+      dimensions: Record<string, { adapters: string[]; detail: { relation: string } }>;
+    };
+    expect(r.dimensions!.electrical.verdict).toBe('adapter_required');
+    expect(r.dimensions!.electrical.detail.relation).toBe('disjoint');
+    expect(r.dimensions!.electrical.adapters[0]).toMatch(/^separate supply rail or converter: a .* V, b .* V$/);
+    expect(r.verdict).not.toBe('incompatible');
   });
 
   it('a protocol entity is not applicable, with the reason', async () => {
@@ -54,7 +58,7 @@ describe('check_compatibility on real catalogue pairs', () => {
   it('REST POST /api/compatibility takes {a, b}', async () => {
     const r = await fetch(`${srv.url}/api/compatibility`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'ACT-001', b: 'ACT-006' }) });
     expect(r.status).toBe(200);
-    expect(((await r.json()) as Compat).dimensions!.electrical.verdict).toBe('incompatible');
+    expect(((await r.json()) as Compat).dimensions!.electrical.verdict).toBe('adapter_required');
     const miss = await fetch(`${srv.url}/api/compatibility`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'NOPE-1', b: 'ACT-006' }) });
     expect(miss.status).toBe(404);
     const bad = await fetch(`${srv.url}/api/compatibility`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 'ACT-001' }) });

@@ -274,7 +274,7 @@ describe('buildDeps and the layer file', () => {
     const d = buildDeps(testConfig({ dataDir: dataDirWith(null) }), { log: silentLogger });
     try {
       expect(await d.catalogue.get(servo.id)).toBeNull();
-      await expect(getPart({ catalogue: d.catalogue, index: d.index, baseUrl: 'http://x' }, servo.id)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(getPart({ catalogue: d.catalogue, index: d.index, specs: d.specs, baseUrl: 'http://x' }, servo.id)).rejects.toMatchObject({ code: 'not_found' });
       expect((await d.catalogue.get('ACT-001'))?.id).toBe('ACT-001');
     } finally {
       d.close();

@@ -18,9 +18,9 @@ describe('prepared views', () => {
     const summary = fresh.map((e) => Object.fromEntries(keys.map((k) => [k, e[k]])));
     for (let round = 0; round < 2; round++) {
       const out = { count: frozen.length, data: frozen.map(preparedDeep), next_cursor: null, meta: { fields: 'deep', note: undefined } };
-      expect(stringifyOutput(out)).toBe(JSON.stringify({ ...out, data: deep }));
+      expect(stringifyOutput(out).toString('utf8')).toBe(JSON.stringify({ ...out, data: deep }));
       const sum = { count: 3, data: frozen.map(preparedSummary), empty: [], meta: { q: 'x' } };
-      expect(stringifyOutput(sum)).toBe(JSON.stringify({ ...sum, data: summary }));
+      expect(stringifyOutput(sum).toString('utf8')).toBe(JSON.stringify({ ...sum, data: summary }));
     }
     expect(Object.isFrozen(preparedDeep(frozen[0]))).toBe(true);
     expect(() => {

@@ -103,7 +103,7 @@ describe('lists and stats', () => {
     for (const p of ['/api/search', '/api/entity/{id}', '/api/entities.json', '/api/actuators.json', '/api/sensors.json', '/api/chips.json', '/api/protocols.json', '/api/stats']) {
       expect(oa.paths[p], p).toBeDefined();
     }
-    expect(oa.paths['/api/search'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['q', 'category', 'limit', 'include_quarantine', 'cursor']);
+    expect(oa.paths['/api/search'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['q', 'where', 'sort', 'category', 'limit', 'include_quarantine', 'cursor', 'fields']);
   });
   it('unknown route: 404 JSON', async () => {
     const r = await get('/api/nothing-here');

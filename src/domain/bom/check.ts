@@ -31,6 +31,7 @@ import type { CompatibilityResult, Evidence as PairEvidence } from '../compatibi
 import type { StoredEntity } from '../entity.js';
 import { DomainError } from '../errors.js';
 import { lookupFlange, type FlangeRegistry } from '../flange.js';
+import { declaredFlanges } from '../compatibility/mechanical.js';
 import { BOM_MAX_ITEMS, zodToDomainError } from './schema.js';
 
 // ------------------------------------------------------------------ request
@@ -552,8 +553,19 @@ function communication(nodes: Node[], res: PairLookup, findings: Finding[]): voi
 
 // ------------------------------------------------------------------ mechanical
 
+/** The flange field a finding rests on: the list when the record has one, else the single field. */
+function flangeEvidence(e: StoredEntity): FindingEvidence {
+  const mi = e.mechanical_interface;
+  return mi.flanges !== undefined
+    ? { id: e.id, field: 'mechanical_interface.flanges', value: mi.flanges }
+    : { id: e.id, field: 'mechanical_interface.flange', value: mi.flange };
+}
+
 function mechanical(nodes: Node[], res: PairLookup, flanges: FlangeRegistry, findings: Finding[]): void {
-  const registered = nodes.filter((n) => n.record.mechanical_interface.flange && lookupFlange(flanges, n.record.mechanical_interface.flange));
+  const registered = nodes.filter((n) => {
+    const fs = declaredFlanges(n.record);
+    return fs.length > 0 && fs.every((f) => lookupFlange(flanges, f) !== null);
+  });
   const unknown = nodes.filter((n) => !registered.includes(n));
   const groups = new Map<string, { ruling: NonNullable<CompatibilityResult['dimensions']>['mechanical']; a: Node[]; b: Node[]; pair: [string, string] }>();
   for (let i = 0; i < registered.length; i++) {
@@ -580,7 +592,7 @@ function mechanical(nodes: Node[], res: PairLookup, flanges: FlangeRegistry, fin
       parts: all.map(partOf),
       message: `${g.pair[0]} (${g.a.map((n) => n.record.id).join(', ')}) and ${g.pair[1]} (${g.b.map((n) => n.record.id).join(', ')}) do not bolt together: ${g.ruling.reason}`,
       remedy: `${g.ruling.adapters[0] ?? 'An adapter plate'} (export_bom adds a printable adapter plate suggestion with a load check).`,
-      evidence: all.map((n) => ({ id: n.record.id, field: 'mechanical_interface.flange', value: n.record.mechanical_interface.flange })),
+      evidence: all.map((n) => flangeEvidence(n.record)),
       detail: { pair: g.pair, ruling: g.ruling.detail.ruling },
     });
   }
@@ -593,7 +605,7 @@ function mechanical(nodes: Node[], res: PairLookup, flanges: FlangeRegistry, fin
       message: `Mechanical fit unknown for ${unknown.map((n) => n.record.id).join(', ')}: no registered flange designation declared.`,
       remedy: 'Compare the mounting drawings of the parts that bolt together.',
       evidence: unknown.flatMap((n) => [
-        { id: n.record.id, field: 'mechanical_interface.flange', value: n.record.mechanical_interface.flange },
+        flangeEvidence(n.record),
         { id: n.record.id, field: 'mechanical_interface.status', value: n.record.mechanical_interface.status },
       ]),
       detail: {},

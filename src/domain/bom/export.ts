@@ -4,7 +4,8 @@
  * and passes the registries and the time; charging, auth and idempotency belong to the adapter.
  */
 import type { StoredEntity } from '../entity.js';
-import { lookupFlange, ruleFlange, type FlangeRegistry } from '../flange.js';
+import { lookupFlange, ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../flange.js';
+import { declaredFlanges } from '../compatibility/mechanical.js';
 import { amountToNumber, formatAmount, mulAmount, sumAmounts, type Amount } from './money.js';
 import { noCatalogueUnitPrice, PRICE_BASIS, priceLine, type CataloguePricer } from './pricing.js';
 import { adapterPlate, partTorque, structuralVerdict, type PrintRules } from './print.js';
@@ -36,37 +37,47 @@ const orNull = (s: string | undefined) => (s === undefined ? null : s);
 interface FlangedLine {
   line: number;
   id: string;
-  designation: string;
+  /** Registered designations the part declares (several when the vendor lists alternative couplings). */
+  designations: string[];
   record: StoredEntity;
 }
 
-/** Adapter plate suggestions for every pair of registered designations in the BOM ruled adapter_required. */
+/**
+ * Adapter plate suggestions for every pair of BOM parts whose declared flanges cannot bolt together
+ * in any combination (no shared or direct-fitting pattern): the plate for the first combination of
+ * registered designations, both bolt patterns named. Pairs needing the same plate are grouped.
+ */
 function adapterSuggestions(flanged: FlangedLine[], deps: BomExportDeps): ReturnType<typeof adapterPlate>[] {
-  const groups = new Map<string, FlangedLine[]>();
-  for (const f of flanged) {
-    const g = groups.get(f.designation);
-    if (g) g.push(f);
-    else groups.set(f.designation, [f]);
-  }
-  const keys = [...groups.keys()];
-  const out: ReturnType<typeof adapterPlate>[] = [];
-  for (let i = 0; i < keys.length; i++) {
-    for (let j = i + 1; j < keys.length; j++) {
-      const ruling = ruleFlange(deps.flanges, keys[i], keys[j]);
+  const groups = new Map<string, { ruling: FlangeRulingRecord; a: FlangedLine[]; b: FlangedLine[] }>();
+  for (let i = 0; i < flanged.length; i++) {
+    for (let j = i + 1; j < flanged.length; j++) {
+      const x = flanged[i]!;
+      const y = flanged[j]!;
+      if (x.record.id === y.record.id) continue;
+      const rulings = x.designations.flatMap((p) => y.designations.map((q) => ruleFlange(deps.flanges, p, q)));
+      if (rulings.length === 0 || rulings.some((r) => r.verdict !== 'adapter_required')) continue;
+      // One orientation per designation pair, so every part lands on its own pattern's side.
+      const p = x.designations[0]!;
+      const q = y.designations[0]!;
+      const swap = p > q;
+      const ruling = ruleFlange(deps.flanges, swap ? q : p, swap ? p : q);
       if (ruling.verdict !== 'adapter_required') continue;
-      const a = groups.get(keys[i])!;
-      const b = groups.get(keys[j])!;
-      out.push(
-        adapterPlate(deps.printRules, {
-          ruling,
-          parts_a: a.map((f) => ({ line: f.line, id: f.id })),
-          parts_b: b.map((f) => ({ line: f.line, id: f.id })),
-          torques: [...a, ...b].map((f) => partTorque(f.line, f.record.id, f.record)),
-        }),
-      );
+      const [sa, sb] = swap ? [y, x] : [x, y];
+      const key = `${ruling.pair[0]}|${ruling.pair[1]}`;
+      const g = groups.get(key) ?? { ruling, a: [], b: [] };
+      if (!g.a.includes(sa)) g.a.push(sa);
+      if (!g.b.includes(sb)) g.b.push(sb);
+      groups.set(key, g);
     }
   }
-  return out;
+  return [...groups.values()].map((g) =>
+    adapterPlate(deps.printRules, {
+      ruling: g.ruling,
+      parts_a: g.a.map((f) => ({ line: f.line, id: f.id })),
+      parts_b: g.b.map((f) => ({ line: f.line, id: f.id })),
+      torques: [...g.a, ...g.b].map((f) => partTorque(f.line, f.record.id, f.record)),
+    }),
+  );
 }
 
 export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomDocument {
@@ -122,10 +133,9 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
 
     const v = structuralVerdict(deps.printRules, item, record);
     if (v.printable) structural.push({ line, id: item.id, reason: v.reason });
-    const flange = record?.mechanical_interface.flange;
-    if (record && flange) {
-      const row = lookupFlange(deps.flanges, flange);
-      if (row) flanged.push({ line, id: item.id, designation: row.designation, record });
+    if (record) {
+      const rows = declaredFlanges(record).map((f) => lookupFlange(deps.flanges, f));
+      if (rows.length > 0 && rows.every((r) => r !== null)) flanged.push({ line, id: item.id, designations: rows.map((r) => r!.designation), record });
     }
     if (deps.onProgress && (line % 50 === 0 || line === total)) deps.onProgress(line, total);
   });

@@ -3,8 +3,6 @@
  * ruling is adapter_required. The numbers come from data/print.json, engineering rules of thumb
  * that every suggestion labels as such; the bolt patterns come from the flange registry.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import type { StoredEntity } from '../entity.js';
 import type { FlangeRulingRecord } from '../flange.js';
@@ -51,10 +49,7 @@ export function parsePrintRules(json: unknown): PrintRules {
   return PrintRules.parse(json);
 }
 
-/** Reads and validates `<dataDir>/print.json`. */
-export function loadPrintRules(dataDir: string): PrintRules {
-  return parsePrintRules(JSON.parse(readFileSync(path.join(dataDir, 'print.json'), 'utf8')));
-}
+
 
 // ------------------------------------------------------------------ structural parts
 

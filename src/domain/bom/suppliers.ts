@@ -5,8 +5,6 @@
  * category matches are general channels for that kind of part, labelled as such; a category match
  * never suggests another brand's official store (ROBOTIS is not a channel for a Maxon motor).
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import type { LineSuppliers, SupplierSuggestion } from './schema.js';
 
@@ -71,10 +69,7 @@ export function parseSupplierRegistry(json: unknown): SupplierRegistry {
   return SupplierRegistry.parse(json);
 }
 
-/** Reads and validates `<dataDir>/suppliers.json`. */
-export function loadSupplierRegistry(dataDir: string): SupplierRegistry {
-  return parseSupplierRegistry(JSON.parse(readFileSync(path.join(dataDir, 'suppliers.json'), 'utf8')));
-}
+
 
 /** Lowercase, NFKC, every run of non-letters/digits -> one space. */
 export function normaliseName(s: string): string {

@@ -14,8 +14,6 @@
  *   is one ("custom CAN" -> bus CAN + vendor-specific framing).
  * - Anything else is `unrecognized` and reported, never guessed.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import type { StoredEntity } from '../entity.js';
 import { isSoftwareMention } from './software-tokens.js';
@@ -135,15 +133,6 @@ export function parseBusTable(raw: unknown): BusTable {
   };
 }
 
-/** Reads `<dataDir>/buses.json`. */
-export function readBusTable(dataDir: string): BusTable {
-  const file = path.join(dataDir, 'buses.json');
-  try {
-    return parseBusTable(JSON.parse(fs.readFileSync(file, 'utf8')));
-  } catch (e) {
-    throw new Error(`${file}: ${(e as Error).message}`);
-  }
-}
 
 
 // ---------------------------------------------------------------------------------------------

@@ -9,8 +9,16 @@
  * - either side not exactly readable -> unknown
  * - ranges share at least one voltage -> compatible (relation equal / a_contains_b / b_contains_a /
  *   overlap, with the common range)
- * - no shared voltage -> incompatible (relation disjoint). When a side is a nominal point, a condition
- *   notes that its tolerance band is not declared.
+ * - no shared voltage (relation disjoint):
+ *   - parts that MUST share one rail (role `shared_rail`: the caller states that both hang on the
+ *     same supply, e.g. a daisy-chained bus that carries power, or a battery feeding a part directly)
+ *     -> incompatible: no voltage of that rail suits both;
+ *   - otherwise -> adapter_required, adapter "separate supply rail or converter", both ranges named.
+ *     Two parts with different supply voltages can run side by side from two rails or through a
+ *     DC-DC converter; that is a wiring need, not a fact against the pair. No catalogue record
+ *     declares how it is wired, so check_compatibility never assumes a shared rail.
+ * A side declared as a single value is a nominal point (min = max) compared as such; the answer
+ * says that its tolerance band is not declared (in the reason and as a condition).
  */
 import type { StoredEntity } from '../entity.js';
 import { voltageRange } from '../parameters/index.js';
@@ -31,7 +39,12 @@ function readSide(e: StoredEntity, side: 'a' | 'b'): { range: VoltRange | null; 
   return { range: null, evidence, written: e.declared.voltage ?? (e.voltage === 'N/A' ? null : e.voltage) };
 }
 
-export function electricalDimension(a: StoredEntity, b: StoredEntity): ElectricalResult {
+export interface ElectricalRoles {
+  /** Both parts must run from one and the same supply rail (stated by the caller, never inferred). */
+  shared_rail?: boolean;
+}
+
+export function electricalDimension(a: StoredEntity, b: StoredEntity, roles: ElectricalRoles = {}): ElectricalResult {
   const sa = readSide(a, 'a');
   const sb = readSide(b, 'b');
   const evidence = [...sa.evidence, ...sb.evidence];
@@ -60,13 +73,24 @@ export function electricalDimension(a: StoredEntity, b: StoredEntity): Electrica
     return r.min === r.max;
   });
   const pointNote = points.map((s) => `${s}'s voltage is a single nominal value (${fmt(s === 'a' ? ra : rb)}); its tolerance band is not declared.`);
+  const nominal = points.length > 0 ? ` ${points.map((s) => `${s}'s ${fmt(s === 'a' ? ra : rb)} is a nominal value compared as declared (tolerance not declared)`).join('; ')}.` : '';
   if (lo > hi) {
+    if (roles.shared_rail) {
+      return {
+        verdict: 'incompatible',
+        reason: `The parts must share one supply rail, and their declared voltages do not meet: a ${fmt(ra)}, b ${fmt(rb)}; no voltage of one rail suits both.${nominal}`,
+        evidence,
+        conditions: pointNote,
+        adapters: [],
+        detail: { range_a: ra, range_b: rb, relation: 'disjoint', common_range: null },
+      };
+    }
     return {
-      verdict: 'incompatible',
-      reason: `The declared voltage ranges do not meet: a ${fmt(ra)}, b ${fmt(rb)}; no single supply voltage suits both.`,
+      verdict: 'adapter_required',
+      reason: `The declared voltages do not meet (a ${fmt(ra)}, b ${fmt(rb)}): they cannot run from one rail, but can sit on separate supply rails or behind a converter.${nominal}`,
       evidence,
-      conditions: pointNote,
-      adapters: [],
+      conditions: [...pointNote, 'Assumes the parts do not have to share one supply rail (e.g. a power-carrying daisy chain); if they do, the pair is incompatible.'],
+      adapters: [`separate supply rail or converter: a ${fmt(ra)}, b ${fmt(rb)}`],
       detail: { range_a: ra, range_b: rb, relation: 'disjoint', common_range: null },
     };
   }
@@ -84,7 +108,7 @@ export function electricalDimension(a: StoredEntity, b: StoredEntity): Electrica
           : `The ranges overlap: a ${fmt(ra)}, b ${fmt(rb)}.`;
   return {
     verdict: 'compatible',
-    reason: `${what} Both can run from a supply of ${fmt(common)}.`,
+    reason: `${what} Both can run from a supply of ${fmt(common)}.${nominal}`,
     evidence,
     conditions: pointNote,
     adapters: [],

@@ -22,7 +22,7 @@ import { softwareDimension } from './software.js';
 import { DIMENSIONS, type CompatibilityResult, type Dimension, type SideSummary, type Verdict } from './types.js';
 
 export * from './types.js';
-export { parseBusTable, readBusTable, readComm, splitPieces, foldForm, type BusTable, type CommReading } from './buses.js';
+export { parseBusTable, readComm, splitPieces, foldForm, type BusTable, type CommReading } from './buses.js';
 
 /** Categories whose records are not physical parts, whatever their entity_kind says. */
 export const NON_PHYSICAL_CATEGORIES = ['protocols', 'llms', 'robot_ai_models'] as const;

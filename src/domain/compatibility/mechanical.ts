@@ -1,55 +1,83 @@
 /**
- * Mechanical dimension: flange rulings when both sides declare a flange designation in
- * mechanical_interface.flange. identity / direct -> compatible; adapter_required -> adapter_required;
- * either side without a designation, or with an unregistered one -> unknown. Nothing else (mount
- * type, status) is turned into a verdict: it is reported as evidence only.
+ * Mechanical dimension: flange rulings between the registered ISO 9409-1 designations each side
+ * declares (mechanical_interface.flanges, or the single mechanical_interface.flange). A side may
+ * declare several (a vendor listing alternative couplings); every combination is ruled and the best
+ * one answers:
+ * - a combination that is identity or direct -> compatible (the shared bolt pattern is named);
+ * - otherwise, every combination needs an adapter plate -> adapter_required, the plate of the first
+ *   combination named with both bolt patterns;
+ * - either side without a registered designation -> unknown. Nothing else (mount type, status) is
+ *   turned into a verdict: it is reported as evidence only.
  */
 import type { StoredEntity } from '../entity.js';
-import { ruleFlange, type FlangeRegistry } from '../flange.js';
+import { ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../flange.js';
 import { ev, type MechanicalResult } from './types.js';
 
+/** The registered designations a record declares (the list, else the single field). */
+export function declaredFlanges(e: StoredEntity): string[] {
+  const mi = e.mechanical_interface;
+  if (mi.flanges && mi.flanges.length > 0) return mi.flanges;
+  return mi.flange !== null && mi.flange.trim() !== '' ? [mi.flange] : [];
+}
+
 export function mechanicalDimension(a: StoredEntity, b: StoredEntity, flanges: FlangeRegistry): MechanicalResult {
-  const fa = a.mechanical_interface.flange;
-  const fb = b.mechanical_interface.flange;
+  const fa = declaredFlanges(a);
+  const fb = declaredFlanges(b);
   const evidence = (['a', 'b'] as const).flatMap((s) => {
-    const mi = (s === 'a' ? a : b).mechanical_interface;
-    return [ev(s, 'mechanical_interface.flange', mi.flange), ev(s, 'mechanical_interface.status', mi.status), ev(s, 'mechanical_interface.mount_type', mi.mount_type)];
+    const e = s === 'a' ? a : b;
+    const mi = e.mechanical_interface;
+    return [
+      ev(s, 'mechanical_interface.flanges', s === 'a' ? fa : fb, e),
+      ev(s, 'mechanical_interface.status', mi.status),
+      ev(s, 'mechanical_interface.mount_type', mi.mount_type),
+    ];
   });
-  const none = [fa === null || fa.trim() === '' ? 'a' : null, fb === null || fb.trim() === '' ? 'b' : null].filter((x) => x !== null);
+  const detailOf = (ruling: MechanicalResult['detail']['ruling']) => ({ flange_a: fa.length === 1 ? fa[0]! : fa.length > 1 ? fa.join(' | ') : null, flange_b: fb.length === 1 ? fb[0]! : fb.length > 1 ? fb.join(' | ') : null, ruling });
+  const none = [fa.length === 0 ? 'a' : null, fb.length === 0 ? 'b' : null].filter((x) => x !== null);
   if (none.length > 0) {
     const status = (s: string) => (s === 'a' ? a : b).mechanical_interface.status;
     return {
       verdict: 'unknown',
-      reason: `${none.map((s) => `${s} declares no flange designation (mechanical_interface.status: ${status(s)})`).join('; ')}: there is nothing to rule on.`,
+      reason: `${none.map((s) => `${s} declares no registered flange designation (mechanical_interface.status: ${status(s)})`).join('; ')}: there is nothing to rule on.`,
       evidence,
       conditions: [],
       adapters: [],
-      detail: { flange_a: fa, flange_b: fb, ruling: null },
+      detail: detailOf(null),
     };
   }
-  const ruling = ruleFlange(flanges, fa as string, fb as string);
-  if (ruling.verdict === 'unknown') {
-    return { verdict: 'unknown', reason: ruling.reason, evidence, conditions: [], adapters: [], detail: { flange_a: fa, flange_b: fb, ruling } };
+  const rulings: FlangeRulingRecord[] = [];
+  for (const x of fa) {
+    for (const y of fb) {
+      const r = ruleFlange(flanges, x, y);
+      if (r.verdict === 'unknown') {
+        return { verdict: 'unknown', reason: r.reason, evidence, conditions: [], adapters: [], detail: detailOf(r) };
+      }
+      rulings.push(r);
+    }
   }
-  if (ruling.verdict === 'adapter_required') {
+  const options = (s: 'a' | 'b', list: string[]) => (list.length > 1 ? ` (${s} lists ${list.length} alternative flanges: ${list.join(', ')})` : '');
+  const direct = rulings.find((r) => r.verdict === 'identity') ?? rulings.find((r) => r.verdict === 'direct');
+  if (direct) {
     return {
-      verdict: 'adapter_required',
-      reason: ruling.reason,
+      verdict: 'compatible',
+      reason: `${direct.reason}${direct.verdict === 'identity' ? ` Shared flange: ${direct.pair[0]}.` : ''}${options('a', fa)}${options('b', fb)}`,
       evidence,
-      conditions: [],
-      adapters: [`Flange adapter plate: ${ruling.fastener_note}`],
-      detail: { flange_a: fa, flange_b: fb, ruling },
+      conditions: [
+        ...(direct.fastener_note ? [direct.fastener_note] : []),
+        ...(fa.length > 1 || fb.length > 1 ? [`Use the ${direct.pair[0]} option on a and the ${direct.pair[1]} option on b (the vendor's coupling for that pattern).`] : []),
+        'The bolt patterns match; thread engagement depth, flange thickness and centre bore are not in the data and need checking against both drawings.',
+      ],
+      adapters: [],
+      detail: detailOf(direct),
     };
   }
+  const ruling = rulings[0]!;
   return {
-    verdict: 'compatible',
-    reason: ruling.reason,
+    verdict: 'adapter_required',
+    reason: `${ruling.reason}${options('a', fa)}${options('b', fb)}`,
     evidence,
-    conditions: [
-      ...(ruling.fastener_note ? [ruling.fastener_note] : []),
-      'The bolt patterns match; thread engagement depth, flange thickness and centre bore are not in the data and need checking against both drawings.',
-    ],
-    adapters: [],
-    detail: { flange_a: fa, flange_b: fb, ruling },
+    conditions: [],
+    adapters: [`Flange adapter plate: ${ruling.fastener_note}`],
+    detail: detailOf(ruling),
   };
 }

@@ -3,8 +3,6 @@
  * currency (2 decimals assumed, as for CNY); the service works in integer minor units (fen).
  * The order of the list is the plan ranking: a later plan is "higher" (free is below all).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { invalidInput } from '../errors.js';
 
@@ -94,7 +92,4 @@ export function parsePlans(json: unknown): PlanCatalog {
   );
 }
 
-/** Reads `<dataDir>/plans.json`. */
-export function loadPlans(dataDir: string): PlanCatalog {
-  return parsePlans(JSON.parse(fs.readFileSync(path.join(dataDir, 'plans.json'), 'utf8')));
-}
+

@@ -5,19 +5,24 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { StoredEntity } from '../../domain/entity.js';
 import { buildCategories, CATEGORY_DEFS, type CategoryDef } from './categories.js';
 import { normaliseRecord, RecordError, REASON_CODES, type Normalised } from './normalise.js';
 import { markDuplicates, resolveIdCollisions, type DroppedRecord, type DuplicateFound, type IdRename } from './quarantine.js';
 import { buildReport } from './report.js';
-import { readSnapshot, SNAPSHOT_FILE, type Snapshot } from './snapshot.js';
+import { MECHANICAL_FILE, readFlangeTokensInUse, readSnapshot, SNAPSHOT_FILE, type Snapshot } from './snapshot.js';
+import { registeredFlange } from './flange.js';
+import type { FlangeRegistry } from '../../domain/flange.js';
+import { readFlangeRegistry } from '../../store/datasets.js';
+import { buildSpecsFile } from './specs-file.js';
 
 export const LICENSE = 'CC BY 4.0';
 export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 export const SOURCE = 'RoboParts public dataset';
 
 /** Files written, relative to the data directory. */
-export const CATALOGUE_FILES = ['catalogue/entities.json', 'catalogue/categories.json', 'catalogue/REPORT.md'] as const;
+export const CATALOGUE_FILES = ['catalogue/entities.json', 'catalogue/categories.json', 'catalogue/REPORT.md', 'catalogue/specs.json'] as const;
 export type CatalogueFileName = (typeof CATALOGUE_FILES)[number];
 
 export interface ImportCounts {
@@ -68,8 +73,31 @@ export function toJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-export function importCatalogue(snapshotDir: string): ImportResult {
+/** The repository's data directory (holds the flange registry the import joins labels against). */
+const REPO_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data');
+
+export interface ImportOptions {
+  /** Flange registry to join labels against; default: data/flange/designations.json of this repository. */
+  flanges?: FlangeRegistry;
+}
+
+export function importCatalogue(snapshotDir: string, opts: ImportOptions = {}): ImportResult {
   const snapshot = readSnapshot(snapshotDir);
+  const flanges = opts.flanges ?? readFlangeRegistry(REPO_DATA);
+  const inUse = readFlangeTokensInUse(snapshotDir);
+  const tokensById = new Map<string, { label: string; path: string }[]>();
+  for (const e of inUse?.entries ?? []) {
+    for (const id of e.used_by) {
+      const list = tokensById.get(id) ?? [];
+      list.push({ label: e.token, path: `${MECHANICAL_FILE}#designations_in_use.entries[token_as_written=${e.token}].used_by_entity_ids` });
+      tokensById.set(id, list);
+    }
+  }
+  const flangeCtx = {
+    registeredFlange: (label: string) => registeredFlange(flanges, label),
+    flangeOrder: flanges.designations.map((d) => d.designation),
+    flangeTokensOf: (id: string) => tokensById.get(id) ?? [],
+  };
 
   const seen = new Set<string>();
   for (const r of snapshot.records) {
@@ -88,7 +116,7 @@ export function importCatalogue(snapshotDir: string): ImportResult {
   let items: Normalised[] = [];
   snapshot.records.forEach((raw, index) => {
     try {
-      items.push(normaliseRecord(raw, index, { categoryName: (s) => catName.get(s) }));
+      items.push(normaliseRecord(raw, index, { categoryName: (s) => catName.get(s), ...flangeCtx }));
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       dropped.push({ index, id: e.upstreamId, reason: e.reason });
@@ -147,11 +175,13 @@ export function importCatalogue(snapshotDir: string): ImportResult {
   };
 
   const partial = { meta, categories, entities, normalised: valid, renames: collisions.renames, duplicates, dropped, snapshot };
-  const report = buildReport(partial);
+  const specs = buildSpecsFile(entities, meta);
+  const report = `${buildReport(partial)}\n${specs.report.join('\n')}`;
   const files: Record<CatalogueFileName, string> = {
     'catalogue/entities.json': toJson({ meta, entities }),
     'catalogue/categories.json': toJson({ categories }),
     'catalogue/REPORT.md': report,
+    'catalogue/specs.json': toJson(specs.json),
   };
   return { ...partial, report, files };
 }

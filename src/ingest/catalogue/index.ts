@@ -6,6 +6,6 @@ export type { CategoryDef } from './categories.js';
 export { normaliseRecord, REASON_CODES, UPSTREAM_REASONS } from './normalise.js';
 export type { ReasonCode } from './normalise.js';
 export { extractDeclared, SPEC_KEYS, TOP_LEVEL_KEYS } from './declared.js';
-export { registeredFlange, REGISTERED_FLANGES } from './flange.js';
+export { registeredFlange } from './flange.js';
 export { classifyUrl, urlsInText } from './urls.js';
 export { readSnapshot, SnapshotError, SNAPSHOT_FILE } from './snapshot.js';

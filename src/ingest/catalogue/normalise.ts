@@ -14,7 +14,7 @@ import { specShapedFields } from '../../domain/parameters/index.js';
 import { describe } from './describe.js';
 import { readComm } from './comm.js';
 import { extractDeclared, valueText, type DeclaredResult } from './declared.js';
-import { flangeLabels, registeredFlange } from './flange.js';
+import { flangeLabels } from './flange.js';
 import { classifyUrl, isUrl, urlsInText, type UrlVerdict } from './urls.js';
 
 export type Raw = Record<string, unknown>;
@@ -38,8 +38,13 @@ export const REASON_CODES = [...UPSTREAM_REASONS, 'upstream_flag', 'upstream_aud
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 const MANUFACTURER_FIELDS = ['manufacturer', 'company', 'vendor', 'developer', 'organization'] as const;
-/** Values upstream writes where the manufacturer is unknown: a gap, not a name. */
-const MANUFACTURER_PLACEHOLDERS = new Set(['', 'unknown', 'unspecified', 'n/a', 'na', 'none', '未明确', '未指定', '未知', '不详']);
+/**
+ * Values upstream writes where the manufacturer is unknown or not one company: a gap, not a name.
+ * The second line ("several", "various", "community", "academic") is the placeholder list of
+ * data/manufacturers.json (a test keeps the two equal).
+ */
+export const MANUFACTURER_PLACEHOLDERS = new Set(['', 'unknown', 'unspecified', 'n/a', 'na', 'none', '未明确', '未指定', '未知', '不详',
+  '多家', 'various', 'community', 'academic', '学术', '开源社区 / 学术团队']);
 
 const MECH_STATUS = ['declared', 'partial', 'not_declared', 'n_a'] as const;
 type MechStatus = (typeof MECH_STATUS)[number];
@@ -180,17 +185,40 @@ function readTier(raw: Raw, notes: Pick<RecordNotes, 'index'>, id: string): { ti
   return { tier, adjusted: false };
 }
 
-function readMechanical(raw: Raw): { value: StoredEntity['mechanical_interface']; notRegistered: string[] } {
+function readMechanical(
+  raw: Raw,
+  ctx: NormaliseContext,
+  id: string,
+): { value: StoredEntity['mechanical_interface']; notRegistered: string[]; paths: string[] } {
   const mi = asMap(raw.mechanical_interface) ?? {};
   const status: MechStatus = (MECH_STATUS as readonly string[]).includes(mi.status as string) ? (mi.status as MechStatus) : 'not_declared';
   const mount = typeof mi.mount_type === 'string' && mi.mount_type.trim() !== '' && mi.mount_type !== 'unknown' ? mi.mount_type : null;
-  const labels = [...flangeLabels(mi.flange), ...flangeLabels(mi.standard), ...flangeLabels(raw.flange)];
-  const registered = unique(labels.map(registeredFlange).filter((d): d is string => d !== null));
-  const notRegistered = labels.filter((l) => registeredFlange(l) === null && /9409/.test(l));
+  const labelled: { label: string; path: string }[] = [
+    ...flangeLabels(mi.flange).map((label) => ({ label, path: 'mechanical_interface.flange' })),
+    ...flangeLabels(mi.standard).map((label) => ({ label, path: 'mechanical_interface.standard' })),
+    ...flangeLabels(raw.flange).map((label) => ({ label, path: 'flange' })),
+    ...(ctx.flangeTokensOf?.(id) ?? []),
+  ];
+  const registered: string[] = [];
+  const paths: string[] = [];
+  const notRegistered: string[] = [];
+  for (const { label, path } of labelled) {
+    const d = ctx.registeredFlange(label);
+    if (d === null) {
+      if (/9409/.test(label)) notRegistered.push(label);
+      continue;
+    }
+    if (!registered.includes(d)) registered.push(d);
+    if (!paths.includes(path)) paths.push(path);
+  }
+  const order = ctx.flangeOrder ?? [];
+  registered.sort((x, y) => order.indexOf(x) - order.indexOf(y));
   return {
-    // Exactly one registered designation is a flange; several would be a choice we cannot make.
-    value: { status, mount_type: mount, flange: registered.length === 1 ? registered[0]! : null },
+    // `flange` holds the designation only when there is exactly one; `flanges` lists them all
+    // (a vendor listing alternative couplings declares several).
+    value: { status, mount_type: mount, flange: registered.length === 1 ? registered[0]! : null, ...(registered.length > 0 ? { flanges: registered } : {}) },
     notRegistered,
+    paths,
   };
 }
 
@@ -250,6 +278,12 @@ function upstreamReasons(raw: Raw): ReasonCode[] {
 
 export interface NormaliseContext {
   categoryName(slug: string): string | undefined;
+  /** The registered flange designation a label finds (flange registry join rule), or null. */
+  registeredFlange(label: string): string | null;
+  /** Registered designations in registry order (for a stable `flanges` order). */
+  flangeOrder?: readonly string[];
+  /** Flange tokens the source's designations_in_use lists for this record id, with their path. */
+  flangeTokensOf?(id: string): { label: string; path: string }[];
 }
 
 export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseContext): Normalised {
@@ -275,7 +309,7 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
   const year = readYear(raw);
   const { urls, dropped } = readSourceUrls(raw);
   const tier = readTier(raw, { index }, id);
-  const mech = readMechanical(raw);
+  const mech = readMechanical(raw, ctx, id);
 
   const comm = readComm(raw);
   const { protocol, interfaces } = comm;
@@ -294,6 +328,7 @@ export function normaliseRecord(rawIn: unknown, index: number, ctx: NormaliseCon
     const at = declaredResult.paths[k];
     if (at !== undefined) provenance[`declared.${k}`] = [at];
   }
+  if (mech.paths.length > 0) provenance['mechanical_interface.flanges'] = mech.paths;
   for (const k of ['voltage', 'weight', 'torque'] as const) {
     const at = declaredResult.paths[k];
     if (at !== undefined && shaped[k] !== 'N/A' && shaped[k] !== '') provenance[k] = [at];

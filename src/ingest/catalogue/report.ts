@@ -228,7 +228,7 @@ export function buildReport(r: ReportInput): string {
 
   p('## Mechanical interface', '');
   p(`- Status: ${tally(entities.map((e) => e.mechanical_interface.status)).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
-  p(`- Flange set to a registered ISO 9409-1 designation named exactly: ${count(entities, (e) => e.mechanical_interface.flange !== null)}.`);
+  p(`- Records with registered ISO 9409-1 designations (flange registry join rule; from the record or the source's designations_in_use): ${count(entities, (e) => (e.mechanical_interface.flanges ?? []).length > 0)}, of which ${count(entities, (e) => e.mechanical_interface.flange !== null)} declare exactly one.`);
   const notReg = ns.flatMap((n) => n.notes.flange_not_registered);
   p(`- ISO 9409-1 labels that do not name a registered designation exactly (flange left null; never completed from the label): ${notReg.length} on ${count(ns, (n) => n.notes.flange_not_registered.length > 0)} records${notReg.length ? `: ${tally(notReg).map(([k, v]) => `"${k}" ${v}`).join(', ')}` : ''}.`, '');
 

@@ -46,6 +46,38 @@ export function readProvenanceRow(markdown: string, file: string): ProvenanceRow
   throw new SnapshotError(`PROVENANCE.md: no row for ${file}`);
 }
 
+export const MECHANICAL_FILE = 'api/mechanical_interfaces.json';
+
+/** One entry of the source's designations_in_use: a written flange token and the records using it. */
+export interface FlangeTokenInUse {
+  token: string;
+  used_by: string[];
+}
+
+/**
+ * designations_in_use of api/mechanical_interfaces.json (checked against PROVENANCE.md like the
+ * catalogue file). Absent file -> null (the import then reads flanges from the records only).
+ */
+export function readFlangeTokensInUse(dir: string): { commit: string; entries: FlangeTokenInUse[] } | null {
+  const file = path.join(dir, MECHANICAL_FILE);
+  if (!fs.existsSync(file)) return null;
+  const buf = fs.readFileSync(file);
+  const sha256 = createHash('sha256').update(buf).digest('hex');
+  const row = readProvenanceRow(fs.readFileSync(path.join(dir, 'PROVENANCE.md'), 'utf8'), MECHANICAL_FILE);
+  if ((row.bytes !== null && row.bytes !== buf.length) || (row.sha16 !== null && !sha256.startsWith(row.sha16))) {
+    throw new SnapshotError(`${MECHANICAL_FILE} differs from the copy PROVENANCE.md records`);
+  }
+  const doc = JSON.parse(buf.toString('utf8')) as { designations_in_use?: { entries?: unknown } };
+  const raw = doc.designations_in_use?.entries;
+  if (!Array.isArray(raw)) throw new SnapshotError(`${MECHANICAL_FILE}: designations_in_use.entries is not an array`);
+  const entries = raw.flatMap((e): FlangeTokenInUse[] => {
+    const m = e as { token_as_written?: unknown; used_by_entity_ids?: unknown };
+    if (typeof m.token_as_written !== 'string' || !Array.isArray(m.used_by_entity_ids)) return [];
+    return [{ token: m.token_as_written, used_by: m.used_by_entity_ids.filter((x): x is string => typeof x === 'string') }];
+  });
+  return { commit: row.commit, entries };
+}
+
 export function readSnapshot(dir: string): Snapshot {
   const file = path.join(dir, SNAPSHOT_FILE);
   const prov = path.join(dir, 'PROVENANCE.md');

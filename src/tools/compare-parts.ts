@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { COMPARE_MAX, COMPARE_MIN, comparePartsById } from '../domain/specs/service.js';
+import { partsContext } from './context.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+import { CompactSpecSchema } from './spec-schemas.js';
+
+export const SameAsSchema = z
+  .object({ id: z.string(), rule: z.enum(['duplicate_of', 'same_name', 'brand_model', 'version_mark']), evidence: z.string() })
+  .strict();
+
+export const PartRefSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    category: z.string(),
+    manufacturer: z.string().nullable(),
+    manufacturer_canonical: z.string().nullable().describe('The company behind the name (aliases and brands normalised)'),
+    quarantine_hint: z.string().nullable(),
+    same_as: z.array(SameAsSchema).describe('Records that are the same product, with the evidence of the link'),
+  })
+  .strict();
+
+export const comparePartsTool = defineTool({
+  name: 'compare_parts',
+  title: 'Compare parts side by side',
+  description:
+    `Side-by-side table of ${COMPARE_MIN} to ${COMPARE_MAX} parts on the normalised spec fields. Each row says whether the values are comparable ` +
+    '(every pair read exactly at comparability level A or B with the same conditions) and only then ranks them (rank 1 = highest); an incomparable row says why ' +
+    '(peak vs rated, missing conditions, different quantities, not read, not declared). Set fields (bus, ROS) show their common values. Parts that are one product are listed in same_product.',
+  inputSchema: z.object({
+    ids: z.array(EntityId).min(COMPARE_MIN).max(COMPARE_MAX).describe(`${COMPARE_MIN} to ${COMPARE_MAX} entity ids, e.g. ["REDUCER-HD-25", "REDUCER-GH-25"]`),
+  }),
+  outputSchema: z.object({
+    parts: z.array(PartRefSchema),
+    rows: z.array(
+      z
+        .object({
+          field: z.string(),
+          unit: z.string().nullable(),
+          cells: z.array(z.object({ id: z.string(), spec: CompactSpecSchema.nullable(), note: z.string().nullable() }).strict()),
+          comparable: z.boolean(),
+          level: z.string().nullable().describe('Worst pair comparability level A-D; null for set fields'),
+          reason: z.string(),
+          ranking: z.array(z.object({ id: z.string(), rank: z.number().int() }).strict()).nullable(),
+          common_values: z.array(z.string()).optional(),
+        })
+        .strict(),
+    ),
+    same_product: z.array(z.array(z.string())).describe('Pairs of the given ids linked as same_as'),
+    meta: z.object({ license: z.string(), attribution: z.string() }),
+  }),
+  annotations: READ_ONLY,
+  rest: [
+    { method: 'POST', path: '/api/compare', summary: 'Compare 2-10 parts side by side ({ids: [...]})' },
+    { method: 'GET', path: '/api/compare', summary: 'Compare 2-10 parts side by side (?ids=A&ids=B)' },
+  ],
+  handler: async ({ ids }, ctx) => ({ ...(await comparePartsById(partsContext(ctx), ids)), meta: { license: LICENSE, attribution: ATTRIBUTION } }),
+  text: (o) =>
+    `${o.parts.length} parts on ${o.rows.length} fields: ${o.rows.filter((r) => r.comparable).length} comparable rows, ${o.rows.filter((r) => !r.comparable).length} not comparable` +
+    `${o.same_product.length ? `; same product: ${o.same_product.map((p) => p.join('=')).join(', ')}` : ''}.`,
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ALTERNATIVES_DEFAULT, ALTERNATIVES_MAX, alternativesOf } from '../domain/specs/service.js';
+import { PartRefSchema } from './compare-parts.js';
+import { partsContext } from './context.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+import { FilterMetaSchema, WhereArg } from './spec-schemas.js';
+
+export const findAlternativesTool = defineTool({
+  name: 'find_alternatives',
+  title: 'Find alternative parts',
+  description:
+    'Parts of the same function (same category; same declared type ranks higher) from other products, ranked by how close their declared specs are to the given part, ' +
+    'each with its reasons (value vs value, difference, comparability level) and the fields that could not be compared. ' +
+    'Records that are the same product (upstream duplicate_of, the same model under a brand and its company, the same name from one company) are never offered: ' +
+    'they are listed in part.same_as with the evidence. must holds hard constraints in the search_parts where form (an undeclared value never passes).',
+  inputSchema: z.object({
+    id: EntityId,
+    limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),
+    must: WhereArg.optional(),
+  }),
+  outputSchema: z.object({
+    part: PartRefSchema,
+    alternatives: z.array(
+      z
+        .object({
+          id: z.string(),
+          name: z.string(),
+          manufacturer: z.string().nullable(),
+          score: z.number().describe('Mean closeness over the part\'s declared fields (0-1), +0.1 for the same type'),
+          same_type: z.boolean(),
+          same_manufacturer: z.boolean().describe('From the same company (another product of it)'),
+          reasons: z.array(z.string()),
+          not_compared: z.array(z.string()).describe('Fields the part declares that this candidate does not (scored 0)'),
+        })
+        .strict(),
+    ),
+    considered: z.number().int().describe('Candidates of the same category after must, same_as records excluded'),
+    compared_fields: z.array(z.string()),
+    must: z.array(FilterMetaSchema),
+    meta: z.object({ limit: z.number().int(), license: z.string(), attribution: z.string() }),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/parts/:id/alternatives', summary: 'Alternatives to one part, ranked by spec closeness (must=<where text>)' }],
+  handler: async (input, ctx) => {
+    const r = await alternativesOf(partsContext(ctx), input);
+    return {
+      part: r.part,
+      alternatives: r.alternatives.map((a) => ({ id: a.id, name: a.name, manufacturer: a.manufacturer, score: a.score, same_type: a.same_type, same_manufacturer: a.same_manufacturer, reasons: a.reasons, not_compared: a.not_compared })),
+      considered: r.considered,
+      compared_fields: r.compared_fields,
+      must: r.must,
+      meta: { limit: r.limit, license: LICENSE, attribution: ATTRIBUTION },
+    };
+  },
+  text: (o) => `${o.alternatives.length} alternative(s) to ${o.part.id} of ${o.considered} considered${o.part.same_as.length ? `; same product (not offered): ${o.part.same_as.map((s) => s.id).join(', ')}` : ''}.`,
+});

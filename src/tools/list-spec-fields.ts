@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { specFields } from '../domain/specs/service.js';
+import { partsContext } from './context.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { ATTRIBUTION, Category, LICENSE } from './schemas.js';
+
+const Facet = z
+  .object({
+    name: z.string(),
+    kind: z.enum(['number', 'range', 'set', 'code']),
+    quantity: z.string(),
+    unit: z.string().nullable().describe('SI unit of min/max and of filter values after conversion'),
+    ops: z.array(z.string()),
+    units: z.array(z.string()).describe('Units a where value may be written in'),
+    description: z.string(),
+    example_value: z.string(),
+    declared: z.number().int().describe('Records declaring a value (read or not)'),
+    read: z.number().int().describe('Records whose value was read exactly (filterable)'),
+    by_category: z.record(z.string(), z.number().int()),
+    min: z.number().nullable(),
+    max: z.number().nullable(),
+    values: z.array(z.object({ value: z.string(), count: z.number().int() })).nullable(),
+    example_notation: z.string().nullable(),
+  })
+  .strict();
+
+export const listSpecFieldsTool = defineTool({
+  name: 'list_spec_fields',
+  title: 'List filterable spec fields',
+  description:
+    'The normalised spec fields search_parts can filter (where) and sort on, with what an agent needs before filtering: each field\'s quantity, SI unit, ops, accepted units, ' +
+    'how many records declare it and how many were read exactly (per category), min and max, the distinct values of set fields (buses, protocols, ROS) and an example notation. ' +
+    'Counts cover the records search sees by default (quarantined ones left out); give category to count one category.',
+  inputSchema: z.object({ category: Category.optional() }),
+  outputSchema: z.object({
+    category: z.string().nullable(),
+    records: z.number().int().describe('Records counted'),
+    fields: z.array(Facet),
+    meta: z.object({ license: z.string(), attribution: z.string() }),
+  }),
+  annotations: READ_ONLY,
+  rest: [{ method: 'GET', path: '/api/spec_fields', summary: 'Filterable spec fields with counts, ranges and values' }],
+  handler: async ({ category }, ctx) => ({ ...(await specFields(partsContext(ctx), category)), meta: { license: LICENSE, attribution: ATTRIBUTION } }),
+  text: (o) => `${o.fields.length} spec fields over ${o.records} records${o.category ? ` in ${o.category}` : ''}: ${o.fields.map((f) => `${f.name} ${f.read}`).join(', ')}.`,
+});

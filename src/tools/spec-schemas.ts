@@ -1,0 +1,50 @@
+/** Schema pieces of the spec layer shared by search_parts, list_spec_fields, compare_parts and find_alternatives. */
+import { z } from 'zod';
+import { WHERE_OPS } from '../domain/specs/where.js';
+
+export const WhereClauseSchema = z
+  .object({
+    field: z.string().describe('A spec field (list_spec_fields), e.g. "torque_rated", "voltage", "bus"'),
+    op: z.string().describe(`One of ${WHERE_OPS.join(' ')}`),
+    value: z
+      .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])
+      .describe('A value with its unit ("30 N·m", "300 kgf·cm", "48 V"), a name ("EtherCAT"), or a list for in'),
+  })
+  .strict();
+
+export const WhereArg = z
+  .union([z.array(WhereClauseSchema).max(20), z.string().max(2000)])
+  .describe(
+    'Spec filters, AND-combined: a list of {field, op, value}, or the compact text form "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN" ' +
+      '(clauses separated by ";", list values by "|"). Ops: = != < <= > >= in covers.',
+  );
+
+export const SortArg = z.string().max(100).describe('A numeric spec field to sort by, ascending; "-field" or "field:desc" for descending (undeclared last)');
+
+export const CompactSpecSchema = z
+  .object({
+    value: z.number().optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    values: z.array(z.string()).optional(),
+    unit: z.string().nullable(),
+    notation: z.string().describe('As written by the vendor'),
+    rating: z.string().optional(),
+    qualifier: z.string().optional(),
+    level: z.string().describe('Comparability level A-D'),
+  })
+  .strict();
+
+export const FilterMetaSchema = z
+  .object({
+    field: z.string(),
+    op: z.string(),
+    value: z.unknown(),
+    applied: z.array(z.string()),
+    matched: z.number().int(),
+    unknown_excluded: z.number().int(),
+    failed: z.number().int(),
+  })
+  .strict();
+
+export const SortMetaSchema = z.object({ field: z.string(), order: z.enum(['asc', 'desc']), undeclared_last: z.number().int() }).strict();

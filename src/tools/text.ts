@@ -1,0 +1,33 @@
+/**
+ * The text block of a successful tool result, built in ONE place for every tool and transport:
+ * an optional one-line summary (the tool's `text`, folded to one line), then the compact JSON of
+ * structuredContent. A host that forwards only text therefore loses nothing: everything after the
+ * first newline parses to exactly the structured result.
+ */
+import type { AnyTool } from './define.js';
+
+export const SUMMARY_MAX = 300;
+
+/** Folds a summary to one line of at most SUMMARY_MAX characters. */
+export function oneLine(summary: string): string {
+  const s = summary.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  return s.length > SUMMARY_MAX ? `${s.slice(0, SUMMARY_MAX - 1)}…` : s;
+}
+
+/** "<one-line summary>\n<compact JSON>" (or the JSON alone when the tool has no summary). */
+export function composeText(summary: string | undefined | null, structured: unknown): string {
+  const json = JSON.stringify(structured);
+  const line = summary ? oneLine(summary) : '';
+  return line ? `${line}\n${json}` : json;
+}
+
+/** The text block for a tool's output. */
+export function toolText(tool: AnyTool, output: Record<string, unknown>): string {
+  return composeText(tool.text ? tool.text(output) : null, output);
+}
+
+/** The structured result carried by a text block built by composeText (inverse, for clients and tests). */
+export function structuredFromText(text: string): unknown {
+  const nl = text.indexOf('\n');
+  return JSON.parse(text.startsWith('{') || nl < 0 ? text : text.slice(nl + 1));
+}

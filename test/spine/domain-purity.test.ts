@@ -1,0 +1,48 @@
+/**
+ * src/domain is pure: no file-system access. Shipped datasets are read once by the loader in
+ * src/store/datasets.ts at start-up and handed to the domain parsed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DATASET_FILES, loadDatasets, readDataset } from '../../src/store/datasets.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function tsFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = path.join(dir, d.name);
+    return d.isDirectory() ? tsFiles(p) : d.name.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('domain purity', () => {
+  it('no file under src/domain imports node:fs (or fs)', () => {
+    const files = tsFiles(path.join(ROOT, 'src/domain'));
+    expect(files.length).toBeGreaterThan(20);
+    const offenders = files.filter((f) => /from\s+['"](?:node:)?fs(?:\/promises)?['"]|require\(\s*['"](?:node:)?fs/.test(fs.readFileSync(f, 'utf8')));
+    expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('the loader reads every dataset file of data/ and parses it', () => {
+    const d = loadDatasets(path.join(ROOT, 'data'));
+    for (const rel of Object.values(DATASET_FILES)) expect(fs.existsSync(path.join(ROOT, 'data', rel)), rel).toBe(true);
+    const flangeFile = JSON.parse(fs.readFileSync(path.join(ROOT, 'data', DATASET_FILES.flanges), 'utf8'));
+    expect(d.flanges.designations.length).toBe(flangeFile.designations.length);
+    const busFile = JSON.parse(fs.readFileSync(path.join(ROOT, 'data', DATASET_FILES.buses), 'utf8'));
+    expect(d.buses.file.buses.length).toBe(busFile.buses.length);
+  });
+
+  it('a missing or invalid dataset fails with the file name', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'datasets-'));
+    try {
+      expect(() => loadDatasets(dir)).toThrow(/designations\.json/);
+      fs.writeFileSync(path.join(dir, 'bad.json'), '{"x":');
+      expect(() => readDataset(dir, 'bad.json', (j) => j)).toThrow(/bad\.json/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
