@@ -76,7 +76,6 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const layer = readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
-  const ossLayer = whereUsedLayer(layer.doc, data.entities);
   const datasets = loadDatasets(config.dataDir);
   const plans = datasets.plans;
   const knowledge = {
@@ -86,6 +85,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     printRules: datasets.printRules,
   };
   const manufacturers = readManufacturers(config.dataDir);
+  const ossLayer = whereUsedLayer(layer.doc, data.entities, manufacturers);
   const mailboxRules = parseMailboxRules(config.mailboxRules);
   const digests = new KeyedDigests(loadOrCreateSecret(config, log), mailboxRules);
   const db: Db = openDb(config.dbPath);
