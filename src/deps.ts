@@ -103,7 +103,6 @@ function loadData(config: Config, opts: BuildOptions): LoadedData {
   const layer = readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
-  const ossLayer = whereUsedLayer(layer.doc, data.entities);
   const datasets = loadDatasets(config.dataDir);
   const plans = datasets.plans;
   const knowledge = {
@@ -113,6 +112,7 @@ function loadData(config: Config, opts: BuildOptions): LoadedData {
     printRules: datasets.printRules,
   };
   const manufacturers = readManufacturers(config.dataDir);
+  const ossLayer = whereUsedLayer(layer.doc, data.entities, manufacturers);
   const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: readOssBomLines(config.dataDir), ...readAnalyticsTables(config.dataDir) });
   return { data, oss, plans, knowledge, manufacturers, ossLayer, analytics };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidInput } from '../domain/errors.js';
-import { extract, ExtractionResult, MAX_INPUT_BYTES, MAX_RECORDS, MAX_REQUEST_BYTES, MAX_SKIPPED_LISTED } from '../ingest/oss/index.js';
+import { expandUrdfXacro, extract, ExtractionResult, MAX_INPUT_BYTES, MAX_RECORDS, MAX_REQUEST_BYTES, MAX_SKIPPED_LISTED } from '../ingest/oss/index.js';
 import { LintSummary, lintUrdf } from '../ingest/oss/lint.js';
 import { defineTool, READ_ONLY } from './define.js';
 
@@ -35,7 +35,8 @@ export const extractRobotPartsTool = defineTool({
     if (result.kind === null) {
       throw invalidInput('content', `${result.skipped[0]?.reason ?? 'not recognised'}; pass kind (urdf, bom_md or bom_csv) to force an extractor`);
     }
-    const lint = result.kind === 'urdf' ? lintUrdf(content).summary : null;
+    // Lint what was extracted: the expanded URDF when the input was xacro.
+    const lint = result.kind === 'urdf' ? lintUrdf(result.xacro ? expandUrdfXacro(content).text : content).summary : null;
     return { ...result, detected: kind === 'auto', lint, limits: { max_input_bytes: MAX_INPUT_BYTES, max_records: MAX_RECORDS, max_skipped_listed: MAX_SKIPPED_LISTED } };
   },
   text: (o) => {
@@ -44,6 +45,6 @@ export const extractRobotPartsTool = defineTool({
       ? ` (${Object.entries(c.joints_by_type).map(([k, v]) => `${v} ${k}`).join(', ') || 'no joints'}; dof ${c.dof})`
       : ` from ${c.bom_tables ?? 0} BOM table(s) of ${c.tables ?? 0}`;
     const lint = o.lint ? ` Lint: ${o.lint.errors} error(s), ${o.lint.warnings} warning(s).` : '';
-    return `${o.kind}: ${c.records} record(s)${detail}; ${c.skipped} skipped.${lint}`;
+    return `${o.kind}${o.xacro ? ' (expanded from xacro)' : ''}: ${c.records} record(s)${detail}; ${c.skipped} skipped.${lint}`;
   },
 });

@@ -14,11 +14,15 @@ import { assertInputSize, SkipLog } from './limits.js';
 import { delimitedRows, detectDelimiter, markdownTables } from './table.js';
 import type { ExtractionResult, ExtractorKind } from './types.js';
 import { extractUrdf } from './urdf.js';
+import { expandXacro, isXacro, XacroError, type XacroExpansion } from './xacro.js';
+import { DomainError } from '../../domain/errors.js';
+import type { XacroInfo } from './types.js';
 
 export * from './types.js';
 export { MAX_INPUT_BYTES, MAX_REQUEST_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, assertInputSize } from './limits.js';
 export { decodeText, type Decoded } from './decode.js';
 export { extractUrdf } from './urdf.js';
+export { expandXacro, isXacro, XacroError } from './xacro.js';
 export { extractBomMarkdown } from './bom-md.js';
 export { extractBomDelimited } from './bom-csv.js';
 
@@ -52,5 +56,30 @@ export function extract(content: string, kind: ExtractorKind | 'auto' = 'auto', 
   if (text.trim() === '') return empty(kind === 'auto' ? null : kind, 'input_empty', 'the input is empty or whitespace only');
   const k = kind === 'auto' ? detectKind(text) : kind;
   if (k === null) return empty(null, 'not_recognised', 'not recognised as URDF (<robot> with <joint>/<link>), a Markdown pipe table, or a delimited BOM with an item and a quantity or price column');
+  if (k === 'urdf' && isXacro(text)) {
+    const x = expandUrdfXacro(text, field);
+    return { ...extractUrdf(x.text), xacro: xacroInfo(x) };
+  }
   return EXTRACTORS[k](text);
+}
+
+/** A single-file xacro expanded, or invalid_input naming what it needs from outside the input. */
+export function expandUrdfXacro(text: string, field = 'content'): XacroExpansion {
+  try {
+    return expandXacro(text);
+  } catch (err) {
+    if (err instanceof XacroError) throw new DomainError('invalid_input', `${field}: xacro not expanded: ${err.message}`, { field, missing: err.missing });
+    throw err;
+  }
+}
+
+export function xacroInfo(x: XacroExpansion): XacroInfo {
+  return {
+    expanded: true,
+    properties: x.properties,
+    macros: x.macros,
+    macro_calls: x.macro_calls,
+    args: x.args,
+    note: 'expanded from a single-file xacro by this project\'s expander (properties, args with defaults, macros, if/unless); line numbers refer to the expanded URDF',
+  };
 }

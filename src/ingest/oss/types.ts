@@ -207,9 +207,23 @@ export const ExtractionCounts = z
   .strict();
 export type ExtractionCounts = z.infer<typeof ExtractionCounts>;
 
+export const XacroInfo = z
+  .object({
+    expanded: z.literal(true),
+    properties: z.number().int(),
+    macros: z.number().int(),
+    macro_calls: z.number().int(),
+    args: z.array(z.object({ name: z.string(), value: z.string() }).strict()).describe('Arguments with their in-file defaults'),
+    note: z.string(),
+  })
+  .strict()
+  .describe('The input was a single-file xacro, expanded by this project\'s expander before extraction');
+export type XacroInfo = z.infer<typeof XacroInfo>;
+
 export const ExtractionResult = z
   .object({
     kind: z.enum(EXTRACTOR_KINDS).nullable().describe('Extractor used; null when auto-detection recognised nothing'),
+    xacro: XacroInfo.optional().describe('Present when the input was xacro and was expanded; lines then refer to the expanded URDF'),
     robot_name: z.string().nullable().describe('urdf: <robot name> as written'),
     records: z.array(ExtractedRecord),
     counts: ExtractionCounts,

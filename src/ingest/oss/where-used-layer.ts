@@ -1,6 +1,7 @@
 /** The open-source layer document as the plain data where-used reads (src/domain/where-used.ts). */
 import type { StoredEntity } from '../../domain/entity.js';
-import { manufacturerForms, type KnownManufacturer, type LayerBomLine, type LayerUrdfSource, type PriceLike, type WhereUsedLayer } from '../../domain/where-used.js';
+import type { ManufacturerTable } from '../../domain/specs/manufacturers.js';
+import { manufacturerForms, tokensOf, type KnownManufacturer, type LayerBomLine, type LayerUrdfSource, type PriceLike, type WhereUsedLayer } from '../../domain/where-used.js';
 import type { OssDocument } from './layer.js';
 import type { Price } from './types.js';
 
@@ -8,20 +9,34 @@ import type { Price } from './types.js';
 const PLACEHOLDERS = new Set(['多家', 'various', 'community', 'academic', '学术', '开源社区 / 学术团队', 'multiple']);
 
 /** Known manufacturer names: the catalogue's manufacturer strings (and their first segment), longest first. */
-export function knownManufacturers(entities: readonly Pick<StoredEntity, 'id' | 'manufacturer'>[]): KnownManufacturer[] {
+export function knownManufacturers(entities: readonly Pick<StoredEntity, 'id' | 'manufacturer'>[], table?: ManufacturerTable): KnownManufacturer[] {
   const first = new Map<string, string>();
   for (const e of entities) {
     const m = e.manufacturer?.trim();
-    if (!m || PLACEHOLDERS.has(m.toLowerCase()) || first.has(m)) continue;
+    if (!m || PLACEHOLDERS.has(m.toLowerCase()) || table?.isPlaceholder(m) || first.has(m)) continue;
     first.set(m, e.id);
   }
   const out: KnownManufacturer[] = [];
   const seen = new Set<string>();
+  // data/manufacturers.json first: aliases and brands resolve to the company's canonical name, with their evidence.
+  for (const c of table?.file.companies ?? []) {
+    const forms: [string, string][] = [
+      [c.canonical, 'canonical name in data/manufacturers.json'],
+      ...c.aliases.map((a): [string, string] => [a.name, `alias of ${c.canonical} in data/manufacturers.json: ${a.evidence.note}`]),
+      ...c.brands.map((b): [string, string] => [b.name, `brand of ${c.canonical} in data/manufacturers.json: ${b.evidence.note}`]),
+    ];
+    for (const [name, source] of forms) {
+      if (seen.has(name) || tokensOf(name).join('').length < 3) continue;
+      seen.add(name);
+      out.push({ name, canonical: c.canonical, source });
+    }
+  }
   for (const [m, id] of first) {
     for (const form of manufacturerForms(m)) {
       if (seen.has(form)) continue;
       seen.add(form);
-      out.push({ name: form, canonical: form, source: `catalogue manufacturer of ${id}${form !== m ? ` ("${m}")` : ''}` });
+      const canonical = table?.read(form)?.canonical ?? form;
+      out.push({ name: form, canonical, source: `catalogue manufacturer of ${id}${form !== m ? ` ("${m}")` : ''}` });
     }
   }
   return out.sort((a, b) => b.name.length - a.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -37,8 +52,8 @@ const price = (p: Price): PriceLike => ({
   basis_evidence: p.basis_evidence,
 });
 
-export function whereUsedLayer(doc: OssDocument | null, catalogue: readonly Pick<StoredEntity, 'id' | 'manufacturer'>[]): WhereUsedLayer {
-  const manufacturers = knownManufacturers(catalogue);
+export function whereUsedLayer(doc: OssDocument | null, catalogue: readonly Pick<StoredEntity, 'id' | 'manufacturer'>[], table?: ManufacturerTable): WhereUsedLayer {
+  const manufacturers = knownManufacturers(catalogue, table);
   if (!doc) return { bom: [], urdf: [], manufacturers };
   const sources = new Map(doc.meta.sources.map((s) => [s.id, s]));
   const bom: LayerBomLine[] = [];
