@@ -6,9 +6,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { loadConfig, type Config } from './config.js';
 import { buildDeps } from './deps.js';
+import { startHttpServer } from './http/app.js';
 import { createLogger } from './log.js';
+import { LineStdioTransport } from './mcp/stdio-transport.js';
+import { createServer } from './server.js';
 import { SERVER_VERSION } from './version.js';
 
 const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB), created with its schema on first start;
@@ -43,6 +47,8 @@ Options:
   --public-url <url>       base URL used in links (env ROBOT_PARTS_PUBLIC_URL)
   --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30)
   --rate-limit-paid <n>    requests/hour for paid plans, 0 disables (env ROBOT_PARTS_RATE_LIMIT_PAID; default 1000)
+  --trusted-proxies <list> proxy addresses/CIDRs whose X-Forwarded-For / Forwarded is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
+  --allow-sandbox-payments serve the sandbox payment gateway on a non-loopback address (env ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS=1)
 ${COMMON_HELP}`;
 
 function fail(msg: string): never {
@@ -83,6 +89,8 @@ export async function main(argv: string[]): Promise<void> {
               'public-url': { type: 'string' },
               'rate-limit-free': { type: 'string' },
               'rate-limit-paid': { type: 'string' },
+              'trusted-proxies': { type: 'string' },
+              'allow-sandbox-payments': { type: 'boolean' },
             }
           : {}),
       },
@@ -117,6 +125,8 @@ export async function main(argv: string[]): Promise<void> {
   set('publicBaseUrl', values['public-url'] as string | undefined);
   set('rateLimitFree', nonNegInt('--rate-limit-free', values['rate-limit-free'] as string | undefined));
   set('rateLimitPaid', nonNegInt('--rate-limit-paid', values['rate-limit-paid'] as string | undefined));
+  set('trustedProxies', list(values['trusted-proxies']));
+  set('allowSandboxPayments', values['allow-sandbox-payments'] ? true : undefined);
 
   let config: Config;
   try {
@@ -126,7 +136,13 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail(`--log-level must be debug, info, warn or error`);
   const log = createLogger(config.logLevel);
-  const deps = buildDeps(config, { log });
+  let deps: ReturnType<typeof buildDeps>;
+  try {
+    deps = buildDeps(config, { log });
+    await deps.ready;
+  } catch (err) {
+    fail((err as Error).message);
+  }
 
   let shuttingDown = false;
   const shutdown = (signal: string, stop: () => Promise<void>) => {
@@ -143,10 +159,14 @@ export async function main(argv: string[]): Promise<void> {
       });
   };
 
-  // The MCP SDK and the HTTP stack load only here, so --help, --version and bad flags answer fast.
   if (command === 'serve') {
-    const { startHttpServer } = await import('./http/app.js');
-    const running = await startHttpServer(deps);
+    let running: Awaited<ReturnType<typeof startHttpServer>>;
+    try {
+      running = await startHttpServer(deps);
+    } catch (err) {
+      deps.close();
+      fail((err as Error).message);
+    }
     log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
     process.on('SIGINT', () => shutdown('SIGINT', running.close));
     process.on('SIGTERM', () => shutdown('SIGTERM', running.close));
@@ -155,11 +175,6 @@ export async function main(argv: string[]): Promise<void> {
 
   // One connection; its opening message picks the era (initialize: 2025-era, pinned for the
   // connection; a request with the 2026-07-28 _meta envelope: modern).
-  const [{ serveStdio }, { LineStdioTransport }, { createServer }] = await Promise.all([
-    import('@modelcontextprotocol/server/stdio'),
-    import('./mcp/stdio-transport.js'),
-    import('./server.js'),
-  ]);
   const handle = serveStdio(({ era }) => createServer(deps, { surface: 'mcp-stdio', era }), {
     transport: new LineStdioTransport(),
     onerror: (err) => log.debug('stdio message rejected', { error: err.message }),

@@ -35,9 +35,34 @@ export interface Config {
   paymentGateway: string;
   webhookSecret: string | null;
   logLevel: LogLevel;
+  /**
+   * Server secret keying the e-mail and API-key digests (HMAC-SHA256) and the sandbox pay-page
+   * tokens. When null it is read from `secretFile`, which is created (mode 0600) on first start.
+   */
+  secret: string | null;
+  /** Where the server secret lives; null = next to the database (`<db>.secret`; random per process for ':memory:'). */
+  secretFile: string | null;
+  /** Peers whose X-Forwarded-For / Forwarded headers are believed (addresses or CIDR blocks). */
+  trustedProxies: string[];
+  /** At most this many open MCP sessions per client address (after trusted-proxy resolution); 0 = no per-client share. */
+  maxSessionsPerClient: number;
+  /** Stored Idempotency-Key replays expire after this many hours (a later retry is a new call). */
+  replayTtlHours: number;
+  /** At most this many stored replays per account (the oldest go first). */
+  maxReplaysPerAccount: number;
+  /** What counts as one mailbox for "one free key per address" (see MAILBOX_RULES). */
+  mailboxRules: string[];
+  /** create_payment with an e-mail alone (no key): off by default, because it tells anyone whether an address is registered. */
+  paymentByEmail: boolean;
+  /** Serve the sandbox gateway on a non-loopback address (it lets anyone mark an order paid). */
+  allowSandboxPayments: boolean;
+  /** A request (headers and body) must arrive within this many seconds, else 408 and the connection closes. */
+  requestTimeoutSeconds: number;
 }
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const bool = (v: string | undefined) => v === '1' || v === 'true';
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -60,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowedHosts: list(env.ROBOT_PARTS_ALLOWED_HOSTS),
     allowedOrigins: list(env.ROBOT_PARTS_ALLOWED_ORIGINS),
     bodyLimitBytes: intEnv(env, 'ROBOT_PARTS_BODY_LIMIT', 1_048_576),
-    stateless: env.ROBOT_PARTS_STATELESS === '1' || env.ROBOT_PARTS_STATELESS === 'true',
+    stateless: bool(env.ROBOT_PARTS_STATELESS),
     sessionIdleSeconds: intEnv(env, 'ROBOT_PARTS_SESSION_IDLE_SECONDS', 1800),
     maxSessions: intEnv(env, 'ROBOT_PARTS_MAX_SESSIONS', 1000),
     rateLimitFree: intEnv(env, 'ROBOT_PARTS_RATE_LIMIT_FREE', 30),
@@ -69,6 +94,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     paymentGateway: env.ROBOT_PARTS_PAYMENT_GATEWAY ?? 'sandbox',
     webhookSecret: env.ROBOT_PARTS_WEBHOOK_SECRET || null,
     logLevel: (env.ROBOT_PARTS_LOG_LEVEL as LogLevel) ?? 'info',
+    secret: env.ROBOT_PARTS_SECRET || null,
+    secretFile: env.ROBOT_PARTS_SECRET_FILE || null,
+    trustedProxies: list(env.ROBOT_PARTS_TRUSTED_PROXIES),
+    maxSessionsPerClient: intEnv(env, 'ROBOT_PARTS_MAX_SESSIONS_PER_CLIENT', 20),
+    replayTtlHours: intEnv(env, 'ROBOT_PARTS_REPLAY_TTL_HOURS', 24),
+    maxReplaysPerAccount: intEnv(env, 'ROBOT_PARTS_MAX_REPLAYS_PER_ACCOUNT', 100),
+    mailboxRules: env.ROBOT_PARTS_MAILBOX_RULES !== undefined ? list(env.ROBOT_PARTS_MAILBOX_RULES) : ['plus-tags', 'gmail-dots', 'googlemail'],
+    paymentByEmail: bool(env.ROBOT_PARTS_PAYMENT_BY_EMAIL),
+    allowSandboxPayments: bool(env.ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS),
+    requestTimeoutSeconds: intEnv(env, 'ROBOT_PARTS_REQUEST_TIMEOUT_SECONDS', 30),
   };
   const merged = { ...base, ...overrides };
   merged.publicUrlConfigured = overrides.publicUrlConfigured ?? (overrides.publicBaseUrl !== undefined || env.ROBOT_PARTS_PUBLIC_URL !== undefined);

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { AccountService } from './domain/accounts/service.js';
+import { KeyedDigests, parseMailboxRules } from './domain/accounts/keys.js';
 import type { PrintRules } from './domain/bom/print.js';
 import { supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { systemClock, type Clock } from './domain/clock.js';
@@ -15,7 +16,9 @@ import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './d
 import { SearchIndex } from './domain/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import type { ManufacturerTable } from './domain/specs/manufacturers.js';
-import { readOssEntities } from './ingest/oss/layer.js';
+import { readOssLayer } from './ingest/oss/layer.js';
+import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
+import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { loadDatasets } from './store/datasets.js';
@@ -25,6 +28,7 @@ import { MemoryCatalogue } from './store/memory-catalogue.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
+import { loadOrCreateSecret } from './secret.js';
 
 export interface Deps {
   config: Config;
@@ -39,6 +43,15 @@ export interface Deps {
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
+  /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
+  digests: KeyedDigests;
+  /**
+   * Settles when the store is bound to the server secret (legacy digests re-keyed); rejects when
+   * the database was keyed with another secret. Servers await it before serving.
+   */
+  ready: Promise<void>;
+  /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
+  ossLayer: WhereUsedLayer;
   /** Closes what the deps opened (the database). */
   close(): void;
 }
@@ -60,8 +73,10 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   // Every shipped file is read and validated before the database is opened: bad data fails fast.
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
-  const oss = opts.ossEntities ?? readOssEntities(config.dataDir);
+  const layer = readOssLayer(config.dataDir);
+  const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
+  const ossLayer = whereUsedLayer(layer.doc, data.entities);
   const datasets = loadDatasets(config.dataDir);
   const plans = datasets.plans;
   const knowledge = {
@@ -71,9 +86,11 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     printRules: datasets.printRules,
   };
   const manufacturers = readManufacturers(config.dataDir);
+  const mailboxRules = parseMailboxRules(config.mailboxRules);
+  const digests = new KeyedDigests(loadOrCreateSecret(config, log), mailboxRules);
   const db: Db = openDb(config.dbPath);
   try {
-    return wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers);
+    return { ...wire(config, opts, log, db, data, oss, plans, knowledge, manufacturers, digests), ossLayer };
   } catch (err) {
     db.close(); // nothing half-open is left behind
     throw err;
@@ -90,7 +107,8 @@ function wire(
   plans: PlanCatalog,
   knowledge: Deps['knowledge'],
   manufacturers: ManufacturerTable,
-): Deps {
+  digests: KeyedDigests,
+): Omit<Deps, 'ossLayer'> {
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
@@ -101,8 +119,16 @@ function wire(
   const index = new SearchIndex(data.entities);
   const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers });
   const clock = opts.clock ?? systemClock;
-  const stores = sqliteAccountStores(db, { clock });
+  const stores = sqliteAccountStores(db, {
+    clock,
+    replays: { ttlMs: config.replayTtlHours * 3_600_000, maxPerAccount: config.maxReplaysPerAccount },
+  });
+  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
+    if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
+  });
+  ready.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
   const accounts = new AccountService(stores.ledger, {
+    digests,
     get rechargeUrl() {
       return `${config.publicBaseUrl.replace(/\/$/, '')}/api/payment/create`;
     },
@@ -117,6 +143,7 @@ function wire(
     orders: stores.orders,
     plans,
     secret,
+    payToken: (orderId) => digests.orderToken(orderId),
     get publicBaseUrl() {
       return config.publicBaseUrl;
     },
@@ -139,6 +166,8 @@ function wire(
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
     knowledge,
+    digests,
+    ready,
     close: () => {
       if (db.open) db.close();
     },

@@ -12,6 +12,7 @@ import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
 import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
 import type { WhereClause } from './specs/where.js';
+import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -22,6 +23,8 @@ export interface PartsContext {
   specs: SpecIndex;
   /** Base URL for detail_url links; null when no server is reachable (stdio without a public URL). */
   baseUrl: string | null;
+  /** The open-source layer, for the used_in summary of get_part (absent: no summary). */
+  layer?: WhereUsedLayer;
 }
 
 export interface SearchParams {
@@ -65,8 +68,15 @@ export function checkLimit(limit: number | undefined, def: number, max: number):
   return limit > max ? { limit: max, clamped: true } : { limit, clamped: false };
 }
 
+/** Longest query text and most distinct terms one search takes (each term scans the index). */
+export const SEARCH_Q_MAX_CHARS = 500;
+export const SEARCH_MAX_TERMS = 16;
+
 export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<SearchResult> {
-  const terms = [...new Set(tokenize(p.q ?? ''))];
+  const q = p.q ?? '';
+  if (q.length > SEARCH_Q_MAX_CHARS) throw invalidInput('q', `is ${q.length} characters long; at most ${SEARCH_Q_MAX_CHARS}`);
+  const terms = [...new Set(tokenize(q))];
+  if (terms.length > SEARCH_MAX_TERMS) throw invalidInput('q', `has ${terms.length} distinct terms; at most ${SEARCH_MAX_TERMS} (all must match, so fewer, more specific terms find the same)`);
   // Compiled first: a bad field, op or unit is invalid_input before anything is read.
   const specQuery = compileSpecQuery(ctx.specs, { where: p.where, sort: p.sort });
   if (terms.length === 0 && (specQuery === null || specQuery.clauses.length === 0)) {
@@ -123,6 +133,7 @@ export interface PartLookup {
   entity: FreeEntity;
   locked_fields: string[];
   quarantine_hint: string | null;
+  used_in: UsedInSummary | null;
 }
 
 function hasValue(v: unknown): boolean {
@@ -211,7 +222,9 @@ export async function findPart(ctx: PartsContext, id: string): Promise<StoredEnt
 
 export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup> {
   const e = await findPart(ctx, id);
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e) };
+  // Catalogue records only: a layer record is itself a line of a robot's BOM or URDF.
+  const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in };
 }
 
 export interface ListParams {

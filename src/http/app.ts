@@ -11,7 +11,9 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { AnyTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
-import { errorResponse, type AppEnv } from './common.js';
+import { errorResponse, peerAddress, type AppEnv } from './common.js';
+import { resolveClientAddress, trustedProxies } from './client-address.js';
+import { httpServerOptions, isClientAbort, sandboxExposure } from './hardening.js';
 import { DATASETS } from '../resources/datasets.js';
 import { mountMcp, type McpHttpHandle } from './mcp.js';
 import { buildOpenApi } from './openapi.js';
@@ -37,10 +39,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     }
   })();
   const allowedHosts = [...config.allowedHosts, ...(publicHost ? [publicHost] : [])];
+  const proxies = trustedProxies(config.trustedProxies);
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
     c.set('requestId', requestId);
+    c.set('clientAddress', resolveClientAddress(peerAddress(c), c.req.raw.headers, proxies));
     const started = performance.now();
     if (!isAllowedHost(c.req.header('host'), allowedHosts)) {
       log.warn('rejected host', { host: c.req.header('host'), path: c.req.path });
@@ -54,14 +58,26 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     log.debug('request', { id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
 
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: config.bodyLimitBytes,
-      onError: (c) =>
-        errorResponse(c as never, new DomainError('payload_too_large', `Request body exceeds ${config.bodyLimitBytes} bytes`, { limit_bytes: config.bodyLimitBytes })),
-    }),
-  );
+  // Per-route body limits: routes that carry file content declare a larger one; /mcp takes the
+  // largest and lets only those tools' calls use it (src/http/mcp.ts).
+  const limits = routeBodyLimits(tools, config.bodyLimitBytes);
+  const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
+  const limiter = (max: number) => {
+    let m = limiters.get(max);
+    if (!m) {
+      m = bodyLimit({
+        maxSize: max,
+        onError: (c) => {
+          // The rest of the body is never read: this connection cannot carry another request.
+          c.header('Connection', 'close');
+          return errorResponse(c as never, new DomainError('payload_too_large', `Request body exceeds ${max} bytes, the limit of ${c.req.method} ${c.req.path}`, { limit_bytes: max }));
+        },
+      });
+      limiters.set(max, m);
+    }
+    return m;
+  };
+  app.use('*', (c, next) => limiter(c.req.path === '/mcp' ? limits.mcp : (limits.routes.get(`${c.req.method} ${c.req.path}`) ?? config.bodyLimitBytes))(c, next));
 
   app.get('/healthz', async (c) => {
     try {
@@ -84,18 +100,40 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     });
   }
 
-  const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: config.bodyLimitBytes });
+  const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: limits.mcp, generalBody: config.bodyLimitBytes, largeBodyTools: limits.mcpTools });
   mountPaymentRoutes(app, deps);
   mountRestRoutes(app, deps, tools);
   opts.extend?.(app, deps);
 
   app.notFound((c) => errorResponse(c, new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
   app.onError((err, c) => {
+    if (isClientAbort(err, c.req.raw.signal)) {
+      // The client went away mid-request: nothing to answer, nothing wrong with the server.
+      log.debug('client aborted request', { path: c.req.path, error: err.message });
+      c.header('Connection', 'close');
+      return c.body(null, 400);
+    }
     const ref = randomUUID();
     log.error('unhandled http error', { ref, path: c.req.path, error: err.message, stack: err.stack });
     return errorResponse(c, new DomainError('internal', `Unexpected internal error (ref ${ref}).`, { ref }));
   });
   return { app, mcp };
+}
+
+/** Body limits by "METHOD path" for routes that declare one; /mcp: the largest, for the tools that declare one. */
+export function routeBodyLimits(tools: readonly AnyTool[], general: number): { routes: Map<string, number>; mcp: number; mcpTools: Set<string> } {
+  const routes = new Map<string, number>();
+  const mcpTools = new Set<string>();
+  let mcp = general;
+  for (const t of tools) {
+    for (const r of t.rest) {
+      if (r.bodyLimitBytes === undefined || r.bodyLimitBytes <= general) continue;
+      routes.set(`${r.method} ${r.path}`, r.bodyLimitBytes);
+      mcpTools.add(t.name);
+      mcp = Math.max(mcp, r.bodyLimitBytes);
+    }
+  }
+  return { routes, mcp, mcpTools };
 }
 
 export interface RunningServer {
@@ -104,12 +142,15 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-export function startHttpServer(deps: Deps, opts: AppOptions = {}): Promise<RunningServer> {
+export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promise<RunningServer> {
+  await deps.ready;
+  const exposed = sandboxExposure(deps.config, deps.payments.gateway.name);
+  if (exposed) throw new Error(exposed);
   const { app, mcp } = createApp(deps, opts);
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
-      server = serve({ fetch: app.fetch, hostname: deps.config.host, port: deps.config.port }, (info: AddressInfo) => {
+      server = serve({ fetch: app.fetch, hostname: deps.config.host, port: deps.config.port, serverOptions: httpServerOptions(deps.config) }, (info: AddressInfo) => {
         const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
         const url = `http://${host}:${info.port}`;
         // With port 0 the real port is known only now: links must point at it.

@@ -2,14 +2,22 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { DomainError } from '../domain/errors.js';
 
-export type AppEnv = { Variables: { requestId: string } };
+/** clientAddress: set once per request by the app (trusted proxies applied); null when unknown. */
+export type AppEnv = { Variables: { requestId: string; clientAddress?: string | null } };
 
-export function clientAddress(c: Context<AppEnv>): string | null {
+/** The socket peer's address. */
+export function peerAddress(c: Context<AppEnv>): string | null {
   try {
     return getConnInfo(c).remote.address ?? null;
   } catch {
     return null;
   }
+}
+
+/** The client's address: forwarded through a configured trusted proxy, else the socket peer. */
+export function clientAddress(c: Context<AppEnv>): string | null {
+  const set = c.get('clientAddress');
+  return set !== undefined ? set : peerAddress(c);
 }
 
 export function errorResponse(c: Context<AppEnv>, err: DomainError): Response {

@@ -17,7 +17,9 @@ import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
 import { clientAddress, type AppEnv } from './common.js';
+import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
+import { SessionQuota } from './session-quota.js';
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -30,12 +32,18 @@ export interface McpHttpHandle {
   closeAll: () => Promise<void>;
 }
 
+function isToolCall(m: unknown): m is { method: 'tools/call'; params: { name: string } } {
+  const x = m as { method?: unknown; params?: { name?: unknown } } | null;
+  return typeof x === 'object' && x !== null && x.method === 'tools/call' && typeof x.params?.name === 'string';
+}
+
 function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400, headers);
 }
 
-export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number }): McpHttpHandle {
+export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number; generalBody?: number; largeBodyTools?: ReadonlySet<string> }): McpHttpHandle {
   const sessions = new Map<string, Session>();
+  const quota = new SessionQuota(deps.config.maxSessionsPerClient);
   const idleMs = deps.config.sessionIdleSeconds * 1000;
   const allowed = opts.stateless ? 'POST' : 'GET, POST, DELETE';
 
@@ -52,6 +60,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     for (const [id, s] of sessions) {
       if (now - s.lastSeen > idleMs) {
         sessions.delete(id);
+        quota.closed(id);
         deps.log.info('mcp session expired', { session: id });
         void s.close().catch(() => {});
       }
@@ -64,11 +73,22 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
   };
 
   async function parseBody(c: Context<AppEnv>): Promise<unknown | Response> {
+    let text: string;
+    let body: unknown;
     try {
-      return await c.req.json();
+      text = await c.req.text();
+      body = JSON.parse(text);
     } catch {
       return jsonRpcError(c, 400, -32700, 'Parse error: body is not valid JSON');
     }
+    // Above the general limit only a call of a tool that takes file content (per-route limit).
+    const general = opts.generalBody ?? opts.maxBody;
+    if (text.length > general / 3 && Buffer.byteLength(text, 'utf8') > general) {
+      const msgs = Array.isArray(body) ? body : [body];
+      const large = msgs.length === 1 && isToolCall(msgs[0]) && (opts.largeBodyTools?.has(msgs[0].params.name) ?? false);
+      if (!large) return jsonRpcError(c, 413, -32000, `Request body exceeds ${general} bytes; only ${[...(opts.largeBodyTools ?? [])].join(', ') || 'no tool'} calls may send up to ${opts.maxBody} bytes`);
+    }
+    return body;
   }
 
   app.all('/mcp', async (c) => {
@@ -80,6 +100,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       const parsed = await parseBody(c);
       if (parsed instanceof Response) return parsed;
       body = parsed;
+      const limited = await limitMcpReads(c, deps, body, authInfo(c).extra!.caller as HttpCallerInfo);
+      if (limited) return limited;
     }
     if (opts.stateless || !(await isLegacyRequest(c.req.raw, body))) {
       return modern.fetch(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
@@ -102,6 +124,11 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       deps.log.warn('mcp session limit reached', { sessions: sessions.size });
       return jsonRpcError(c, 503, -32000, 'Too many open sessions; retry later or use an existing session');
     }
+    const client = clientAddress(c) ?? 'unknown';
+    if (!quota.canOpen(client)) {
+      deps.log.warn('mcp per-client session share reached', { sessions: quota.sessionsOf(client), limit: quota.limit });
+      return jsonRpcError(c, 429, -32000, `Too many open sessions from this client (${quota.limit}); close one (DELETE /mcp) or reuse an existing session`);
+    }
 
     const server = createServer(deps, { surface: 'mcp-http', era: 'legacy' });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -109,15 +136,20 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       maxRequestBodySize: opts.maxBody,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime() });
+        quota.opened(id, client);
         deps.log.debug('mcp session opened', { session: id });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
+        quota.closed(id);
         deps.log.debug('mcp session closed', { session: id });
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        sessions.delete(transport.sessionId);
+        quota.closed(transport.sessionId);
+      }
     };
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
@@ -127,6 +159,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     sessions: () => sessions.size,
     closeAll: async () => {
       const all = [...sessions.values()];
+      for (const id of sessions.keys()) quota.closed(id);
       sessions.clear();
       await Promise.allSettled([...all.map((s) => s.close()), modern.close()]);
     },

@@ -30,10 +30,14 @@ export function mountPaymentRoutes(app: Hono<AppEnv>, deps: Deps): void {
   });
 
   if (gateway instanceof SandboxGateway) {
+    // The pay page and its button need the order's own secret token (from pay_url): an order id
+    // alone (it appears in statuses and logs) opens nothing. A wrong token reads as an unknown order.
+    const refuse = (id: string) => new DomainError('not_found', `No payment order ${JSON.stringify(id)} with this token; open the pay_url create_payment returned`, { order_id: id });
     app.get('/pay/:order_id', async (c) => {
       const id = c.req.param('order_id');
       try {
-        const html = await gateway.payPage(id, { simulateAction: `/pay/${encodeURIComponent(id)}/simulate` });
+        if (!gateway.tokenMatches(id, c.req.query('token'))) throw refuse(id);
+        const html = await gateway.payPage(id, { simulateAction: gateway.payPath(id, '/simulate') });
         c.header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'");
         return c.html(html);
       } catch (err) {
@@ -44,8 +48,9 @@ export function mountPaymentRoutes(app: Hono<AppEnv>, deps: Deps): void {
     app.post('/pay/:order_id/simulate', async (c) => {
       const id = c.req.param('order_id');
       try {
+        if (!gateway.tokenMatches(id, c.req.query('token'))) throw refuse(id);
         await gateway.simulatePayment(id);
-        return c.redirect(`/pay/${encodeURIComponent(id)}`, 303);
+        return c.redirect(gateway.payPath(id), 303);
       } catch (err) {
         if (err instanceof DomainError) return errorResponse(c, err);
         throw err;

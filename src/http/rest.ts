@@ -72,7 +72,7 @@ export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {
   return {
     deps,
     surface: 'rest',
-    credentials: presentedKeys(c.req.raw.headers, c.req.query('key')),
+    credentials: presentedKeys(c.req.raw.headers, c.req.queries('key')),
     clientAddress: clientAddress(c),
     idempotencyKey: c.req.header('idempotency-key') ?? null,
     progress: async () => {},

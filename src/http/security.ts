@@ -40,19 +40,26 @@ export function isAllowedOrigin(origin: string | undefined, allowed: readonly st
   return allowed.some((a) => a.trim().toLowerCase() === origin.trim().toLowerCase());
 }
 
-/** Keys presented by headers and the query string. Malformed Authorization is ignored, not guessed. */
-export function presentedKeys(headers: { get(name: string): string | null | undefined }, queryKey: string | undefined): PresentedKey[] {
+/**
+ * Keys presented by headers and the query string. Malformed Authorization is ignored, not guessed.
+ * Repeated headers arrive joined with ", " and a repeated query parameter as several values (a key
+ * never contains a comma): each is kept, so two different ones are reported as conflicting rather
+ * than one silently winning.
+ */
+export function presentedKeys(
+  headers: { get(name: string): string | null | undefined },
+  queryKey: string | readonly string[] | undefined,
+): PresentedKey[] {
   const out: PresentedKey[] = [];
-  const auth = headers.get('authorization');
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+  for (const part of (headers.get('authorization') ?? '').split(',')) {
+    const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(part);
     if (m) out.push({ source: 'authorization', key: m[1] });
   }
-  // Repeated X-API-Key headers arrive joined with ", " (a key never contains a comma): keep each,
-  // so two different ones are reported as conflicting rather than read as one unknown key.
   for (const part of (headers.get('x-api-key') ?? '').split(',')) {
     if (part.trim()) out.push({ source: 'x-api-key', key: part.trim() });
   }
-  if (queryKey && queryKey.trim()) out.push({ source: 'query:key', key: queryKey.trim() });
+  for (const q of typeof queryKey === 'string' ? [queryKey] : (queryKey ?? [])) {
+    if (q && q.trim()) out.push({ source: 'query:key', key: q.trim() });
+  }
   return out;
 }

@@ -10,8 +10,21 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
+/** Database files hold account digests and balances: created readable by the owner only (0600). */
+export const DB_FILE_MODE = 0o600;
+
 export function openDb(file: string): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    // SQLite creates the -wal and -shm files with the main file's permissions: create that one
+    // first, owner-only, instead of letting the umask decide (0644 by default).
+    try {
+      fs.closeSync(fs.openSync(file, 'wx', DB_FILE_MODE));
+      fs.chmodSync(file, DB_FILE_MODE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
   const db = new Database(file);
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');

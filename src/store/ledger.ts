@@ -1,7 +1,7 @@
 /**
  * Accounts, the credit ledger, rate-limit windows and payment orders, as the domain sees them.
  * SQLite implements these now (src/store/sqlite-ledger.ts); a PostgreSQL backend must fit
- * without touching the domain. Keys and e-mails never reach this layer: only SHA-256 digests.
+ * without touching the domain. Keys and e-mails never reach this layer: only their keyed digests.
  *
  * Invariants every backend must keep:
  * - `ledger_entries` is append-only; an account's `credits` always equals the sum of its
@@ -89,7 +89,32 @@ export interface Ledger {
   entries(accountId: string): Promise<LedgerEntry[]>;
   /** Sum of the account's ledger deltas (must equal its credits). */
   ledgerSum(accountId: string): Promise<number>;
+  /**
+   * Binds the store to the server secret that keys its digests, in one transaction:
+   * - no fingerprint stored yet: store `fingerprint`;
+   * - a different fingerprint stored: throw (the database was keyed with another secret);
+   * - then re-key every account row still holding plain SHA-256 digests (rows from before
+   *   keyed digests): key_digest and email_digest := rekey(old), marked as keyed.
+   * Returns how many rows were re-keyed.
+   */
+  adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string): Promise<{ rekeyed: number }>;
+  /**
+   * Deletes stored Idempotency-Key replays older than the replay TTL (see ReplayPolicy).
+   * Backends also treat an expired record as absent when a retry arrives, and keep at most
+   * `maxPerAccount` records per account (the oldest go first) as they store new ones.
+   */
+  pruneReplays(now: Date): Promise<number>;
 }
+
+/** How long stored Idempotency-Key replays live, and how many an account may hold. */
+export interface ReplayPolicy {
+  /** Milliseconds a replay is kept; a retry after that is a new (charged) call. */
+  ttlMs: number;
+  /** Most replays stored per account; 0 = no cap. */
+  maxPerAccount: number;
+}
+
+export const DEFAULT_REPLAY_POLICY: ReplayPolicy = { ttlMs: 24 * 3_600_000, maxPerAccount: 100 };
 
 /** Hourly windows per subject, kept in the database. */
 export interface RateLimiter {

@@ -128,4 +128,27 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'keyed_digests_replay_expiry',
+    // digest_version 1: plain SHA-256 (rows before this migration); 2: HMAC-SHA256 under the
+    // server secret of the SHA-256 digest. Startup re-keys version-1 rows (Ledger.adoptDigestSecret).
+    // The indexes serve the expiry and the per-account cap of stored Idempotency-Key replays.
+    sql: `
+      ALTER TABLE accounts ADD COLUMN digest_version INTEGER NOT NULL DEFAULT 1;
+      CREATE INDEX idempotency_records_age ON idempotency_records (created_at);
+      CREATE INDEX idempotency_records_account_age ON idempotency_records (account_id, created_at);
+    `,
+  },
+  {
+    version: 8,
+    name: 'server_meta',
+    // Facts about the database itself, e.g. the fingerprint of the digest secret it is keyed with.
+    sql: `
+      CREATE TABLE server_meta (
+        key TEXT NOT NULL PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -17,7 +17,9 @@ import type {
   PaymentOrderRecord,
   PaymentOrderStore,
   RateLimiter,
+  ReplayPolicy,
 } from './ledger.js';
+import { DEFAULT_REPLAY_POLICY } from './ledger.js';
 import { DomainError } from '../domain/errors.js';
 import { digestsEqual } from '../domain/accounts/keys.js';
 import { applyHit, RATE_WINDOW_MS, type RateLimitDecision, type RateWindow } from '../domain/accounts/rate-limit.js';
@@ -25,11 +27,14 @@ import { systemClock, type Clock } from '../domain/clock.js';
 
 export interface SqliteStoreOptions {
   clock?: Clock;
+  /** Expiry and per-account cap of stored Idempotency-Key replays. */
+  replays?: ReplayPolicy;
 }
 
 const ACCOUNT_COLUMNS = 'id, plan, credits, api_calls, created_at';
 
 interface IdempotencyRow {
+  created_at: string;
   reason: string;
   reference: string;
   result: string;
@@ -55,12 +60,20 @@ function isUniqueViolation(e: unknown): boolean {
 
 export class SqliteLedger implements Ledger {
   private readonly clock: Clock;
+  private readonly replays: ReplayPolicy;
+  private chargesSincePrune = 0;
 
   constructor(
     private readonly db: Db,
     opts: SqliteStoreOptions = {},
   ) {
     this.clock = opts.clock ?? systemClock;
+    this.replays = opts.replays ?? DEFAULT_REPLAY_POLICY;
+  }
+
+  /** ISO time before which a stored replay has expired. */
+  private replayCutoff(): string {
+    return new Date(this.clock().getTime() - this.replays.ttlMs).toISOString();
   }
 
   private now(): string {
@@ -81,7 +94,7 @@ export class SqliteLedger implements Ledger {
       if (this.db.prepare('SELECT 1 FROM accounts WHERE email_digest = ?').get(input.emailDigest)) throw refused();
       this.db
         .prepare(
-          'INSERT INTO accounts (id, key_digest, email_digest, plan, credits, api_calls, created_at) VALUES (?, ?, ?, ?, 0, 0, ?)',
+          'INSERT INTO accounts (id, key_digest, email_digest, plan, credits, api_calls, created_at, digest_version) VALUES (?, ?, ?, ?, 0, 0, ?, 2)',
         )
         .run(id, input.keyDigest, input.emailDigest, input.plan, at);
       if (input.credits > 0) appendEntry(this.db, id, input.credits, 'grant', 'registration', at);
@@ -117,12 +130,13 @@ export class SqliteLedger implements Ledger {
     return this.accountSync(id);
   }
 
+  /** The live (unexpired) replay record of a key, or null. */
   private idempotencySync(accountId: string, key: string): IdempotencyRow | null {
-    return (
+    const row =
       (this.db
-        .prepare('SELECT reason, reference, result, charged, credits_remaining FROM idempotency_records WHERE account_id = ? AND idempotency_key = ?')
-        .get(accountId, key) as IdempotencyRow | undefined) ?? null
-    );
+        .prepare('SELECT created_at, reason, reference, result, charged, credits_remaining FROM idempotency_records WHERE account_id = ? AND idempotency_key = ?')
+        .get(accountId, key) as IdempotencyRow | undefined) ?? null;
+    return row && row.created_at >= this.replayCutoff() ? row : null;
   }
 
   private replay<T>(row: IdempotencyRow, req: ChargeRequest<T>, accountId: string): ChargeOutcome<T> {
@@ -184,15 +198,56 @@ export class SqliteLedger implements Ledger {
         .run(before.id, req.reason, req.reference, req.cost, at);
       const credits = this.accountSync(before.id)!.credits;
       if (idem !== null) {
+        // An expired record of the same key may still be there (not pruned yet): it is replaced.
+        this.db.prepare('DELETE FROM idempotency_records WHERE account_id = ? AND idempotency_key = ?').run(before.id, idem);
         this.db
           .prepare(
             'INSERT INTO idempotency_records (account_id, idempotency_key, reason, reference, result, charged, credits_remaining, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
           )
           .run(before.id, idem, req.reason, req.reference, stored, req.cost, credits, at);
+        if (this.replays.maxPerAccount > 0) {
+          this.db
+            .prepare(
+              'DELETE FROM idempotency_records WHERE account_id = ? AND idempotency_key NOT IN ' +
+                '(SELECT idempotency_key FROM idempotency_records WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)',
+            )
+            .run(before.id, before.id, this.replays.maxPerAccount);
+        }
       }
       return { status: 'charged', result, charged: req.cost, credits_remaining: credits };
     });
-    return settle.immediate();
+    const outcome = settle.immediate();
+    if (idem !== null && ++this.chargesSincePrune >= 100) {
+      this.chargesSincePrune = 0;
+      await this.pruneReplays(this.clock());
+    }
+    return outcome;
+  }
+
+  async pruneReplays(now: Date): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.replays.ttlMs).toISOString();
+    return this.db.prepare('DELETE FROM idempotency_records WHERE created_at < ?').run(cutoff).changes;
+  }
+
+  async adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string): Promise<{ rekeyed: number }> {
+    const tx = this.db.transaction((): { rekeyed: number } => {
+      const stored = this.db.prepare("SELECT value FROM server_meta WHERE key = 'digest_secret_fingerprint'").get() as { value: string } | undefined;
+      if (stored && !digestsEqual(stored.value, fingerprint)) {
+        throw new Error(
+          'this database was keyed with a different server secret: restore the original secret (ROBOT_PARTS_SECRET / ROBOT_PARTS_SECRET_FILE), or no key or e-mail would match',
+        );
+      }
+      if (!stored) this.db.prepare("INSERT INTO server_meta (key, value) VALUES ('digest_secret_fingerprint', ?)").run(fingerprint);
+      const legacy = this.db.prepare('SELECT id, key_digest, email_digest FROM accounts WHERE digest_version = 1').all() as {
+        id: string;
+        key_digest: string;
+        email_digest: string;
+      }[];
+      const update = this.db.prepare('UPDATE accounts SET key_digest = ?, email_digest = ?, digest_version = 2 WHERE id = ? AND digest_version = 1');
+      for (const r of legacy) update.run(rekey(r.key_digest), rekey(r.email_digest), r.id);
+      return { rekeyed: legacy.length };
+    });
+    return tx.immediate();
   }
 
   async entries(accountId: string): Promise<LedgerEntry[]> {

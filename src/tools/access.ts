@@ -4,7 +4,6 @@
  * an error. Rate limits apply to HTTP surfaces only (REST and MCP over HTTP), never stdio.
  */
 import { resolveApiKey, requireApiKey } from '../domain/accounts/credentials.js';
-import { digestKey } from '../domain/accounts/keys.js';
 import { enforceRateLimit, limitForPlan, rateLimitSubject } from '../domain/accounts/rate-limit.js';
 import { isDomainError } from '../domain/errors.js';
 import type { AccountRecord } from '../store/ledger.js';
@@ -39,7 +38,7 @@ export async function applyRateLimit(ctx: ToolContext, input: unknown): Promise<
       if (!isDomainError(err)) throw err; // an unknown key is limited as anonymous; the tool answers 403 if it needs one
     }
   }
-  const subject = account && key ? rateLimitSubject({ keyDigest: digestKey(key) }) : rateLimitSubject({ address: ctx.clientAddress ?? 'unknown' });
+  const subject = account && key ? rateLimitSubject({ keyDigest: accounts.digests.key(key) }) : rateLimitSubject({ address: ctx.clientAddress ?? 'unknown' });
   const limit = limitForPlan(account?.plan ?? null, { free: config.rateLimitFree, paid: config.rateLimitPaid });
   await enforceRateLimit(rateLimiter, subject, limit, clock(), ctx.setHeader);
 }

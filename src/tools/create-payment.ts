@@ -9,7 +9,7 @@ export const createPaymentTool = defineTool({
   title: 'Buy credits',
   description:
     'Create a payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999). ' +
-    'Returns order_id, pay_url and qr_code (PNG data URL of pay_url). The account is the one of the API key, or the one registered with email. ' +
+    'Returns order_id, pay_url and qr_code (PNG data URL of pay_url). The account is the one of the API key (email, when given too, must be its address; email alone only where the server allows it). ' +
     'Credits arrive when the payment gateway confirms the order; get_payment_status tells.',
   inputSchema: z.object({
     plan: z.enum(['starter', 'pro', 'lifetime']).describe('Plan to buy'),
@@ -20,6 +20,6 @@ export const createPaymentTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   rest: [{ method: 'POST', path: '/api/payment/create', summary: 'Create a payment order' }],
   handler: async (input, ctx) =>
-    createPayment({ plan: input.plan, apiKey: presentedKey(ctx, input), email: input.email ?? null }, { accounts: ctx.deps.accounts, ...ctx.deps.payments }),
+    createPayment({ plan: input.plan, apiKey: presentedKey(ctx, input), email: input.email ?? null }, { accounts: ctx.deps.accounts, ...ctx.deps.payments, allowEmailOnly: ctx.deps.config.paymentByEmail }),
   text: (o) => `Order ${o.order_id}: pay at ${o.pay_url}`,
 });

@@ -57,6 +57,8 @@ export interface RestRoute<I> {
   /** Custom rendering (e.g. CSV); default is the JSON of the output. */
   render?: (output: unknown) => RestResponse;
   summary?: string;
+  /** Request body limit of this route when it needs more than the server's general limit (inline file content). */
+  bodyLimitBytes?: number;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {

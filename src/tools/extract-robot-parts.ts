@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { invalidInput } from '../domain/errors.js';
-import { extract, ExtractionResult, MAX_INPUT_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED } from '../ingest/oss/index.js';
+import { extract, ExtractionResult, MAX_INPUT_BYTES, MAX_RECORDS, MAX_REQUEST_BYTES, MAX_SKIPPED_LISTED } from '../ingest/oss/index.js';
+import { LintSummary, lintUrdf } from '../ingest/oss/lint.js';
 import { defineTool, READ_ONLY } from './define.js';
 
 export const extractRobotPartsTool = defineTool({
@@ -24,22 +25,25 @@ export const extractRobotPartsTool = defineTool({
   }),
   outputSchema: ExtractionResult.extend({
     detected: z.boolean().describe('true when kind was auto-detected'),
+    lint: LintSummary.nullable().describe('urdf: the lint_urdf summary of the text (urdfdom check_urdf checks, mimic and transmission references; lint_urdf lists the findings); null for BOM input'),
     limits: z.object({ max_input_bytes: z.number().int(), max_records: z.number().int(), max_skipped_listed: z.number().int() }).strict(),
   }),
   annotations: READ_ONLY,
-  rest: [{ method: 'POST', path: '/api/oss/extract', summary: 'Run the URDF / BOM extractors on inline text' }],
+  rest: [{ method: 'POST', path: '/api/oss/extract', summary: 'Run the URDF / BOM extractors on inline text', bodyLimitBytes: MAX_REQUEST_BYTES }],
   handler: async ({ content, kind }) => {
     const result = extract(content, kind, 'content');
     if (result.kind === null) {
       throw invalidInput('content', `${result.skipped[0]?.reason ?? 'not recognised'}; pass kind (urdf, bom_md or bom_csv) to force an extractor`);
     }
-    return { ...result, detected: kind === 'auto', limits: { max_input_bytes: MAX_INPUT_BYTES, max_records: MAX_RECORDS, max_skipped_listed: MAX_SKIPPED_LISTED } };
+    const lint = result.kind === 'urdf' ? lintUrdf(content).summary : null;
+    return { ...result, detected: kind === 'auto', lint, limits: { max_input_bytes: MAX_INPUT_BYTES, max_records: MAX_RECORDS, max_skipped_listed: MAX_SKIPPED_LISTED } };
   },
   text: (o) => {
     const c = o.counts;
     const detail = c.joints_by_type
       ? ` (${Object.entries(c.joints_by_type).map(([k, v]) => `${v} ${k}`).join(', ') || 'no joints'}; dof ${c.dof})`
       : ` from ${c.bom_tables ?? 0} BOM table(s) of ${c.tables ?? 0}`;
-    return `${o.kind}: ${c.records} record(s)${detail}; ${c.skipped} skipped.`;
+    const lint = o.lint ? ` Lint: ${o.lint.errors} error(s), ${o.lint.warnings} warning(s).` : '';
+    return `${o.kind}: ${c.records} record(s)${detail}; ${c.skipped} skipped.${lint}`;
   },
 });

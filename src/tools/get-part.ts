@@ -11,12 +11,30 @@ export const getPartTool = defineTool({
   description:
     'Look up one catalogue entity by id (case-insensitive). Returns its free-tier fields, including vendor-declared parameter strings verbatim in `declared`, ' +
     'the names of paid fields that hold data (locked_fields; list_parts with deep=true and an API key returns them), and a quarantine hint when the entry is flagged. ' +
-    'On a miss the error lists did_you_mean ids with the same prefix.',
+    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). On a miss the error lists did_you_mean ids with the same prefix.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,
     locked_fields: z.array(z.enum(PAID_FIELDS)).describe('Paid fields that hold data for this entity'),
     quarantine_hint: z.string().nullable(),
+    used_in: z
+      .object({
+        robots: z.array(
+          z
+            .object({
+              robot: z.string(),
+              sources: z.array(z.string()),
+              bom_lines: z.number().int(),
+              quantities: z.array(z.object({ source_id: z.string(), line: z.number().int(), quantity: z.number().int().nullable(), quantity_as_written: z.string().nullable() }).strict()),
+              urdf_mentions: z.number().int(),
+            })
+            .strict(),
+        ),
+        matched_on: z.array(z.string()).describe('Model numbers of this record matched in the layer'),
+      })
+      .strict()
+      .nullable()
+      .describe('Open-source robots whose BOM lines or URDF parts name this record\'s model number (find_where_used with this id gives lines, prices and evidence); null when none'),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,

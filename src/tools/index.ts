@@ -18,6 +18,8 @@ import { extractRobotPartsTool } from './extract-robot-parts.js';
 import { listSpecFieldsTool } from './list-spec-fields.js';
 import { comparePartsTool } from './compare-parts.js';
 import { findAlternativesTool } from './find-alternatives.js';
+import { findWhereUsedTool } from './find-where-used.js';
+import { lintUrdfTool } from './lint-urdf.js';
 
 export const TOOLS: readonly AnyTool[] = [
   searchPartsTool,
@@ -34,6 +36,8 @@ export const TOOLS: readonly AnyTool[] = [
   checkBomTool,
   exportBomTool,
   extractRobotPartsTool,
+  findWhereUsedTool,
+  lintUrdfTool,
   registerKeyTool,
   getBalanceTool,
   createPaymentTool,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SUMMARY_FIELDS } from '../domain/entity.js';
-import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../domain/parts.js';
+import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/parts.js';
 import { SEARCH_FIELDS } from '../domain/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -31,7 +31,10 @@ export const searchPartsTool = defineTool({
     'Call list_spec_fields for the fields, units and values. sort orders by a numeric field. Quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
   inputSchema: z
     .object({
-      q: z.string().optional().describe('Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor"; optional when where is given'),
+      q: z
+        .string()
+        .optional()
+        .describe(`Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor" (at most ${SEARCH_Q_MAX_CHARS} characters and ${SEARCH_MAX_TERMS} distinct terms); optional when where is given`),
       where: WhereArg.optional(),
       sort: SortArg.optional(),
       category: Category.optional(),

@@ -43,6 +43,12 @@ export async function http<T = Record<string, unknown>>(
 export const postJson = <T = Record<string, unknown>>(url: string, json: unknown, headers: Record<string, string> = {}) =>
   http<T>(url, { method: 'POST', json, headers });
 
+/** The pay page's "simulate payment" URL of an order, from its pay_url (which carries the order's token). */
+export function simulateUrl(payUrl: string): string {
+  const u = new URL(payUrl);
+  return `${u.origin}${u.pathname}/simulate${u.search}`;
+}
+
 export async function registerKey(base: string, email: string): Promise<string> {
   const r = await postJson<{ api_key: string }>(`${base}/api/register`, { email });
   if (r.status !== 200) throw new Error(`register ${email}: ${r.status} ${r.text}`);

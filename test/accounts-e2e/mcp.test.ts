@@ -86,14 +86,16 @@ describe('account tools over the in-memory MCP client', () => {
     const order = ok(await call(client, 'create_payment', { plan: 'pro', api_key: key }));
     expect(Object.keys(order).sort()).toEqual(['order_id', 'pay_url', 'qr_code']);
     expect(order.qr_code).toMatch(/^data:image\/png;base64,/);
-    expect(ok(await call(client, 'create_payment', { plan: 'starter', email: 'mcp-buyer@example.com' })).order_id).toMatch(/^ord_/);
+    expect(ok(await call(client, 'create_payment', { plan: 'starter', email: 'mcp-buyer@example.com', api_key: key })).order_id).toMatch(/^ord_/);
     expect(ok(await call(client, 'get_payment_status', { order_id: order.order_id }))).toMatchObject({ status: 'pending', plan: 'pro', amount: '29.00', currency: 'CNY', credits: 2000 });
 
     expect(errorBody(await call(client, 'create_payment', { plan: 'gold', api_key: key }))).toMatchObject({ code: 'invalid_input', field: 'plan' });
     expect(errorBody(await call(client, 'create_payment', { api_key: key }))).toMatchObject({ code: 'invalid_input', field: 'plan' });
     expect(errorBody(await call(client, 'create_payment', { plan: 'starter' }))).toMatchObject({ code: 'missing_credentials' });
     expect(errorBody(await call(client, 'create_payment', { plan: 'starter', api_key: UNKNOWN_KEY }))).toMatchObject({ code: 'unknown_key' });
-    expect(errorBody(await call(client, 'create_payment', { plan: 'starter', email: 'nobody@example.com' }))).toMatchObject({ code: 'not_found' });
+    // An e-mail alone is refused alike for registered and unregistered addresses (no existence oracle).
+    expect(errorBody(await call(client, 'create_payment', { plan: 'starter', email: 'nobody@example.com' }))).toMatchObject({ code: 'missing_credentials' });
+    expect(errorBody(await call(client, 'create_payment', { plan: 'starter', email: 'mcp-buyer@example.com' }))).toMatchObject({ code: 'missing_credentials' });
     expect(errorBody(await call(client, 'create_payment', { plan: 'starter', email: 'mcp@example.com', api_key: key }))).toMatchObject({ code: 'invalid_input', field: 'email' });
     expect(errorBody(await call(client, 'get_payment_status', { order_id: 'ord_nope' }))).toMatchObject({ code: 'not_found', order_id: 'ord_nope' });
   });

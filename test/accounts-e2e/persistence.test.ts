@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { digestEmail, digestKey } from '../../src/domain/accounts/keys.js';
+import crypto from 'node:crypto';
 import { sampleEntities } from '../support/factory.js';
 import { startTestServer } from '../support/http.js';
 import { bearer, http, postJson, readLedger, tempDb } from './helpers.js';
@@ -97,6 +97,12 @@ describe('raw database file after registration', () => {
     }
   }
 
+  const sha256 = (t: string) => crypto.createHash('sha256').update(t).digest('hex');
+  /** The stored digest: HMAC-SHA256 under the server's secret file of the SHA-256 digest (computed here). */
+  const keyed = (t: string) => crypto.createHmac('sha256', fs.readFileSync(`${tmp.file}.secret`, 'utf8').trim()).update(sha256(t)).digest('hex');
+  /** The mailbox of EMAIL under the default rules: lower case, +tag dropped (dots count outside gmail). */
+  const MAILBOX = 'raw.bytes@example.com';
+
   it('holds digests, never the key or the e-mail in clear (main file and WAL, running and stopped)', async () => {
     const srv = await startTestServer(sampleEntities(), { dbPath: tmp.file, rateLimitFree: 30 });
     let key: string;
@@ -110,15 +116,18 @@ describe('raw database file after registration', () => {
       const live = fileBytes();
       expect(fs.existsSync(`${tmp.file}-wal`)).toBe(true);
       // The probe reads the right bytes: the digests are there.
-      expect(live.includes(Buffer.from(digestKey(key), 'utf8'))).toBe(true);
-      expect(live.includes(Buffer.from(digestEmail(EMAIL), 'utf8'))).toBe(true);
+      expect(live.includes(Buffer.from(keyed(key), 'utf8'))).toBe(true);
+      expect(live.includes(Buffer.from(keyed(MAILBOX), 'utf8'))).toBe(true);
+      // Keyed digests: the plain SHA-256 of a guessed key or address is not in the file.
+      expect(live.includes(Buffer.from(sha256(key), 'utf8'))).toBe(false);
+      expect(live.includes(Buffer.from(sha256(MAILBOX), 'utf8'))).toBe(false);
       const keyBody = key.slice('gtk_'.length);
       assertNoClearText(live, [key, keyBody, EMAIL, EMAIL.toLowerCase(), 'raw.bytes+probe', '127.0.0.1']);
     } finally {
       await srv.stop();
     }
     const closed = fileBytes();
-    expect(closed.includes(Buffer.from(digestKey(key), 'utf8'))).toBe(true);
+    expect(closed.includes(Buffer.from(keyed(key), 'utf8'))).toBe(true);
     assertNoClearText(closed, [key, key.slice(4), EMAIL, EMAIL.toLowerCase(), 'raw.bytes+probe', '127.0.0.1']);
   });
 });

@@ -195,17 +195,16 @@ describe('REST account endpoints (rate limits off)', () => {
       key = await registerKey(srv.url, 'buyer@example.com');
     });
 
-    it('200 {order_id, pay_url, qr_code} by key, by e-mail, or both when they agree', async () => {
+    it('200 {order_id, pay_url, qr_code} by key, or key and e-mail when they agree', async () => {
       for (const [body, headers] of [
         [{ plan: 'starter' }, bearer(key)],
         [{ plan: 'pro', api_key: key }, {}],
-        [{ plan: 'lifetime', email: 'BUYER@example.com' }, {}],
         [{ plan: 'starter', email: 'buyer@example.com', api_key: key }, bearer(key)],
       ] as [Record<string, unknown>, Record<string, string>][]) {
         const r = await postJson<Record<string, string>>(`${srv.url}/api/payment/create`, body, headers);
         expect(r.status, JSON.stringify(body)).toBe(200);
         expect(Object.keys(r.body).sort()).toEqual(['order_id', 'pay_url', 'qr_code']);
-        expect(r.body.pay_url).toBe(`${srv.url}/pay/${r.body.order_id}`);
+        expect(r.body.pay_url).toMatch(new RegExp(`^${srv.url}/pay/${r.body.order_id}\\?token=[A-Za-z0-9_-]{32}$`));
         expect(r.body.qr_code).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
         const s = await http(`${srv.url}/api/payment/${r.body.order_id}`);
         expect(s.status).toBe(200);
@@ -222,7 +221,7 @@ describe('REST account endpoints (rate limits off)', () => {
       }
     });
 
-    it('401 without key or e-mail; 403 unknown key; 404 unregistered e-mail; 400 e-mail of another account', async () => {
+    it('401 without key (an e-mail alone, registered or not, answers alike); 403 unknown key; 400 e-mail of another account', async () => {
       const none = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter' });
       expect(none.status).toBe(401);
       expect(none.body).toMatchObject({ code: 'missing_credentials' });
@@ -230,15 +229,38 @@ describe('REST account endpoints (rate limits off)', () => {
       expect(unknown.status).toBe(403);
       expect(unknown.body).toMatchObject({ code: 'unknown_key' });
       const nobody = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter', email: 'nobody@example.com' });
-      expect(nobody.status).toBe(404);
-      expect(nobody.body).toMatchObject({ code: 'not_found' });
+      const somebody = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter', email: 'buyer@example.com' });
+      expect(nobody.status).toBe(401);
+      expect(nobody.body).toMatchObject({ code: 'missing_credentials' });
+      expect(somebody.status).toBe(401);
+      expect(somebody.body).toEqual(nobody.body);
       const other = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter', email: 'dup@example.com', api_key: key });
       expect(other.status).toBe(400);
       expect(other.body).toMatchObject({ code: 'invalid_input', field: 'email' });
-      const badEmail = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter', email: 'not-an-email' });
+      const badEmail = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter', email: 'not-an-email', api_key: key });
       expect(badEmail.status).toBe(400);
       expect(badEmail.body).toMatchObject({ code: 'invalid_input', field: 'email' });
     });
+  });
+});
+
+describe('create_payment by e-mail alone, where the server allows it (ROBOT_PARTS_PAYMENT_BY_EMAIL=1)', () => {
+  it('200 for a registered address (any case), 404 for an unregistered one, 400 for a malformed one', async () => {
+    const srv = await startTestServer(sampleEntities(), { paymentByEmail: true });
+    try {
+      await registerKey(srv.url, 'buyer@example.com');
+      const ok = await postJson<Record<string, string>>(`${srv.url}/api/payment/create`, { plan: 'lifetime', email: 'BUYER@example.com' });
+      expect(ok.status).toBe(200);
+      expect(Object.keys(ok.body).sort()).toEqual(['order_id', 'pay_url', 'qr_code']);
+      const nobody = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter', email: 'nobody@example.com' });
+      expect(nobody.status).toBe(404);
+      expect(nobody.body).toMatchObject({ code: 'not_found' });
+      const bad = await postJson(`${srv.url}/api/payment/create`, { plan: 'starter', email: 'not-an-email' });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ code: 'invalid_input', field: 'email' });
+    } finally {
+      await srv.stop();
+    }
   });
 });
 
@@ -298,10 +320,11 @@ describe('rate limits over REST', () => {
     const srv = await startTestServer(sampleEntities(), { rateLimitFree: 2, rateLimitPaid: 4 });
     try {
       const key = await registerKey(srv.url, 'paid-limit@example.com');
-      const order = await postJson<{ order_id: string }>(`${srv.url}/api/payment/create`, { plan: 'starter' }, bearer(key));
+      const order = await postJson<{ order_id: string; pay_url: string }>(`${srv.url}/api/payment/create`, { plan: 'starter' }, bearer(key));
       expect(order.headers.get('ratelimit-limit')).toBe('2');
       expect(order.headers.get('ratelimit-remaining')).toBe('1');
-      expect((await http(`${srv.url}/pay/${order.body.order_id}/simulate`, { method: 'POST' })).status).toBe(303);
+      const pay = new URL(order.body.pay_url);
+      expect((await http(`${srv.url}${pay.pathname}/simulate${pay.search}`, { method: 'POST' })).status).toBe(303);
       // Same window (1 request used), now counted against the paid limit.
       for (const remaining of ['2', '1', '0']) {
         const r = await postJson(`${srv.url}/api/credits/balance`, {}, bearer(key));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeSignature } from '../../src/domain/payments/signature.js';
 import { sampleEntities } from '../support/factory.js';
 import { startTestServer } from '../support/http.js';
-import { balance, bearer, completionBody, http, postJson, readLedger, registerKey, sendWebhook, tempDb, WEBHOOK_SECRET } from './helpers.js';
+import { balance, bearer, completionBody, http, postJson, readLedger, registerKey, sendWebhook, tempDb, WEBHOOK_SECRET, simulateUrl } from './helpers.js';
 
 type Order = { order_id: string; pay_url: string; qr_code: string };
 
@@ -38,7 +38,7 @@ describe('payment webhook and sandbox pay page over HTTP', () => {
     starter = await createOrder('starter');
     expect(Object.keys(starter).sort()).toEqual(['order_id', 'pay_url', 'qr_code']);
     expect(starter.order_id).toMatch(/^ord_[A-Za-z0-9_-]{20,}$/);
-    expect(starter.pay_url).toBe(`${srv.url}/pay/${starter.order_id}`);
+    expect(starter.pay_url).toMatch(new RegExp(`^${srv.url}/pay/${starter.order_id}\\?token=[A-Za-z0-9_-]{32}$`));
     expect(starter.qr_code).toBe(await QRCode.toDataURL(starter.pay_url));
     const s = await status(starter.order_id);
     expect(s.status).toBe(200);
@@ -131,7 +131,7 @@ describe('payment webhook and sandbox pay page over HTTP', () => {
 
   it('serves the pay page with plan, amount and the QR code; simulate pays once; no plan downgrade', async () => {
     const order = await createOrder('starter');
-    const page = await http(`${srv.url}/pay/${order.order_id}`);
+    const page = await http(order.pay_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('starter');
@@ -141,22 +141,23 @@ describe('payment webhook and sandbox pay page over HTTP', () => {
     const unescaped = src?.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
     expect(unescaped).toMatch(/^data:image\/png;base64,/);
     expect(unescaped).toBe(await QRCode.toDataURL(order.pay_url));
-    expect(page.text).toContain(`action="/pay/${order.order_id}/simulate"`);
+    const token = new URL(order.pay_url).searchParams.get('token');
+    expect(page.text).toContain(`action="/pay/${order.order_id}/simulate?token&#61;${token}"`);
 
-    const simulated = await http(`${srv.url}/pay/${order.order_id}/simulate`, { method: 'POST' });
+    const simulated = await http(simulateUrl(order.pay_url), { method: 'POST' });
     expect(simulated.status).toBe(303);
-    expect(simulated.headers.get('location')).toBe(`/pay/${order.order_id}`);
-    const again = await http(`${srv.url}/pay/${order.order_id}/simulate`, { method: 'POST' });
+    expect(simulated.headers.get('location')).toBe(`/pay/${order.order_id}?token=${token}`);
+    const again = await http(simulateUrl(order.pay_url), { method: 'POST' });
     expect(again.status).toBe(303);
 
     // +500 once; the account keeps the higher plan (pro) it already had.
     expect(await balance(srv.url, key)).toEqual({ credits: 3100, plan: 'pro', api_calls: 0 });
     expect((await status(order.order_id)).body.status).toBe('paid');
-    const paidPage = await http(`${srv.url}/pay/${order.order_id}`);
+    const paidPage = await http(order.pay_url);
     expect(paidPage.text).toContain('<dd id="status">paid</dd>');
     expect(paidPage.text).not.toContain('/simulate');
 
-    const missing = await http(`${srv.url}/pay/ord_doesnotexist0000000000`);
+    const missing = await http(`${srv.url}/pay/ord_doesnotexist0000000000?token=${token}`);
     expect(missing.status).toBe(404);
   });
 
@@ -184,7 +185,7 @@ describe('webhook secret', () => {
         expect(r.status).toBe(401);
       }
       // The sandbox's own completion (pay page button) still works.
-      expect((await http(`${srv.url}/pay/${order.order_id}/simulate`, { method: 'POST' })).status).toBe(303);
+      expect((await http(simulateUrl(order.pay_url), { method: 'POST' })).status).toBe(303);
       expect((await balance(srv.url, key)).credits).toBe(600);
     } finally {
       await srv.stop();

@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { DomainError } from '../../src/domain/errors.js';
-import { digestKey } from '../../src/domain/accounts/keys.js';
-import { openStores, RECHARGE_URL, rejection, tempDir, TestClock } from './support.js';
+import crypto from 'node:crypto';
+import { DIGEST_SECRET, openStores, RECHARGE_URL, rejection, tempDir, TestClock } from './support.js';
+
+/** HMAC-SHA256(secret, SHA-256 hex of text), computed here with node:crypto. */
+const keyed = (text: string) =>
+  crypto.createHmac('sha256', DIGEST_SECRET).update(crypto.createHash('sha256').update(text).digest('hex')).digest('hex');
 
 let tmp: ReturnType<typeof tempDir>;
 let s: ReturnType<typeof openStores>;
@@ -83,7 +87,9 @@ describe('registration and balance', () => {
     scan(files.map((f) => fs.readFileSync(f)));
     // the digest is there: the scan really looks at the data
     const all = Buffer.concat(files.map((f) => fs.readFileSync(f)));
-    expect(all.includes(Buffer.from(digestKey(reg.api_key)))).toBe(true);
+    expect(all.includes(Buffer.from(keyed(reg.api_key)))).toBe(true);
+    // keyed: the plain SHA-256 digest (which anyone can compute from a guess) is not stored
+    expect(all.includes(Buffer.from(crypto.createHash('sha256').update(reg.api_key).digest('hex')))).toBe(false);
     s.db.close(); // checkpoint the WAL into the main file, then scan again
     scan([fs.readFileSync(tmp.file)]);
   });

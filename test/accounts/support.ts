@@ -5,9 +5,12 @@ import path from 'node:path';
 import { openDb, type Db } from '../../src/store/db.js';
 import { sqliteAccountStores } from '../../src/store/sqlite-ledger.js';
 import { AccountService } from '../../src/domain/accounts/service.js';
+import { KeyedDigests } from '../../src/domain/accounts/keys.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 export const RECHARGE_URL = 'http://127.0.0.1:8787/api/payment/create';
+/** The server secret the test stores are keyed with (stable across reopening a file). */
+export const DIGEST_SECRET = 'test-digest-secret-0123456789abcdef';
 
 export function tempDir(): { dir: string; file: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-accounts-'));
@@ -25,7 +28,7 @@ export class TestClock {
 export function openStores(file: string, clock?: TestClock) {
   const db: Db = openDb(file);
   const stores = sqliteAccountStores(db, { clock: clock?.now });
-  const accounts = new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL });
+  const accounts = new AccountService(stores.ledger, { rechargeUrl: RECHARGE_URL, digests: new KeyedDigests(DIGEST_SECRET) });
   return { db, ...stores, accounts };
 }
 

@@ -53,7 +53,8 @@ describe.skipIf(!available)('sandbox pay page in Chromium', () => {
     expect(await page.$('button[type=submit]')).toBeNull(); // no button on a paid order
 
     // Replaying the form post (e.g. the back button) pays nothing more.
-    const again = await page.request.post(`${srv.url}/pay/${order.order_id}/simulate`, { headers: { origin: srv.url }, maxRedirects: 0 });
+    const pay = new URL(order.pay_url);
+    const again = await page.request.post(`${srv.url}${pay.pathname}/simulate${pay.search}`, { headers: { origin: srv.url }, maxRedirects: 0 });
     expect(again.status()).toBe(303);
     expect(await srv.deps.accounts.balance(api_key)).toMatchObject({ credits: 600, plan: 'starter' });
     await page.close();

@@ -17,7 +17,7 @@ describe.skipIf(!robotsPresent)('real BOM files', () => {
     expect(r.skipped.map((s) => s.code)).toEqual(['row_summary', 'row_summary']);
     const dm4340 = items(r).find((i) => i.item.startsWith('DM 4340P'))!;
     expect(dm4340).toMatchObject({ item: 'DM 4340P (48V)', part_number: 'ATOM-01-035', quantity: 14, section: 'ATOM 01 Actuators', confidence: 'high' });
-    expect(dm4340.unit_prices).toEqual([{ column: 'Unit Price (CNY)', as_written: '949', currency_label: 'CNY', symbol: null, currency: 'CNY', amount: '949' }]);
+    expect(dm4340.unit_prices).toEqual([{ column: 'Unit Price (CNY)', as_written: '949', currency_label: 'CNY', symbol: null, currency: 'CNY', amount: '949', product_of: null, basis_evidence: null }]);
     expect(dm4340.line_totals[0].amount).toBe('13286');
     expect(dm4340.links).toHaveLength(1);
     expect(dm4340.links[0].url).toMatch(/^https:\/\/item\.taobao\.com\/item\.htm\?/);
@@ -48,7 +48,7 @@ describe.skipIf(!robotsPresent)('real BOM files', () => {
     ]);
     expect(servo.links.map((l) => l.column)).toEqual(['Buy US', 'Buy EU', 'Buy CN', 'Buy JP']);
     const clamp = items(r).find((i) => i.item === 'Table Clamp 4pcs')!;
-    expect(clamp.unit_prices[2]).toEqual({ column: 'Unit Cost (RMB)', as_written: '￥5.2*4', currency_label: 'RMB', symbol: '￥', currency: 'CNY', amount: null });
+    expect(clamp.unit_prices[2]).toEqual({ column: 'Unit Cost (RMB)', as_written: '￥5.2*4', currency_label: 'RMB', symbol: '￥', currency: 'CNY', amount: null, product_of: { amount: '5.2', factor: '4' }, basis_evidence: null });
     expect(clamp.confidence).toBe('medium');
     expect(r.skipped.filter((s) => s.code === 'price_not_plain').map((s) => s.line)).toEqual([80, 82]);
     expect(r.skipped.filter((s) => s.code === 'table_not_bom')).toHaveLength(6);
@@ -77,7 +77,7 @@ describe('synthetic Markdown BOM fixture', () => {
   const r = extractBomMarkdown(fixtureText('bom-tables.md'));
 
   it('finds the tables outside code fences, reads two as BOM tables, skips the file list', () => {
-    expect(r.counts).toEqual({ records: 6, skipped: 7, tables: 3, bom_tables: 2, rows: 8 });
+    expect(r.counts).toEqual({ records: 6, skipped: 8, tables: 3, bom_tables: 2, rows: 8 });
     expect(items(r).map((i) => [i.table, i.section, i.item])).toEqual([
       [1, 'Actuators', 'Joint motor A (48V)'],
       [1, 'Actuators', 'Joint motor B'],
@@ -115,6 +115,7 @@ describe('synthetic Markdown BOM fixture', () => {
       ['price_not_plain', 19],
       ['quantity_not_integer', 20],
       ['row_summary', 21],
+      ['total_mismatch', 21],
       ['table_not_bom', 24],
     ]);
   });

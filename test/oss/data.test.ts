@@ -43,12 +43,23 @@ describe('committed dataset', () => {
     expect(s.SO_ARM100_BOM).toMatchObject({ records: 14, license: 'Apache-2.0' });
     expect(s.OPENARM_HUB_BOM).toMatchObject({ records: 1, encoding: 'utf-16le', license: 'Apache-2.0', type: null });
     expect(s.ROBOTO_ORIGIN_ATOM01.license_note).toContain('no LICENSE file');
-    expect(doc.meta.robots).toBe(4);
+    // Second table of shared/robots/README.md: joint counts as that README states them.
+    expect(s.BERKELEY_HUMANOID_LITE).toMatchObject({ dof: 22, joints_by_type: { revolute: 22, fixed: 4 }, license: 'CC-BY-SA-4.0', type: 'humanoid', records: 26 });
+    expect(s.TIENKUNG_LITE).toMatchObject({ dof: 20, joints_by_type: { revolute: 20, fixed: 1 }, robot_name: 'humanoid', type: 'humanoid', records: 21 });
+    expect(s.OPEN_DUCK_MINI_V2).toMatchObject({ dof: 16, joints_by_type: { revolute: 16, fixed: 4 }, robot_name: 'onshape', type: 'biped', records: 20 });
+    for (const id of ['BERKELEY_HUMANOID_LITE', 'TIENKUNG_LITE', 'OPEN_DUCK_MINI_V2', 'UNITREE_GO2']) {
+      expect(s[id].dof_detail).toMatchObject({ actuated_dof: s[id].dof, mimic: [], floating: { count: 0 }, planar: { count: 0 } });
+      expect(s[id].dof_detail!.convention).toContain('without a <mimic> element');
+    }
+    expect(s.LEKIWI_BOM).toMatchObject({ dof: null, dof_detail: null, license: 'Apache-2.0', records: 33 });
+    expect(s.KOCH_BOM).toMatchObject({ license: 'MIT', records: 15 });
+    expect(s.ODRI_ACTUATOR_BOM).toMatchObject({ license: 'BSD-3-Clause', records: 30 });
+    expect(doc.meta.robots).toBe(10);
     expect(doc.meta.live_stats).toEqual({
-      sources_ok: 6,
-      sources_attempted: 6,
-      by_extractor: { urdf: 71, bom_md: 77, bom_csv: 1 },
-      by_category: { urdf_joints: 71, bom_items: 78 },
+      sources_ok: 12,
+      sources_attempted: 12,
+      by_extractor: { urdf: 138, bom_md: 155, bom_csv: 1 },
+      by_category: { urdf_joints: 138, bom_items: 156 },
       failed: [],
     });
     // Every record carries the licence of its own file.
@@ -113,6 +124,12 @@ describe.skipIf(!robotsPresent)('import from ../shared/robots', () => {
       ['bom/roboto_origin_BOM_EN.md', 'GPL-3.0', 'humanoid'],
       ['bom/so_arm100_README_bom.md', 'Apache-2.0', 'arm'],
       ['bom/openarm_bom-for-hub.utf16.csv', 'Apache-2.0', null],
+      ['urdf/berkeley_humanoid_lite.urdf', 'CC-BY-SA-4.0', 'humanoid'],
+      ['urdf/tienkung_lite_humanoid_publish.urdf', 'LicenseRef-OpenAtom-OHL-1.0', 'humanoid'],
+      ['urdf/open_duck_mini_v2_robot.urdf', 'Apache-2.0', 'biped'],
+      ['bom/lekiwi_BOM.md', 'Apache-2.0', null],
+      ['bom/koch_low_cost_robot_README.md', 'MIT', null],
+      ['bom/odri_actuator_module_v1_README.md', 'BSD-3-Clause', null],
     ]);
     const partial = fs.mkdtempSync(path.join(os.tmpdir(), 'oss-robots-'));
     tmpDirs.push(partial);
@@ -132,7 +149,7 @@ describe.skipIf(!robotsPresent)('import from ../shared/robots', () => {
   it('npm run data:oss -- --check: 0 on the committed data, 1 with a summary on drift', () => {
     const ok = spawnSync(TSX, ['scripts/import-oss.ts', '--check'], { cwd: ROOT, encoding: 'utf8' });
     expect(ok.status, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain('matches a fresh import (149 records from 6 files)');
+    expect(ok.stdout).toContain('matches a fresh import (294 records from 12 files)');
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'oss-data-'));
     tmpDirs.push(out);
     fs.mkdirSync(path.join(out, 'oss'));

@@ -39,7 +39,7 @@ describe('extract_robot_parts over MCP', () => {
     expect(o.counts).toMatchObject({ records: 5, joints_by_type: { revolute: 2, continuous: 1, prismatic: 1, fixed: 1 }, dof: 4 });
     expect(o.skipped.map((s) => s.code)).toEqual(['value_not_numeric', 'joint_no_type', 'joint_unknown_type']);
     expect(o.limits).toEqual({ max_input_bytes: MAX_INPUT_BYTES, max_records: 10_000, max_skipped_listed: 200 });
-    expect((r.content as { text: string }[])[0].text).toBe('urdf: 5 record(s) (2 revolute, 1 continuous, 1 prismatic, 1 fixed; dof 4); 3 skipped.');
+    expect((r.content as { text: string }[])[0].text).toBe('urdf: 5 record(s) (2 revolute, 1 continuous, 1 prismatic, 1 fixed; dof 4); 3 skipped. Lint: 7 error(s), 0 warning(s).');
   });
 
   it('Markdown BOM with an explicit kind', async () => {

@@ -72,6 +72,7 @@ describe('synthetic exporter-style fixture', () => {
       skipped: 3,
       joints_by_type: { revolute: 2, continuous: 1, prismatic: 1, fixed: 1 },
       dof: 4,
+      dof_detail: expect.objectContaining({ actuated_dof: 4, one_dof_joints: 4, mimic: [], yourdfpy_num_dofs: 4 }),
       joint_references: 1,
       links: 5,
     });
@@ -91,6 +92,8 @@ describe('synthetic exporter-style fixture', () => {
       axis: '0.5 0 0.86603',
       limits: { lower: '-0.2', upper: '1', effort: '80', velocity: '10.47' },
       child_link_mass: '0.75',
+      mimic: null,
+      actuated: true,
     });
     expect(joints(r).some((j) => j.joint_name === 'commented_joint')).toBe(false);
   });

@@ -93,7 +93,12 @@ describe('sandbox orders', () => {
   it('creates a stored pending order with pay_url and a PNG QR code of it', async () => {
     const { order, reg } = await newOrder('pro');
     expect(order.order_id).toMatch(/^ord_[A-Za-z0-9_-]{22}$/);
-    expect(order.pay_url).toBe(`${BASE}/pay/${order.order_id}`);
+    expect(order.pay_url).toMatch(new RegExp(`^${BASE}/pay/${order.order_id}\\?token=[A-Za-z0-9_-]{32}$`));
+    // the token opens this order's page only
+    const token = new URL(order.pay_url).searchParams.get('token');
+    expect(gateway.tokenMatches(order.order_id, token)).toBe(true);
+    expect(gateway.tokenMatches(order.order_id, `${token}x`)).toBe(false);
+    expect(gateway.tokenMatches((await newOrder('pro')).order.order_id, token)).toBe(false);
     expect(order.qr_code.startsWith('data:image/png;base64,')).toBe(true);
     const png = Buffer.from(order.qr_code.slice('data:image/png;base64,'.length), 'base64');
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
@@ -246,13 +251,16 @@ describe('create_payment account resolution', () => {
     expect(bad.details.field).toBe('plan');
   });
 
-  it('email alone: the account registered with it; unknown e-mail -> not_found; invalid -> invalid_input', async () => {
+  it('email alone (only where allowed): the account registered with it; unknown e-mail -> not_found; invalid -> invalid_input', async () => {
     const reg = await s.accounts.register('ada@example.com');
-    const order = await createPayment({ plan: 'pro', email: ' ADA@example.com' }, deps());
+    expect((await rejection(createPayment({ plan: 'pro', email: 'ada@example.com' }, deps()))).code).toBe('missing_credentials');
+    expect((await rejection(createPayment({ plan: 'pro', email: 'nobody@example.com' }, deps()))).code).toBe('missing_credentials');
+    const byEmail = () => ({ ...deps(), allowEmailOnly: true });
+    const order = await createPayment({ plan: 'pro', email: ' ADA@example.com' }, byEmail());
     const account = await s.accounts.authenticate(reg.api_key);
     expect((await s.orders.order(order.order_id))?.account_id).toBe(account.id);
-    expect((await rejection(createPayment({ plan: 'pro', email: 'nobody@example.com' }, deps()))).code).toBe('not_found');
-    expect((await rejection(createPayment({ plan: 'pro', email: 'nope' }, deps()))).code).toBe('invalid_input');
+    expect((await rejection(createPayment({ plan: 'pro', email: 'nobody@example.com' }, byEmail()))).code).toBe('not_found');
+    expect((await rejection(createPayment({ plan: 'pro', email: 'nope' }, byEmail()))).code).toBe('invalid_input');
   });
 
   it('both: the e-mail must belong to the key; neither -> missing_credentials', async () => {

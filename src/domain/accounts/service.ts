@@ -4,7 +4,8 @@
  */
 import type { AccountRecord, ChargeRequest, Ledger } from '../../store/ledger.js';
 import { DomainError, invalidInput } from '../errors.js';
-import { digestEmail, digestKey, generateApiKey, looksLikeApiKey } from './keys.js';
+import crypto from 'node:crypto';
+import { generateApiKey, KeyedDigests, looksLikeApiKey } from './keys.js';
 import { FREE_PLAN } from '../payments/plans.js';
 
 export const FREE_CREDITS = 100;
@@ -14,6 +15,8 @@ export interface AccountServiceOptions {
   rechargeUrl: string;
   /** Credits granted at registration (default 100). */
   freeCredits?: number;
+  /** Keyed digests of keys and e-mails (server secret, mailbox rules); a random secret when absent (tests). */
+  digests?: KeyedDigests;
 }
 
 export interface Registration {
@@ -56,12 +59,14 @@ export function validateIdempotencyKey(value: string | null | undefined): string
 
 export class AccountService {
   private readonly freeCredits: number;
+  readonly digests: KeyedDigests;
 
   constructor(
     private readonly ledger: Ledger,
     private readonly opts: AccountServiceOptions,
   ) {
     this.freeCredits = opts.freeCredits ?? FREE_CREDITS;
+    this.digests = opts.digests ?? new KeyedDigests(crypto.randomBytes(32));
   }
 
   get rechargeUrl(): string {
@@ -70,10 +75,10 @@ export class AccountService {
 
   /** New key for a new e-mail address; already_registered when the address has one. */
   async register(email: unknown): Promise<Registration> {
-    const emailDigest = digestEmail(email);
+    const emailDigest = this.digests.email(email);
     const apiKey = generateApiKey();
     const account = await this.ledger.createAccount({
-      keyDigest: digestKey(apiKey),
+      keyDigest: this.digests.key(apiKey),
       emailDigest,
       plan: FREE_PLAN,
       credits: this.freeCredits,
@@ -91,14 +96,14 @@ export class AccountService {
     if (key === null || key === undefined || key.trim() === '') {
       throw new DomainError('missing_credentials', 'An API key is required');
     }
-    const account = looksLikeApiKey(key) ? await this.ledger.accountByKeyDigest(digestKey(key)) : null;
+    const account = looksLikeApiKey(key) ? await this.ledger.accountByKeyDigest(this.digests.key(key)) : null;
     if (!account) throw new DomainError('unknown_key', 'The API key is not registered');
     return account;
   }
 
   /** The account registered with an e-mail address, or null. Validates the address. */
   async accountByEmail(email: unknown): Promise<AccountRecord | null> {
-    return this.ledger.accountByEmailDigest(digestEmail(email));
+    return this.ledger.accountByEmailDigest(this.digests.email(email));
   }
 
   async balance(key: string | null | undefined): Promise<Balance> {

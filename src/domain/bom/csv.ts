@@ -4,7 +4,9 @@
  * - Fixed column order (BOM_CSV_COLUMNS; the three supplier columns only when suppliers were
  *   requested). One row per BOM line (row_type "item"), then one row_type "total" row.
  * - Formula injection (OWASP "CSV Injection"): every TEXT cell that begins with = + - @, a tab
- *   or a carriage return gets a single quote in front. Numeric cells (line, quantity,
+ *   or a carriage return gets a single quote in front; so does one whose first visible character
+ *   is a formula character (after controls, format characters or white space, or as a full-width
+ *   or small form). Numeric cells (line, quantity,
  *   unit_price, line_total) are written by the service as plain decimals and are never prefixed:
  *   a negative number is a number.
  * - Any cell holding CR or LF is quoted (csv-stringify would otherwise leave a lone CR bare).
@@ -14,10 +16,30 @@ import { stringify } from 'csv-stringify/sync';
 import type { BomDocument, BomLine, LineSuppliers, PrintSuggestion, SupplierSuggestion } from './schema.js';
 
 const DANGEROUS_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet may skip or fold before it decides a cell is a formula: control characters
+ * (U+0000, VT, FF, LF, U+0085, ...), format characters (U+FEFF, U+200B, U+202E, ...) and every
+ * kind of white space or separator (NBSP, U+3000, U+2028, ...).
+ */
+const IGNORABLE_LEAD = /^[\p{Cc}\p{Cf}\p{Z}\s]+/u;
+/** Formula characters after compatibility folding (full-width ＝＋－＠, small ﹦﹢﹣﹫), plus the minus sign. */
+const FORMULA_CHARS = /^[=+\-@\u2212]/;
 
-/** OWASP neutralisation of one text cell: prefix a single quote when it could start a formula. */
+/** Could a spreadsheet read this text cell as a formula? */
+export function mayStartFormula(text: string): boolean {
+  if (DANGEROUS_START.test(text)) return true;
+  const rest = text.replace(IGNORABLE_LEAD, '');
+  const first = rest.codePointAt(0);
+  return first !== undefined && FORMULA_CHARS.test(String.fromCodePoint(first).normalize('NFKC'));
+}
+
+/**
+ * OWASP neutralisation of one text cell: prefix a single quote when it could start a formula,
+ * also when the formula character hides behind invisible or white-space characters or is a
+ * full-width or small form.
+ */
 export function neutraliseCell(text: string): string {
-  return DANGEROUS_START.test(text) ? `'${text}` : text;
+  return mayStartFormula(text) ? `'${text}` : text;
 }
 
 export const BOM_CSV_BASE_COLUMNS = [

@@ -11,6 +11,11 @@ import { DomainError, invalidInput } from '../errors.js';
 
 /** At most this many items in one export or check (product.md: 413 beyond). */
 export const BOM_MAX_ITEMS = 500;
+/**
+ * Largest unit price accepted. Far above any real part, and small enough that a line total
+ * (x 1,000,000) and a 500-line total stay finite, exactly representable-in-range JSON numbers.
+ */
+export const BOM_MAX_UNIT_PRICE = 1e12;
 
 export const BOM_FORMATS = ['csv', 'json'] as const;
 export type BomFormat = (typeof BOM_FORMATS)[number];
@@ -26,6 +31,7 @@ export const BomItem = z
     price: z
       .number()
       .min(0)
+      .max(BOM_MAX_UNIT_PRICE)
       .nullable()
       .optional()
       .describe('Unit price in the BOM currency (see `currency`). Omit when unknown: the line is then excluded from the total and flagged'),

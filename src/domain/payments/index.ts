@@ -18,6 +18,8 @@ export interface GatewayOptions {
   secret: string;
   publicBaseUrl: string;
   clock?: Clock;
+  /** The secret pay-page token of an order (sandbox): its pay URL carries it and the page requires it. */
+  payToken?: (orderId: string) => string;
 }
 
 /** The gateway a deployment configured (config.paymentGateway). Throws for an unknown name. */

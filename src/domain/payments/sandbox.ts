@@ -37,6 +37,12 @@ export interface SandboxGatewayOptions {
   publicBaseUrl: string;
   clock?: Clock;
   toleranceSeconds?: number;
+  /**
+   * The secret token of an order, bound to its id (e.g. an HMAC under the server secret). The
+   * pay URL carries it and the pay page and its button require it, so knowing an order id is
+   * not enough to pay it. Default: a random per-gateway key (tokens die with the process).
+   */
+  payToken?: (orderId: string) => string;
 }
 
 const WebhookBodySchema = z.object({
@@ -58,11 +64,29 @@ export class SandboxGateway implements PaymentGateway {
   constructor(private readonly opts: SandboxGatewayOptions) {
     if (!opts.secret) throw new Error('sandbox gateway: a webhook secret is required');
     this.clock = opts.clock ?? systemClock;
+    const fallbackKey = crypto.randomBytes(32);
+    this.tokenOf =
+      opts.payToken ?? ((id) => crypto.createHmac('sha256', fallbackKey).update(id, 'utf8').digest('base64url').slice(0, 32));
+  }
+
+  private readonly tokenOf: (orderId: string) => string;
+
+  /** Does `token` open the pay page of `orderId`? (constant-time) */
+  tokenMatches(orderId: string, token: string | null | undefined): boolean {
+    if (typeof token !== 'string' || token === '') return false;
+    const want = Buffer.from(this.tokenOf(orderId), 'utf8');
+    const got = Buffer.from(token, 'utf8');
+    return want.length === got.length && crypto.timingSafeEqual(want, got);
+  }
+
+  /** Path of the pay page with its token: /pay/<order_id>?token=<token>. */
+  payPath(orderId: string, suffix = ''): string {
+    return `/pay/${encodeURIComponent(orderId)}${suffix}?token=${encodeURIComponent(this.tokenOf(orderId))}`;
   }
 
   payUrl(orderId: string): string {
     // Read at call time: the public URL may be settled only once the server listens (port 0).
-    return `${this.opts.publicBaseUrl.replace(/\/+$/, '')}/pay/${encodeURIComponent(orderId)}`;
+    return `${this.opts.publicBaseUrl.replace(/\/+$/, '')}${this.payPath(orderId)}`;
   }
 
   async createOrder(input: { account: AccountRecord; plan: Plan }): Promise<CreatedOrder> {

@@ -145,7 +145,10 @@ export function readPrice(col: Column, text: string): Price {
   if (/^\d+(\.\d+)?$/.test(rest)) amount = rest;
   else if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(rest) && currency !== null && POINT_DECIMAL.has(currency)) amount = rest.replace(/,/g, '');
   if (amount !== null) amount = amount.replace(/^0+(?=\d)/, '');
-  return { column: col.header, as_written: text, currency_label: col.label, symbol, currency, amount };
+  let product_of: Price['product_of'] = null;
+  const prod = /^(\d+(?:\.\d+)?)\s*[*×xX]\s*(\d+(?:\.\d+)?)$/.exec(rest);
+  if (amount === null && prod) product_of = { amount: prod[1], factor: prod[2] };
+  return { column: col.header, as_written: text, currency_label: col.label, symbol, currency, amount, product_of, basis_evidence: null };
 }
 
 /** A total label opening a cell: "Total", "Subtotal:", "**Total parts:**", "合计". */
@@ -182,6 +185,8 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
     otherKey.set(c.index, k === 0 ? base : `${base} (${k + 1})`);
   }
   let seen = 0;
+  const first = ctx.records.length;
+  const summaries: { line: number; cells: Cell[] }[] = [];
   for (const row of rows) {
     const cells: Cell[] = cols.map((c) => ctx.cell(row.cells[c.index] ?? ''));
     // Cells beyond the header (a ragged row) are ignored; their text is not a named value.
@@ -192,10 +197,12 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
     };
     if (cells.every((c) => c.text === '' && c.links.length === 0)) continue;
     seen += 1;
-    const item = value(itemCol);
+    let item = value(itemCol);
     const qtyPlain = /^\d+$/.test(value(qtyCol) ?? '');
     if (item === null || (SUMMARY.test(item) && !qtyPlain)) {
       const summary = item !== null || cells.some((c) => SUMMARY.test(c.text));
+      // Only a row labelled Total in the item column states the table's total column by column.
+      if (summary && item !== null && TOTAL_LABEL.test(item)) summaries.push({ line: row.line, cells });
       if (summary) ctx.skipped.add('row_summary', 'row', row.line, `summary row (${excerpt(cells.map((c) => c.text).filter(Boolean).join(' '), 40)}), not an item`);
       else ctx.skipped.add('row_no_item', 'row', row.line, `row has no value in the item column "${itemCol.header}"`);
       continue;
@@ -205,9 +212,19 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
       continue;
     }
     let confidence: BomItemRecord['confidence'] = 'high';
-    const qtyText = value(qtyCol);
+    let qtyText = value(qtyCol);
     let quantity: number | null = null;
-    if (qtyText !== null) {
+    let quantity_source: BomItemRecord['quantity_source'] = qtyText !== null ? 'column' : null;
+    let itemAsWritten: string | null = null;
+    const prefix = qtyText === null ? QTY_PREFIX.exec(item) : null;
+    if (prefix) {
+      // "2x Dynamixel XL430-W250": the count is folded into the name when the table has no quantity.
+      quantity = Number(prefix[1]);
+      qtyText = item.slice(0, item.length - prefix[2].length).trim();
+      quantity_source = 'item_prefix';
+      itemAsWritten = item;
+      item = prefix[2];
+    } else if (qtyText !== null) {
       const plain = /^\d{1,3}(,\d{3})+$/.test(qtyText) ? qtyText.replace(/,/g, '') : qtyText;
       if (/^\d{1,15}$/.test(plain)) quantity = Number(plain);
       else ctx.skipped.add('quantity_not_integer', 'value', row.line, `quantity ${excerpt(qtyText, 30)} of ${excerpt(item, 40)} is not a plain integer; kept as written only`);
@@ -221,7 +238,10 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
         const p = readPrice(c, t);
         if (p.amount === null) {
           confidence = 'medium';
-          ctx.skipped.add('price_not_plain', 'value', row.line, `${c.header} ${excerpt(t, 30)} of ${excerpt(item, 40)} is not a plain amount; kept as written only`);
+          const why = p.product_of
+            ? `is written as a product (${p.product_of.amount} × ${p.product_of.factor}); both factors kept, no single amount`
+            : 'is not a plain amount; kept as written only';
+          ctx.skipped.add('price_not_plain', 'value', row.line, `${c.header} ${excerpt(t, 30)} of ${excerpt(item!, 40)} ${why}`);
         } else if (p.currency === null) {
           confidence = 'medium';
           ctx.skipped.add('currency_undetermined', 'value', row.line, `${c.header} ${excerpt(t, 30)}: the header and the cell do not name exactly one currency`);
@@ -253,6 +273,8 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
       item,
       quantity,
       quantity_as_written: qtyText,
+      quantity_source,
+      item_as_written: itemAsWritten,
       unit_prices,
       line_totals,
       manufacturer: value(one('manufacturer')),
@@ -263,5 +285,82 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
       other_columns,
     });
   }
+  checkStatedTotals(cols, ctx.records.slice(first), summaries, ctx);
   return seen;
+}
+
+/** "2x Dynamixel XL430-W250", "4 x Motor", "3× Servo": a count folded into the item name. */
+const TOTAL_LABEL = /^(total|合计|总计)\s*[:：]?$/i;
+
+const QTY_PREFIX = /^(\d{1,4})\s*[x×X]\s+(\S.*)$/;
+
+/** Exact decimal: value = n / 10^scale. */
+function dec(s: string): { n: bigint; scale: number } {
+  const [i, f = ''] = s.split('.');
+  return { n: BigInt(i + f), scale: f.length };
+}
+function decEq(a: { n: bigint; scale: number }, b: { n: bigint; scale: number }): boolean {
+  const s = Math.max(a.scale, b.scale);
+  return a.n * 10n ** BigInt(s - a.scale) === b.n * 10n ** BigInt(s - b.scale);
+}
+function decSum(xs: { n: bigint; scale: number }[]): { n: bigint; scale: number } {
+  const s = Math.max(0, ...xs.map((x) => x.scale));
+  return { n: xs.reduce((t, x) => t + x.n * 10n ** BigInt(s - x.scale), 0n), scale: s };
+}
+function decText(x: { n: bigint; scale: number }): string {
+  const neg = x.n < 0n;
+  const digits = (neg ? -x.n : x.n).toString().padStart(x.scale + 1, '0');
+  const t = x.scale === 0 ? digits : `${digits.slice(0, -x.scale)}.${digits.slice(-x.scale)}`;
+  return neg ? `-${t}` : t;
+}
+
+/**
+ * A table's stated Total against its rows, per price column, in exact decimals:
+ * - equals the sum of quantity × price: the column holds unit prices (as its header says);
+ * - equals the plain sum of the column, and the quantities do not make the two sums equal: the
+ *   column holds line totals (Koch: "2x Dynamixel XL430-W250 | $100 ... Total | $258"); the
+ *   prices move to line_totals with that evidence;
+ * - neither: reported as total_mismatch (the stated total does not follow from the rows).
+ */
+function checkStatedTotals(cols: Column[], records: BomItemRecord[], summaries: { line: number; cells: Cell[] }[], ctx: BomTableContext): void {
+  if (summaries.length !== 1 || records.length === 0) return;
+  const total = summaries[0];
+  for (const c of cols) {
+    if (c.role !== 'unit_price' && c.role !== 'line_total') continue;
+    const t = total.cells[c.index]?.text ?? '';
+    if (t === '') continue;
+    const stated = readPrice(c, t);
+    if (stated.amount === null) continue;
+    // Same currency when both name one (¥ and ￥ are both CNY under a CN label), else the same symbol.
+    const same = (p: Price) => (p.currency !== null && stated.currency !== null ? p.currency === stated.currency : p.symbol === stated.symbol && p.currency === stated.currency);
+    const prices = records.map((r) => [...r.unit_prices, ...r.line_totals].find((p) => p.column === c.header) ?? null);
+    if (prices.some((p) => p === null || p.amount === null || !same(p))) {
+      const unreadable = prices.filter((p) => p === null || p.amount === null).length;
+      ctx.skipped.add('total_mismatch', 'table', total.line, `stated ${c.header} total ${excerpt(t, 20)} not checked: ${unreadable} of ${records.length} rows have no plain amount in this column or another currency`);
+      continue;
+    }
+    const plain = decSum(prices.map((p) => dec(p!.amount!)));
+    const withQty = records.every((r) => r.quantity !== null)
+      ? decSum(prices.map((p, i) => { const d = dec(p!.amount!); return { n: d.n * BigInt(records[i].quantity!), scale: d.scale }; }))
+      : null;
+    const s = dec(stated.amount);
+    const asUnit = c.role === 'unit_price' ? withQty : plain;
+    if (asUnit !== null && decEq(asUnit, s)) continue;
+    if (c.role === 'unit_price' && decEq(plain, s)) {
+      const evidence = `the table's stated total ${t} (line ${total.line}) equals the sum of the ${c.header} cells, not the sum of quantity × price: each cell is a line total`;
+      for (const r of records) {
+        const i = r.unit_prices.findIndex((p) => p.column === c.header);
+        if (i < 0) continue;
+        const [p] = r.unit_prices.splice(i, 1);
+        r.line_totals.push({ ...p, basis_evidence: evidence });
+      }
+      continue;
+    }
+    if (c.role === 'unit_price' && withQty === null) {
+      ctx.skipped.add('total_mismatch', 'table', total.line, `stated ${c.header} total ${excerpt(t, 20)} not checked against quantity × unit price (a row has no quantity); the plain sum of the column is ${decText(plain)}`);
+      continue;
+    }
+    const computed = decText(c.role === 'unit_price' ? withQty! : plain);
+    ctx.skipped.add('total_mismatch', 'table', total.line, `stated ${c.header} total ${excerpt(t, 20)} differs from the rows: ${c.role === 'unit_price' ? 'sum of quantity × unit price' : 'sum of line totals'} is ${computed}`);
+  }
 }

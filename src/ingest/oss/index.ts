@@ -16,7 +16,7 @@ import type { ExtractionResult, ExtractorKind } from './types.js';
 import { extractUrdf } from './urdf.js';
 
 export * from './types.js';
-export { MAX_INPUT_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, assertInputSize } from './limits.js';
+export { MAX_INPUT_BYTES, MAX_REQUEST_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, assertInputSize } from './limits.js';
 export { decodeText, type Decoded } from './decode.js';
 export { extractUrdf } from './urdf.js';
 export { extractBomMarkdown } from './bom-md.js';

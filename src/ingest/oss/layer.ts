@@ -16,7 +16,8 @@ import { z } from 'zod';
 import { decodeText } from './decode.js';
 import { extract } from './index.js';
 import { cleanCell, markdownTables } from './table.js';
-import { EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
+import { UrdfMention, urdfMentions } from './mentions.js';
+import { DofSummary, EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
 import type { StoredEntity } from '../../domain/entity.js';
 import { buildRecords, OssRecord, ossToStored, type RecordSource } from './records.js';
 
@@ -31,6 +32,12 @@ export const OSS_SOURCES: readonly { id: string; file: string; kind: ExtractorKi
   { id: 'ROBOTO_ORIGIN_BOM', file: 'bom/roboto_origin_BOM_EN.md', kind: 'bom_md', name: 'roboto_origin Atom01 BOM (English)', robot: 'roboto_origin Atom01' },
   { id: 'SO_ARM100_BOM', file: 'bom/so_arm100_README_bom.md', kind: 'bom_md', name: 'SO-ARM100 README BOM tables', robot: 'SO-ARM100 / SO-101' },
   { id: 'OPENARM_HUB_BOM', file: 'bom/openarm_bom-for-hub.utf16.csv', kind: 'bom_csv', name: 'OpenArm electrical hub BOM', robot: 'OpenArm' },
+  { id: 'BERKELEY_HUMANOID_LITE', file: 'urdf/berkeley_humanoid_lite.urdf', kind: 'urdf', name: 'Berkeley Humanoid Lite URDF', robot: 'Berkeley Humanoid Lite' },
+  { id: 'TIENKUNG_LITE', file: 'urdf/tienkung_lite_humanoid_publish.urdf', kind: 'urdf', name: 'TienKung Lite URDF', robot: 'TienKung Lite' },
+  { id: 'OPEN_DUCK_MINI_V2', file: 'urdf/open_duck_mini_v2_robot.urdf', kind: 'urdf', name: 'Open Duck Mini v2 URDF', robot: 'Open Duck Mini v2' },
+  { id: 'LEKIWI_BOM', file: 'bom/lekiwi_BOM.md', kind: 'bom_md', name: 'LeKiwi BOM', robot: 'LeKiwi' },
+  { id: 'KOCH_BOM', file: 'bom/koch_low_cost_robot_README.md', kind: 'bom_md', name: 'Koch low-cost robot README BOM tables', robot: 'Koch low-cost robot arm' },
+  { id: 'ODRI_ACTUATOR_BOM', file: 'bom/odri_actuator_module_v1_README.md', kind: 'bom_md', name: 'ODRI actuator module v1 README BOM tables', robot: 'ODRI actuator module v1' },
 ];
 
 export const OssSource = z
@@ -40,7 +47,8 @@ export const OssSource = z
     robot: z.string(),
     license: z.string().describe('SPDX identifier of the source file, from shared/robots/README.md'),
     license_note: z.string().nullable(),
-    dof: z.number().int().nullable().describe('URDF sources: revolute + prismatic + continuous joints counted in the file; null for BOM files'),
+    dof: z.number().int().nullable().describe('URDF sources: actuated DOF counted in the file (revolute + prismatic + continuous joints without <mimic>; see dof_detail); null for BOM files'),
+    dof_detail: DofSummary.nullable().describe('URDF sources: the DOF with its convention, mimic joints, floating and planar joints apart; null for BOM files'),
     type: z.string().nullable().describe('Robot type as stated for the project (humanoid, quadruped, arm); null when not stated'),
     repo: z.string(),
     path: z.string().describe('Path of the file in its repository'),
@@ -53,6 +61,7 @@ export const OssSource = z
     robot_name: z.string().nullable().describe('URDF <robot name>'),
     records: z.number().int(),
     joints_by_type: z.record(z.string(), z.number().int()).nullable(),
+    mentions: z.array(UrdfMention).nullable().describe('URDF sources: mesh files and materials drawn by each link (names as written), for where-used; null for BOM files'),
     skipped: z.number().int(),
     skipped_by_code: z.record(z.string(), z.number().int()),
   })
@@ -107,8 +116,17 @@ const ROBOT_TYPES = new Set(['humanoid', 'quadruped', 'arm', 'hexapod', 'biped',
 
 /** The file table of shared/robots/README.md; a robot type stated for one file of a project holds for the project. */
 export function parseRobotsReadme(text: string): ReadmeRow[] {
-  const table = markdownTables(text).find((t) => t.header.map((h) => cleanCell(h).text.toLowerCase()).includes('file'));
-  if (!table) throw new OssImportError('README.md has no file table');
+  const tables = markdownTables(text).filter((t) => t.header.map((h) => cleanCell(h).text.toLowerCase()).includes('file'));
+  if (tables.length === 0) throw new OssImportError('README.md has no file table');
+  const rows = tables.flatMap(readmeTableRows);
+  for (const r of rows) {
+    if (r.type === null) r.type = rows.find((o) => o.repo === r.repo && o.type !== null)?.type ?? null;
+  }
+  return rows;
+}
+
+/** One file table of the README (every table with a "file" column has the same columns). */
+function readmeTableRows(table: ReturnType<typeof markdownTables>[number]): ReadmeRow[] {
   const header = table.header.map((h) => cleanCell(h).text.toLowerCase());
   const col = (name: string) => {
     const i = header.findIndex((h) => h === name || h.startsWith(name));
@@ -116,7 +134,7 @@ export function parseRobotsReadme(text: string): ReadmeRow[] {
     return i;
   };
   const [cFile, cProject, cPath, cCommit, cLicence, cHolds] = ['file', 'project', 'path', 'commit', 'licen', 'what it holds'].map(col);
-  const rows = table.rows.map((r) => {
+  return table.rows.map((r) => {
     const cell = (i: number) => cleanCell(r.cells[i] ?? '').text;
     const lic = /^([A-Za-z0-9.+-]+)\s*(?:\((.*)\))?\s*$/.exec(cell(cLicence));
     if (!lic) throw new OssImportError(`README.md line ${r.line}: licence "${cell(cLicence)}" does not start with an SPDX identifier`);
@@ -131,10 +149,6 @@ export function parseRobotsReadme(text: string): ReadmeRow[] {
       type: holds && ROBOT_TYPES.has(holds[1]) ? holds[1] : null,
     };
   });
-  for (const r of rows) {
-    if (r.type === null) r.type = rows.find((o) => o.repo === r.repo && o.type !== null)?.type ?? null;
-  }
-  return rows;
 }
 
 const TIMESTAMP_KEYS = new Set(['generated_at', 'last_updated', 'first_seen', 'last_seen']);
@@ -203,6 +217,7 @@ export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocum
       license: row.license,
       license_note: row.license_note,
       dof: s.kind === 'urdf' ? (result.counts.dof ?? 0) : null,
+      dof_detail: result.counts.dof_detail ?? null,
       type: row.type,
       repo: repoUrl,
       path: row.path,
@@ -215,6 +230,7 @@ export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocum
       robot_name: result.robot_name,
       records: records.length,
       joints_by_type: result.counts.joints_by_type ?? null,
+      mentions: s.kind === 'urdf' ? urdfMentions(decoded.text) : null,
       skipped: result.counts.skipped,
       skipped_by_code: byCode,
     });
@@ -299,6 +315,11 @@ export function readOssDocument(dataDir: string): OssDocument | null {
  * [] when the dataset file is absent. Throws, naming the file, when it is present but invalid.
  */
 export function readOssEntities(dataDir: string): StoredEntity[] {
+  return readOssLayer(dataDir).entities;
+}
+
+/** The dataset and its records as StoredEntity values; { doc: null, entities: [] } when absent; throws, naming the file, when invalid. */
+export function readOssLayer(dataDir: string): { doc: OssDocument | null; entities: StoredEntity[] } {
   let doc: OssDocument | null;
   try {
     doc = readOssDocument(dataDir);
@@ -306,7 +327,7 @@ export function readOssEntities(dataDir: string): StoredEntity[] {
     const why = err instanceof z.ZodError ? err.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') : err instanceof Error ? err.message : String(err);
     throw new Error(`data/${OSS_DATA_FILE.split(path.sep).join('/')} is invalid: ${why}`);
   }
-  return doc ? doc.data.map(ossToStored) : [];
+  return { doc, entities: doc ? doc.data.map(ossToStored) : [] };
 }
 
 export function writeOssDocument(doc: OssDocument, dataDir: string): string {

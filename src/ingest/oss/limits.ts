@@ -4,6 +4,12 @@ import type { SkipCode, Skipped } from './types.js';
 
 /** Largest input the extractors read: 2 MiB of UTF-8. */
 export const MAX_INPUT_BYTES = 2 * 1024 * 1024;
+/**
+ * Request body limit of the routes that carry file content (extract, lint; /mcp for those tools):
+ * a 2 MiB content as a JSON string (escaping at most doubles quotes, backslashes and line
+ * breaks) plus the envelope. The content itself is checked at MAX_INPUT_BYTES exactly.
+ */
+export const MAX_REQUEST_BYTES = 2 * MAX_INPUT_BYTES + 64 * 1024;
 /** Most records one extraction returns; the rest are counted as skipped (record_limit). */
 export const MAX_RECORDS = 10_000;
 /** Most skipped entries listed; counts.skipped always has the total. */

@@ -36,6 +36,7 @@ export const SKIP_CODES = [
   'price_not_plain',
   'currency_undetermined',
   'record_limit',
+  'total_mismatch',
 ] as const;
 export type SkipCode = (typeof SKIP_CODES)[number];
 
@@ -62,6 +63,61 @@ export const JointLimits = z
   .strict()
   .describe('The <limit> attributes as written (URDF units: rad or m; N·m or N; rad/s or m/s). Absent when not written or not numeric.');
 
+export const JointMimic = z
+  .object({
+    joint: z.string().nullable().describe('The joint followed (<mimic joint>), as written; null when the attribute is missing'),
+    multiplier: NumText.nullable().describe('<mimic multiplier> as written; null when absent (URDF default 1)'),
+    offset: NumText.nullable().describe('<mimic offset> as written; null when absent (URDF default 0)'),
+  })
+  .strict()
+  .describe('A mimic joint follows another joint: position = multiplier * followed + offset. It is not an actuator.');
+export type JointMimic = z.infer<typeof JointMimic>;
+
+/** How DOF are counted; stated on every result that carries a DOF. */
+export const DOF_CONVENTION =
+  'actuated DOF = number of revolute, continuous and prismatic joints without a <mimic> element (a mimic joint follows another joint and is not an actuator). ' +
+  'fixed joints add nothing. floating and planar joints are not in the actuated DOF; they are reported apart because tools differ: ' +
+  'yourdfpy (URDF.num_dofs) counts a non-mimic floating joint as 6 and a planar joint as 2 and adds them to its DOF; ' +
+  'MoveIt models a floating joint with 7 variables (x, y, z and a quaternion) for 6 DOF and a planar joint with 3 variables (x, y, theta), and mimic joints are not active.';
+
+export const MimicLink = z
+  .object({
+    joint: z.string().describe('The mimic joint'),
+    joint_type: z.enum(URDF_JOINT_TYPES),
+    line: z.number().int(),
+    follows: z.string().nullable().describe('The joint it follows, as written'),
+    follows_defined: z.boolean().describe('Whether the followed joint is defined in the file'),
+    multiplier: NumText.nullable().describe('As written; null when absent (URDF default 1)'),
+    offset: NumText.nullable().describe('As written; null when absent (URDF default 0)'),
+  })
+  .strict();
+
+export const DofSummary = z
+  .object({
+    actuated_dof: z.number().int().describe('revolute + continuous + prismatic joints without <mimic>'),
+    convention: z.string(),
+    one_dof_joints: z.number().int().describe('revolute + continuous + prismatic joints, mimic ones included'),
+    mimic: z.array(MimicLink).describe('Mimic joints, each with the joint it follows, multiplier and offset (not in actuated_dof)'),
+    floating: z
+      .object({
+        count: z.number().int(),
+        yourdfpy_dof: z.number().int().describe('6 per non-mimic floating joint (yourdfpy URDF.num_dofs)'),
+        moveit_variables: z.number().int().describe('7 per floating joint (MoveIt FloatingJointModel: x, y, z + quaternion; 6 DOF)'),
+      })
+      .strict(),
+    planar: z
+      .object({
+        count: z.number().int(),
+        yourdfpy_dof: z.number().int().describe('2 per non-mimic planar joint (yourdfpy URDF.num_dofs)'),
+        moveit_variables: z.number().int().describe('3 per planar joint (MoveIt PlanarJointModel: x, y, theta)'),
+      })
+      .strict(),
+    yourdfpy_num_dofs: z.number().int().describe('What yourdfpy URDF.num_dofs reports for this file: actuated_dof + 6 per floating + 2 per planar (non-mimic)'),
+  })
+  .strict()
+  .describe(DOF_CONVENTION);
+export type DofSummary = z.infer<typeof DofSummary>;
+
 export const JointRecord = z
   .object({
     record_type: z.literal('urdf_joint'),
@@ -75,6 +131,8 @@ export const JointRecord = z
     axis: z.string().nullable().describe('<axis xyz> as written'),
     limits: JointLimits,
     child_link_mass: NumText.nullable().describe('<mass value> of the child link\'s <inertial>, as written (kg in URDF); null when absent'),
+    mimic: JointMimic.nullable().describe('The joint\'s <mimic> element; null when the joint has none'),
+    actuated: z.boolean().describe(`Whether the joint counts toward the actuated DOF (${'revolute, continuous or prismatic, and no <mimic>'})`),
   })
   .strict();
 export type JointRecord = z.infer<typeof JointRecord>;
@@ -87,6 +145,15 @@ export const Price = z
     symbol: z.string().nullable().describe('Currency symbol or code in the cell, as written (e.g. "$", "€", "￥")'),
     currency: z.string().nullable().describe('ISO 4217 code when the label and symbol determine exactly one currency; null otherwise (never converted, never guessed)'),
     amount: z.string().nullable().describe('Plain decimal text of the amount (thousands separators removed); null when the cell is not a plain amount, e.g. "￥5.2*4"'),
+    product_of: z
+      .object({ amount: z.string(), factor: z.string() })
+      .strict()
+      .nullable()
+      .describe('When the cell is written as a product ("¥10.8*4", "$5 x 2"): its two factors as written; amount stays null (the cell does not say which is the unit price)'),
+    basis_evidence: z
+      .string()
+      .nullable()
+      .describe('Why this price is read as a line total although its column header does not say so (e.g. the table\'s stated Total equals the sum of the column); null when the header decides'),
   })
   .strict();
 export type Price = z.infer<typeof Price>;
@@ -107,6 +174,8 @@ export const BomItemRecord = z
     item: z.string().describe('Item name as written (links, footnote markers, emphasis and HTML tags removed)'),
     quantity: z.number().int().nullable().describe('Quantity when the cell is a plain integer, else null'),
     quantity_as_written: z.string().nullable(),
+    quantity_source: z.enum(['column', 'item_prefix']).nullable().describe('Where the quantity was read: its own column, or a count prefixed to the item name ("2x Dynamixel XL430-W250"); null when none'),
+    item_as_written: z.string().nullable().describe('The item cell as written when a quantity prefix was taken off it; null otherwise'),
     unit_prices: z.array(Price),
     line_totals: z.array(Price),
     manufacturer: z.string().nullable(),
@@ -127,7 +196,8 @@ export const ExtractionCounts = z
     records: z.number().int(),
     skipped: z.number().int(),
     joints_by_type: z.record(z.string(), z.number().int()).optional().describe('urdf: joint definitions by type attribute'),
-    dof: z.number().int().optional().describe('urdf: revolute + prismatic + continuous joints'),
+    dof: z.number().int().optional().describe('urdf: actuated DOF: revolute + prismatic + continuous joints without <mimic> (see dof_detail)'),
+    dof_detail: DofSummary.optional().describe('urdf: the DOF with its convention, mimic joints, floating and planar joints apart'),
     joint_references: z.number().int().optional().describe('urdf: <joint> references inside transmission / gazebo / ros2_control (not definitions)'),
     links: z.number().int().optional().describe('urdf: <link> definitions'),
     tables: z.number().int().optional().describe('bom: tables found'),

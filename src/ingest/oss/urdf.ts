@@ -7,7 +7,7 @@
  * definition: it is counted in joint_references and produces no record. Pure: no I/O.
  */
 import { excerpt, LineIndex, MAX_RECORDS, SkipLog } from './limits.js';
-import { ACTUATED_JOINT_TYPES, URDF_JOINT_TYPES, type ExtractionResult, type JointRecord } from './types.js';
+import { ACTUATED_JOINT_TYPES, DOF_CONVENTION, URDF_JOINT_TYPES, type DofSummary, type ExtractionResult, type JointRecord } from './types.js';
 import { scanTags, type ScanProblem, type Tag } from './xml.js';
 
 const REFERENCE_CONTAINERS = new Set(['transmission', 'gazebo', 'ros2_control']);
@@ -27,6 +27,7 @@ interface JointDraft {
   child: Tag | null;
   axis: Tag | null;
   limit: Tag | null;
+  mimic: Tag | null;
 }
 
 /** Trimmed, inner whitespace runs collapsed to one space: the same value, written tidily. */
@@ -87,7 +88,7 @@ export function extractUrdf(text: string): ExtractionResult {
     if (tag.name === 'joint') {
       if (inReference()) references += 1;
       else if (joint === null) {
-        joint = { tag, line: lines.line(tag.offset), parent: null, child: null, axis: null, limit: null };
+        joint = { tag, line: lines.line(tag.offset), parent: null, child: null, axis: null, limit: null, mimic: null };
         role = 'joint';
       }
     } else if (tag.name === 'link' && !inReference() && joint === null) {
@@ -96,8 +97,8 @@ export function extractUrdf(text: string): ExtractionResult {
       link = { name, line: lines.line(tag.offset) };
       if (name !== null && !linkMass.has(name)) linkMass.set(name, null);
       role = 'link';
-    } else if (joint && top?.role === 'joint' && (tag.name === 'parent' || tag.name === 'child' || tag.name === 'axis' || tag.name === 'limit')) {
-      const key = tag.name as 'parent' | 'child' | 'axis' | 'limit';
+    } else if (joint && top?.role === 'joint' && (tag.name === 'parent' || tag.name === 'child' || tag.name === 'axis' || tag.name === 'limit' || tag.name === 'mimic')) {
+      const key = tag.name as 'parent' | 'child' | 'axis' | 'limit' | 'mimic';
       if (joint[key] === null) joint[key] = tag;
       else skipped.add('element_repeated', 'value', lines.line(tag.offset), `<${tag.name}> repeated inside joint ${excerpt(joint.tag.attrs.get('name') ?? '')}; the first one is kept`);
     } else if (link && tag.name === 'inertial' && top?.role === 'link') {
@@ -157,6 +158,20 @@ export function extractUrdf(text: string): ExtractionResult {
         skipped.add('value_not_numeric', 'value', lines.line(d.limit!.offset), `limit ${a} of joint ${excerpt(name)} is not a number: ${excerpt(v)}`);
       }
     }
+    let mimic: JointRecord['mimic'] = null;
+    if (d.mimic) {
+      const num = (a: 'multiplier' | 'offset'): string | null => {
+        const v = d.mimic!.attrs.get(a);
+        if (v === undefined) return null;
+        const t = v.trim();
+        if (NUMBER.test(t)) return t;
+        confidence = 'medium';
+        skipped.add('value_not_numeric', 'value', lines.line(d.mimic!.offset), `mimic ${a} of joint ${excerpt(name)} is not a number: ${excerpt(v)}`);
+        return null;
+      };
+      mimic = { joint: tidy(d.mimic.attrs.get('joint')), multiplier: num('multiplier'), offset: num('offset') };
+      if (mimic.joint === null) confidence = 'medium';
+    }
     const parent = tidy(d.parent?.attrs.get('link'));
     const child = tidy(d.child?.attrs.get('link'));
     if (parent === null || child === null) confidence = 'medium';
@@ -172,18 +187,51 @@ export function extractUrdf(text: string): ExtractionResult {
       axis: tidy(d.axis?.attrs.get('xyz')),
       limits,
       child_link_mass: child === null ? null : (linkMass.get(child) ?? null),
+      mimic,
+      actuated: (ACTUATED_JOINT_TYPES as readonly string[]).includes(type) && mimic === null,
     });
     byType.set(type, (byType.get(type) ?? 0) + 1);
   }
 
   const joints_by_type: Record<string, number> = {};
   for (const t of URDF_JOINT_TYPES) if (byType.has(t)) joints_by_type[t] = byType.get(t)!;
-  const dof = ACTUATED_JOINT_TYPES.reduce((s, t) => s + (byType.get(t) ?? 0), 0);
+  const dof_detail = dofSummary(records);
   return {
     kind: 'urdf',
     robot_name: robotName,
     records,
-    counts: { records: records.length, skipped: skipped.total, joints_by_type, dof, joint_references: references, links },
+    counts: { records: records.length, skipped: skipped.total, joints_by_type, dof: dof_detail.actuated_dof, dof_detail, joint_references: references, links },
     skipped: skipped.listed,
+  };
+}
+
+/** The DOF of a set of joint records under DOF_CONVENTION: actuated, mimic, floating and planar apart. */
+export function dofSummary(joints: readonly Pick<JointRecord, 'joint_name' | 'joint_type' | 'line' | 'mimic'>[]): DofSummary {
+  const names = new Set(joints.map((j) => j.joint_name));
+  const oneDof = joints.filter((j) => (ACTUATED_JOINT_TYPES as readonly string[]).includes(j.joint_type));
+  const count = (t: string, mimic: boolean | null) => joints.filter((j) => j.joint_type === t && (mimic === null || (j.mimic !== null) === mimic)).length;
+  const actuated = oneDof.filter((j) => j.mimic === null).length;
+  const floating = count('floating', null);
+  const planar = count('planar', null);
+  const floatingFree = count('floating', false);
+  const planarFree = count('planar', false);
+  return {
+    actuated_dof: actuated,
+    convention: DOF_CONVENTION,
+    one_dof_joints: oneDof.length,
+    mimic: joints
+      .filter((j) => j.mimic !== null)
+      .map((j) => ({
+        joint: j.joint_name,
+        joint_type: j.joint_type,
+        line: j.line,
+        follows: j.mimic!.joint,
+        follows_defined: j.mimic!.joint !== null && names.has(j.mimic!.joint),
+        multiplier: j.mimic!.multiplier,
+        offset: j.mimic!.offset,
+      })),
+    floating: { count: floating, yourdfpy_dof: 6 * floatingFree, moveit_variables: 7 * floating },
+    planar: { count: planar, yourdfpy_dof: 2 * planarFree, moveit_variables: 3 * planar },
+    yourdfpy_num_dofs: actuated + 6 * floatingFree + 2 * planarFree,
   };
 }

@@ -1,0 +1,31 @@
+/** find_where_used: the query side (id lookup through the catalogue), over where-used.ts. */
+import { invalidInput } from './errors.js';
+import { findPart, type PartsContext } from './parts.js';
+import { entityMatcher, modelCodes, textMatcher, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
+
+/** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id). */
+export async function findWhereUsed(
+  parts: PartsContext,
+  layer: WhereUsedLayer,
+  input: { q?: string; id?: string },
+): Promise<WhereUsedResult & { entity: { id: string; name: string; manufacturer: string | null; oss: boolean } | null }> {
+  const q = input.q?.trim() ?? '';
+  const id = input.id?.trim() ?? '';
+  if (q !== '' && id !== '') throw invalidInput('q', 'give either q (a part name or model number) or id (a part id), not both');
+  if (q === '' && id === '') throw invalidInput('q', 'is required unless id is given: a part name or model number, e.g. "STS3215" or "DM 4340P"');
+  if (q !== '') {
+    const m = textMatcher(q);
+    if (m.terms.length === 0) throw invalidInput('q', 'has no letters or digits to match');
+    return { ...whereUsed(layer, m, { q }), entity: null };
+  }
+  const e = await findPart(parts, id);
+  const name = e.name_en && modelCodes(e.name_en).length > 0 ? e.name_en : e.name;
+  const codes = modelCodes(name);
+  const entity = { id: e.id, name, manufacturer: e.manufacturer, oss: e.oss === true };
+  if (codes.length === 0) {
+    const empty = whereUsed({ ...layer, bom: [], urdf: [] }, entityMatcher(name));
+    return { ...empty, entity, notes: [`"${name}" holds no model number (letters and digits, 4 or more characters): where-used links a part id by model number only; try q with a name.`] };
+  }
+  // A layer record (OSS-LIVE-...) is a BOM line of some robot: its manufacturer is what its own row says, so no filter.
+  return { ...whereUsed(layer, entityMatcher(name), { manufacturer: e.oss ? null : e.manufacturer }), entity };
+}

@@ -1,0 +1,378 @@
+/**
+ * Where-used: which robots of the open-source layer use a part, how many, at what stated price.
+ * Pure: the layer's BOM lines and URDF mentions come in as plain data (WhereUsedLayer).
+ *
+ * Matching is literal on names and model numbers: text is folded (NFKC, upper case) and split
+ * into letter/digit tokens; a query matches when its compacted form ("DM 4340P" -> DM4340P)
+ * starts a run of adjacent tokens of the line and ends on a token or letter/digit boundary
+ * ("XL430" matches "XL430-W250", never "XL4300"), or when each query token matches so.
+ * Fields searched: BOM item (as written), part numbers, manufacturer column, link labels and link
+ * URLs (host and path); URDF mesh file and material names.
+ *
+ * Manufacturer: named only with evidence: the row's own manufacturer column, a known
+ * manufacturer name (catalogue manufacturer names) written in the row's item text, or a vendor
+ * link whose host is that name (robotis.us -> ROBOTIS). Marketplace hosts are never evidence.
+ * "DM" alone names no one.
+ */
+
+export interface PriceLike {
+  column: string;
+  as_written: string;
+  currency: string | null;
+  amount: string | null;
+  symbol: string | null;
+  product_of: { amount: string; factor: string } | null;
+  basis_evidence: string | null;
+}
+
+export interface LayerBomLine {
+  record_id: string;
+  source_id: string;
+  robot: string;
+  source_url: string;
+  license: string;
+  line: number;
+  section: string | null;
+  item: string;
+  item_as_written: string | null;
+  part_number: string | null;
+  manufacturer: string | null;
+  manufacturer_part: string | null;
+  supplier_part: string | null;
+  quantity: number | null;
+  quantity_as_written: string | null;
+  quantity_source: 'column' | 'item_prefix' | null;
+  unit_prices: PriceLike[];
+  line_totals: PriceLike[];
+  links: { label: string | null; url: string }[];
+}
+
+export interface LayerUrdfSource {
+  source_id: string;
+  robot: string;
+  source_url: string;
+  license: string;
+  mentions: { kind: 'mesh' | 'material'; name: string; links: string[] }[];
+}
+
+export interface KnownManufacturer {
+  /** A written form (canonical name, alias or brand). */
+  name: string;
+  /** The company it names. */
+  canonical: string;
+  /** Where the form comes from (e.g. "catalogue manufacturer of ACT-001"). */
+  source: string;
+}
+
+export interface WhereUsedLayer {
+  bom: readonly LayerBomLine[];
+  urdf: readonly LayerUrdfSource[];
+  manufacturers: readonly KnownManufacturer[];
+}
+
+export interface ManufacturerEvidence {
+  name: string;
+  evidence: string;
+}
+
+export interface WhereUsedBomHit {
+  record_id: string;
+  source_id: string;
+  source_url: string;
+  license: string;
+  line: number;
+  section: string | null;
+  item: string;
+  item_as_written: string | null;
+  quantity: number | null;
+  quantity_as_written: string | null;
+  quantity_source: 'column' | 'item_prefix' | null;
+  unit_prices: PriceLike[];
+  line_totals: PriceLike[];
+  matched_fields: string[];
+  manufacturer: ManufacturerEvidence | null;
+}
+
+export interface WhereUsedUrdfHit {
+  source_id: string;
+  source_url: string;
+  license: string;
+  kind: 'mesh' | 'material';
+  name: string;
+  links: string[];
+}
+
+export interface WhereUsedRobot {
+  robot: string;
+  sources: string[];
+  bom_lines: WhereUsedBomHit[];
+  urdf_mentions: WhereUsedUrdfHit[];
+}
+
+export interface WhereUsedResult {
+  query: { q: string | null; terms: string[]; model_codes: string[] };
+  robots: WhereUsedRobot[];
+  counts: { robots: number; bom_lines: number; urdf_mentions: number };
+  manufacturers: { name: string; evidence: string[] }[];
+  notes: string[];
+}
+
+const fold = (s: string) => s.normalize('NFKC').toUpperCase();
+export const tokensOf = (s: string): string[] => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const isDigit = (c: string) => c >= '0' && c <= '9';
+
+/** Whether `needle` (compacted, upper case) starts a run of adjacent tokens and ends on a token or letter/digit boundary. */
+export function runMatch(tokens: readonly string[], needle: string): boolean {
+  if (needle === '') return false;
+  for (let i = 0; i < tokens.length; i++) {
+    let s = '';
+    for (let j = i; j < tokens.length && s.length < needle.length; j++) {
+      const before = s.length;
+      s += tokens[j];
+      if (!s.startsWith(needle.slice(0, Math.min(s.length, needle.length))) || !needle.startsWith(s.slice(0, Math.min(s.length, needle.length)))) break;
+      if (s.length >= needle.length) {
+        const end = needle.length - before; // position inside tokens[j] where the needle ends
+        const t = tokens[j];
+        if (end === t.length || isDigit(t[end - 1]) !== isDigit(t[end])) return true;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+/** Model codes in a name: letter+digit tokens, hyphenated parts joined ("XM430-W350-T" -> XM430W350T). */
+export function modelCodes(name: string): string[] {
+  const out: string[] = [];
+  for (const word of fold(name).split(/[\s,;/()（）]+/u)) {
+    const compact = word.replace(/[^\p{L}\p{N}]+/gu, '');
+    if (compact.length >= 4 && /\p{L}/u.test(compact) && /\p{N}/u.test(compact)) out.push(compact);
+  }
+  return [...new Set(out)];
+}
+
+const MARKETPLACES = new Set(['AMAZON', 'ALIBABA', 'ALIEXPRESS', 'TAOBAO', 'TMALL', 'JD', 'EBAY', 'YANGKEDUO', 'PDD', '1688', 'TB', 'A', 'MOUSER', 'DIGIKEY', 'LCSC', 'RS', 'RSDELIVERS', 'RS-ONLINE', 'CONRAD', 'MCMASTER', 'ADAFRUIT', 'SPARKFUN', 'ROBOTSHOP', 'GITHUB', 'YOUTU', 'YOUTUBE', 'GOOGLE']);
+
+function urlParts(url: string): { host: string; hostLabel: string | null; pathTokens: string[] } {
+  try {
+    const u = new URL(url);
+    const labels = u.hostname.toUpperCase().split('.');
+    // Registrable label: the one before the public suffix (co.uk style suffixes: two labels).
+    const n = labels.length;
+    const twoPart = n >= 3 && labels[n - 2].length <= 3 && labels[n - 1].length === 2;
+    const hostLabel = n >= 2 ? labels[n - (twoPart ? 3 : 2)] : null;
+    let path = u.pathname;
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      /* keep as written */
+    }
+    return { host: u.hostname, hostLabel, pathTokens: tokensOf(path) };
+  } catch {
+    return { host: '', hostLabel: null, pathTokens: tokensOf(url) };
+  }
+}
+
+/** Forms of a catalogue manufacturer string worth matching: the whole string and its first segment ("T-Motor (X-TEAM)" -> "T-Motor"). */
+export function manufacturerForms(written: string): string[] {
+  const first = written.split(/\s*[(（/,，]\s*/u)[0].trim();
+  return [...new Set([written.trim(), first].filter((f) => tokensOf(f).join('').length >= 3))];
+}
+
+interface Hay {
+  field: string;
+  tokens: string[];
+}
+
+function bomHay(l: LayerBomLine): Hay[] {
+  const h: Hay[] = [{ field: 'item', tokens: tokensOf(l.item_as_written ?? l.item) }];
+  if (l.part_number) h.push({ field: 'part_number', tokens: tokensOf(l.part_number) });
+  if (l.manufacturer) h.push({ field: 'manufacturer', tokens: tokensOf(l.manufacturer) });
+  if (l.manufacturer_part) h.push({ field: 'manufacturer_part', tokens: tokensOf(l.manufacturer_part) });
+  if (l.supplier_part) h.push({ field: 'supplier_part', tokens: tokensOf(l.supplier_part) });
+  for (const k of l.links) {
+    if (k.label) h.push({ field: 'link_label', tokens: tokensOf(k.label) });
+    const u = urlParts(k.url);
+    h.push({ field: 'link_url', tokens: [...(u.hostLabel ? [u.hostLabel] : []), ...u.pathTokens] });
+  }
+  return h;
+}
+
+export interface Matcher {
+  terms: string[];
+  model_codes: string[];
+  /** Fields of the haystack that match, or null when the whole does not match. */
+  match(hay: Hay[]): string[] | null;
+}
+
+/** Free-text query: the compacted query, or every term, matches (see runMatch). */
+export function textMatcher(q: string): Matcher {
+  const terms = tokensOf(q);
+  const compact = terms.join('');
+  return {
+    terms,
+    model_codes: modelCodes(q),
+    match(hay) {
+      const whole = hay.filter((h) => runMatch(h.tokens, compact)).map((h) => h.field);
+      if (whole.length > 0) return [...new Set(whole)];
+      const fields = new Set<string>();
+      for (const t of terms) {
+        const f = hay.filter((h) => runMatch(h.tokens, t)).map((h) => h.field);
+        if (f.length === 0) return null;
+        f.forEach((x) => fields.add(x));
+      }
+      return [...fields];
+    },
+  };
+}
+
+/** Catalogue entity: one of its model codes must match (a name without a model code matches as a whole). */
+export function entityMatcher(name: string): Matcher {
+  const codes = modelCodes(name);
+  const terms = tokensOf(name);
+  const needles = codes.length > 0 ? codes : [terms.join('')];
+  return {
+    terms,
+    model_codes: codes,
+    match(hay) {
+      const f = hay.filter((h) => needles.some((n) => runMatch(h.tokens, n))).map((h) => h.field);
+      return f.length > 0 ? [...new Set(f)] : null;
+    },
+  };
+}
+
+/** The manufacturer a BOM line names, with its evidence; null when nothing in the row names one. */
+export function lineManufacturer(l: LayerBomLine, known: readonly KnownManufacturer[]): ManufacturerEvidence | null {
+  if (l.manufacturer) return { name: l.manufacturer, evidence: `the row's manufacturer column says "${l.manufacturer}"` };
+  const itemTokens = tokensOf(l.item_as_written ?? l.item);
+  const itemRaw = (l.item_as_written ?? l.item).normalize('NFKC');
+  for (const m of known) {
+    const ts = tokensOf(m.name);
+    const compact = ts.join('');
+    // Short all-capital names (MIT, FIRST, DJI) only in their own capitals: "first stage" is not FIRST.
+    const acronym = /^[A-Z0-9-]{1,5}$/.test(m.name.trim());
+    if (acronym && !new RegExp(`(^|[^A-Za-z0-9])${m.name.trim().replace(/[-]/g, '\\-')}([^A-Za-z0-9]|$)`).test(itemRaw)) continue;
+    if (wholeRun(itemTokens, ts)) return { name: m.canonical, evidence: `the row's item text "${l.item_as_written ?? l.item}" names ${m.name} (${m.source})` };
+    void compact;
+  }
+  for (const k of l.links) {
+    const u = urlParts(k.url);
+    if (!u.hostLabel || MARKETPLACES.has(u.hostLabel)) continue;
+    const m = known.find((x) => tokensOf(x.name).join('') === u.hostLabel!.replace(/[^\p{L}\p{N}]+/gu, ''));
+    if (m) return { name: m.canonical, evidence: `the row's vendor link ${k.url.split('?')[0]} is on ${u.host}, the site of ${m.name} (${m.source})` };
+  }
+  return null;
+}
+
+/** Whether the token sequence `ts` occurs whole (token-aligned) in `tokens`. */
+function wholeRun(tokens: readonly string[], ts: readonly string[]): boolean {
+  if (ts.length === 0) return false;
+  for (let i = 0; i + ts.length <= tokens.length; i++) if (ts.every((t, k) => tokens[i + k] === t)) return true;
+  return false;
+}
+
+function urdfHay(m: LayerUrdfSource['mentions'][number]): Hay[] {
+  const base = m.kind === 'mesh' ? m.name.replace(/\.[A-Za-z0-9]{2,4}$/, '') : m.name;
+  return [{ field: m.kind === 'mesh' ? 'urdf_mesh' : 'urdf_material', tokens: tokensOf(base) }];
+}
+
+/**
+ * The robots whose BOM lines or URDF parts match. `manufacturer`: when given (a catalogue
+ * entity's manufacturer), lines whose own evidence names another company are left out, and said so.
+ */
+export function whereUsed(layer: WhereUsedLayer, matcher: Matcher, opts: { q?: string | null; manufacturer?: string | null } = {}): WhereUsedResult {
+  const robots = new Map<string, WhereUsedRobot>();
+  const robot = (name: string) => {
+    let r = robots.get(name);
+    if (!r) robots.set(name, (r = { robot: name, sources: [], bom_lines: [], urdf_mentions: [] }));
+    return r;
+  };
+  const notes: string[] = [];
+  const makers = new Map<string, Set<string>>();
+  const wanted = opts.manufacturer ? new Set(manufacturerForms(opts.manufacturer).map((f) => tokensOf(f).join(''))) : null;
+  for (const l of layer.bom) {
+    const fields = matcher.match(bomHay(l));
+    if (!fields) continue;
+    const maker = lineManufacturer(l, layer.manufacturers);
+    if (wanted && maker && !manufacturerForms(maker.name).some((f) => wanted.has(tokensOf(f).join('')))) {
+      notes.push(`${l.source_id} line ${l.line} ("${l.item}") matches by name but its own evidence names ${maker.name}, not ${opts.manufacturer}: left out`);
+      continue;
+    }
+    if (maker) {
+      const s = makers.get(maker.name) ?? new Set<string>();
+      s.add(`${l.source_id} line ${l.line}: ${maker.evidence}`);
+      makers.set(maker.name, s);
+    }
+    const r = robot(l.robot);
+    if (!r.sources.includes(l.source_id)) r.sources.push(l.source_id);
+    r.bom_lines.push({
+      record_id: l.record_id,
+      source_id: l.source_id,
+      source_url: l.source_url,
+      license: l.license,
+      line: l.line,
+      section: l.section,
+      item: l.item,
+      item_as_written: l.item_as_written,
+      quantity: l.quantity,
+      quantity_as_written: l.quantity_as_written,
+      quantity_source: l.quantity_source,
+      unit_prices: l.unit_prices,
+      line_totals: l.line_totals,
+      matched_fields: fields,
+      manufacturer: maker,
+    });
+  }
+  for (const s of layer.urdf) {
+    for (const m of s.mentions) {
+      if (!matcher.match(urdfHay(m))) continue;
+      const r = robot(s.robot);
+      if (!r.sources.includes(s.source_id)) r.sources.push(s.source_id);
+      r.urdf_mentions.push({ source_id: s.source_id, source_url: s.source_url, license: s.license, kind: m.kind, name: m.name, links: m.links });
+    }
+  }
+  const list = [...robots.values()].sort((a, b) => (a.robot < b.robot ? -1 : a.robot > b.robot ? 1 : 0));
+  const bomLines = list.reduce((n, r) => n + r.bom_lines.length, 0);
+  const urdfMentions = list.reduce((n, r) => n + r.urdf_mentions.length, 0);
+  if (bomLines > 0) {
+    notes.push(
+      'Quantities and prices are per BOM line, as written; lines of one file are not added up (its tables can be alternatives, e.g. a 12 V and a 5 V build). A price without a currency had no header label or symbol that names exactly one.',
+    );
+  }
+  if (urdfMentions > 0) notes.push('URDF mentions are mesh files or materials drawn by the listed links: evidence that the model shows the part, not a stated quantity.');
+  const unnamed = list.flatMap((r) => r.bom_lines).filter((b) => b.manufacturer === null).length;
+  if (unnamed > 0) notes.push(`${unnamed} matching BOM line(s) name no manufacturer: neither a manufacturer column, nor a known manufacturer name in the item text, nor a vendor link on a manufacturer's own site; none is guessed.`);
+  return {
+    query: { q: opts.q ?? null, terms: matcher.terms, model_codes: matcher.model_codes },
+    robots: list,
+    counts: { robots: list.length, bom_lines: bomLines, urdf_mentions: urdfMentions },
+    manufacturers: [...makers.entries()].map(([name, ev]) => ({ name, evidence: [...ev] })),
+    notes,
+  };
+}
+
+/** Compact "robots that use catalogue entity X" (get_part used_in; analytics): null when no line or mention links. */
+export interface UsedInSummary {
+  robots: { robot: string; sources: string[]; bom_lines: number; quantities: { source_id: string; line: number; quantity: number | null; quantity_as_written: string | null }[]; urdf_mentions: number }[];
+  matched_on: string[];
+}
+
+export function robotsUsingEntity(layer: WhereUsedLayer, entity: { name: string; name_en?: string | null; manufacturer: string | null }): UsedInSummary | null {
+  const name = entity.name_en && modelCodes(entity.name_en).length > 0 ? entity.name_en : entity.name;
+  const matcher = entityMatcher(name);
+  // A name with no model code would match on generic words: no link then.
+  if (matcher.model_codes.length === 0) return null;
+  const r = whereUsed(layer, matcher, { manufacturer: entity.manufacturer });
+  if (r.robots.length === 0) return null;
+  return {
+    robots: r.robots.map((x) => ({
+      robot: x.robot,
+      sources: x.sources,
+      bom_lines: x.bom_lines.length,
+      quantities: x.bom_lines.map((b) => ({ source_id: b.source_id, line: b.line, quantity: b.quantity, quantity_as_written: b.quantity_as_written })),
+      urdf_mentions: x.urdf_mentions.length,
+    })),
+    matched_on: matcher.model_codes,
+  };
+}
+

@@ -1,0 +1,88 @@
+/**
+ * The client address of a request. The socket's peer, unless that peer is a configured trusted
+ * proxy: then the forwarding headers (RFC 7239 `Forwarded: for=`, else `X-Forwarded-For`) are
+ * walked from the nearest hop outwards, skipping trusted proxies, and the first address that is
+ * not a trusted proxy is the client. Headers from any other peer are ignored (anyone can send
+ * them), and an unreadable hop stops the walk at the last trusted address.
+ */
+import net from 'node:net';
+
+export interface TrustedProxies {
+  has(address: string): boolean;
+  readonly size: number;
+}
+
+/** Plain address: IPv4-mapped IPv6 (`::ffff:1.2.3.4`) as IPv4, brackets and ports removed. */
+export function normaliseAddress(raw: string): string | null {
+  let a = raw.trim().replace(/^"|"$/g, '');
+  if (a.startsWith('[')) {
+    const end = a.indexOf(']');
+    if (end < 0) return null;
+    a = a.slice(1, end);
+  } else if (/^\d{1,3}(\.\d{1,3}){3}:\d+$/.test(a)) {
+    a = a.slice(0, a.lastIndexOf(':'));
+  }
+  const zone = a.indexOf('%');
+  if (zone >= 0) a = a.slice(0, zone);
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(a);
+  if (mapped) a = mapped[1];
+  return net.isIP(a) ? a.toLowerCase() : null;
+}
+
+/** Parses `10.0.0.1`, `10.0.0.0/8`, `::1`, `fd00::/8`; throws naming a bad entry. */
+export function trustedProxies(entries: readonly string[]): TrustedProxies {
+  const list = new net.BlockList();
+  let size = 0;
+  for (const entry of entries.map((e) => e.trim()).filter(Boolean)) {
+    const [addr, bits, extra] = entry.split('/');
+    const a = normaliseAddress(addr);
+    if (!a || extra !== undefined) throw new Error(`trusted proxy "${entry}" is not an IP address or CIDR block`);
+    const type = net.isIP(a) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(a, type);
+    else {
+      const n = Number(bits);
+      if (!Number.isInteger(n) || n < 0 || n > (type === 'ipv4' ? 32 : 128)) throw new Error(`trusted proxy "${entry}" has a bad prefix length`);
+      list.addSubnet(a, n, type);
+    }
+    size++;
+  }
+  return {
+    size,
+    has: (address) => {
+      const a = normaliseAddress(address);
+      return a !== null && list.check(a, net.isIP(a) === 6 ? 'ipv6' : 'ipv4');
+    },
+  };
+}
+
+/** `for=` values of a Forwarded header, nearest hop last (as sent). */
+function forwardedFor(header: string): string[] {
+  const out: string[] = [];
+  for (const element of header.split(',')) {
+    for (const pair of element.split(';')) {
+      const eq = pair.indexOf('=');
+      if (eq > 0 && pair.slice(0, eq).trim().toLowerCase() === 'for') out.push(pair.slice(eq + 1).trim());
+    }
+  }
+  return out;
+}
+
+export function resolveClientAddress(
+  peer: string | null,
+  headers: { get(name: string): string | null | undefined },
+  trusted: TrustedProxies,
+): string | null {
+  const direct = peer === null ? null : (normaliseAddress(peer) ?? peer);
+  if (direct === null || trusted.size === 0 || !trusted.has(direct)) return direct;
+  const forwarded = headers.get('forwarded');
+  const xff = headers.get('x-forwarded-for');
+  const chain = forwarded ? forwardedFor(forwarded) : xff ? xff.split(',') : [];
+  let last = direct;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const hop = normaliseAddress(chain[i]);
+    if (hop === null) return last; // "unknown", an obfuscated name or garbage: stop at the last address we know
+    if (!trusted.has(hop)) return hop;
+    last = hop;
+  }
+  return last;
+}
