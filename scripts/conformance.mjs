@@ -37,7 +37,10 @@ function suiteNode() {
 async function startServer(tmp, stateless) {
   const args = [path.join(root, 'dist/cli.js'), 'serve', '--port', '0', '--db', path.join(tmp, `c-${stateless ? 'sl' : 'sf'}.db`)];
   if (stateless) args.push('--stateless');
-  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ROBOT_PARTS_RATE_LIMIT_FREE: '0' } });
+  // The suite is one client on loopback opening a session per scenario without closing them all:
+  // the per-client session share and the free rate limit would refuse it part-way.
+  const env = { ...process.env, ROBOT_PARTS_RATE_LIMIT_FREE: '0', ROBOT_PARTS_MAX_SESSIONS_PER_CLIENT: '1000' };
+  const server = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
   let log = '';
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30_000);

@@ -6,9 +6,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { loadConfig, type Config } from './config.js';
 import { openDeps } from './deps.js';
 import { createLogger } from './log.js';
+import { LineStdioTransport } from './mcp/stdio-transport.js';
+import { createServer } from './server.js';
 import { SERVER_VERSION } from './version.js';
 
 const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB), created with its schema on first start;
@@ -163,7 +166,6 @@ export async function main(argv: string[]): Promise<void> {
       .finally(() => process.exit(0));
   };
 
-  // The MCP SDK and the HTTP stack load only here, so --help, --version and bad flags answer fast.
   if (command === 'serve') {
     const { startHttpServer } = await import('./http/app.js');
     let running: Awaited<ReturnType<typeof startHttpServer>>;
@@ -181,11 +183,6 @@ export async function main(argv: string[]): Promise<void> {
 
   // One connection; its opening message picks the era (initialize: 2025-era, pinned for the
   // connection; a request with the 2026-07-28 _meta envelope: modern).
-  const [{ serveStdio }, { LineStdioTransport }, { createServer }] = await Promise.all([
-    import('@modelcontextprotocol/server/stdio'),
-    import('./mcp/stdio-transport.js'),
-    import('./server.js'),
-  ]);
   const handle = serveStdio(({ era }) => createServer(deps, { surface: 'mcp-stdio', era }), {
     transport: new LineStdioTransport(),
     onerror: (err) => log.debug('stdio message rejected', { error: err.message }),

@@ -17,8 +17,8 @@ import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
 import { clientAddress, type AppEnv } from './common.js';
-import { presentedKeys } from './security.js';
 import { limitMcpReads } from './mcp-limits.js';
+import { presentedKeys } from './security.js';
 import { SessionQuota } from './session-quota.js';
 
 interface Session {
