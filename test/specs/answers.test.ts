@@ -39,6 +39,8 @@ const CALLS: Record<string, () => Record<string, unknown>> = {
   export_bom: () => ({ items: ['ACT-016', 'ACT-017'].map((id) => ({ id, quantity: 2, price: 100 })), api_key: key, format: 'json' }),
   extract_robot_parts: () => ({ content: urdf, kind: 'urdf' }),
   get_analytics: () => ({}),
+  find_where_used: () => ({ q: 'STS3215' }),
+  lint_urdf: () => ({ content: urdf }),
   register_key: () => ({ email: 'answers-size@example.com' }),
   get_balance: () => ({ api_key: key }),
   create_payment: () => ({ plan: 'starter', api_key: key }),
