@@ -16,7 +16,8 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, WebStandardStre
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
-import { clientAddress, type AppEnv } from './common.js';
+import { DomainError } from '../domain/errors.js';
+import { clientAddress, errorResponse, type AppEnv } from './common.js';
 import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
 import { SessionQuota } from './session-quota.js';
@@ -86,7 +87,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     if (text.length > general / 3 && Buffer.byteLength(text, 'utf8') > general) {
       const msgs = Array.isArray(body) ? body : [body];
       const large = msgs.length === 1 && isToolCall(msgs[0]) && (opts.largeBodyTools?.has(msgs[0].params.name) ?? false);
-      if (!large) return jsonRpcError(c, 413, -32000, `Request body exceeds ${general} bytes; only ${[...(opts.largeBodyTools ?? [])].join(', ') || 'no tool'} calls may send up to ${opts.maxBody} bytes`);
+      if (!large) return errorResponse(c, new DomainError('payload_too_large', `Request body exceeds ${general} bytes; only ${[...(opts.largeBodyTools ?? [])].join(', ') || 'no tool'} calls may send up to ${opts.maxBody} bytes`, { limit_bytes: general }));
     }
     return body;
   }
