@@ -7,6 +7,7 @@ import { PAID_FIELDS, idPrefix, toFree, type FreeEntity, type StoredEntity, type
 import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
+import { levenshtein } from './distance.js';
 import { preparedSummary } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
@@ -155,19 +156,6 @@ export function quarantineHint(e: StoredEntity): string | null {
   return `Quarantined (${reason}): excluded from search by default; verify before relying on it.${dup}`;
 }
 
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
-}
 
 export const DID_YOU_MEAN_MAX = 5;
 

@@ -23,6 +23,7 @@ import { parseParameter } from '../parameters/parse.js';
 import { lookupTargetUnit, unitSymbols, type Dimension } from '../parameters/units.js';
 import { busLabel, ROS_VALUES, type SpecFieldDef } from './fields.js';
 import type { Spec } from './types.js';
+import { levenshtein } from '../distance.js';
 
 export const WHERE_OPS = ['=', '!=', '<', '<=', '>', '>=', 'in', 'covers'] as const;
 export type WhereOp = (typeof WHERE_OPS)[number];
@@ -83,19 +84,6 @@ export function unitsFor(quantity: string): string[] {
   });
 }
 
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
-}
 
 export function nearest(word: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
