@@ -142,11 +142,21 @@ export async function runAbuse(): Promise<AbuseCase[]> {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       let good = 0;
       let closeHeader = 0;
+      let answered = 0;
+      let uploadResets = 0;
       const big = JSON.stringify({ items: [{ id: 'x'.repeat(2_000_000), quantity: 1 }] }); // over the 1 MiB default limit
       for (let i = 0; i < 10; i++) {
+        // The oversize upload itself may be cut while the client is still writing (the server has
+        // answered 413 and closes): that is the intended close, counted apart. The finding is
+        // about the NEXT request on the agent, which must always be answered.
         try {
           const first = await nodeRequest(`${b.url}/api/bom/check`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(big) } }, big);
+          answered++;
           if (first.status === 413 && first.headers.connection === 'close') closeHeader++;
+        } catch {
+          uploadResets++;
+        }
+        try {
           const next = await nodeRequest(`${b.url}/api/stats`, { agent });
           if (next.status === 200) good++;
         } catch {
@@ -154,7 +164,7 @@ export async function runAbuse(): Promise<AbuseCase[]> {
         }
       }
       agent.destroy();
-      add('10', '413 then the next request on the agent, x10', good === 10 && closeHeader === 10, `${closeHeader}/10 said Connection: close, ${good}/10 next requests answered`);
+      add('10', '413 then the next request on the agent, x10', good === 10 && answered > 0 && closeHeader === answered, `${closeHeader}/${answered} answered uploads said Connection: close (${uploadResets} cut while uploading), ${good}/10 next requests answered`);
     }
     // 11: aborted uploads are not server errors.
     {
