@@ -116,6 +116,14 @@ export interface ReplayPolicy {
 
 export const DEFAULT_REPLAY_POLICY: ReplayPolicy = { ttlMs: 24 * 3_600_000, maxPerAccount: 100 };
 
+/** Charges that store a replay between two sweeps of expired replays (every backend). */
+export const PRUNE_REPLAYS_EVERY = 100;
+
+/** ISO time before which a replay stored under `policy` has expired at `now`. */
+export function replayCutoff(policy: ReplayPolicy, now: Date): string {
+  return new Date(now.getTime() - policy.ttlMs).toISOString();
+}
+
 /** Hourly windows per subject, kept in the database. */
 export interface RateLimiter {
   /** Counts one request for `subject`; `limitPerHour` 0 disables (always allowed, nothing stored). */

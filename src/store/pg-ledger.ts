@@ -29,7 +29,7 @@ import type {
   RateLimiter,
   ReplayPolicy,
 } from './ledger.js';
-import { DEFAULT_REPLAY_POLICY } from './ledger.js';
+import { DEFAULT_REPLAY_POLICY, PRUNE_REPLAYS_EVERY, replayCutoff } from './ledger.js';
 import { DomainError } from '../domain/errors.js';
 import { digestsEqual } from '../domain/accounts/keys.js';
 import { applyHit, RATE_WINDOW_MS, type RateLimitDecision } from '../domain/accounts/rate-limit.js';
@@ -143,7 +143,7 @@ export class PgLedger implements Ledger {
 
   /** ISO time before which a stored replay has expired. */
   private replayCutoff(): string {
-    return new Date(this.clock().getTime() - this.replays.ttlMs).toISOString();
+    return replayCutoff(this.replays, this.clock());
   }
 
   private now(): string {
@@ -298,7 +298,7 @@ export class PgLedger implements Ledger {
             [accountId, this.replays.maxPerAccount],
           );
         }
-        if (++this.chargesSincePrune >= 100) {
+        if (++this.chargesSincePrune >= PRUNE_REPLAYS_EVERY) {
           this.chargesSincePrune = 0;
           await this.pruneReplays(this.clock());
         }
@@ -309,7 +309,7 @@ export class PgLedger implements Ledger {
 
   pruneReplays(now: Date): Promise<number> {
     return guard(async () => {
-      const cutoff = new Date(now.getTime() - this.replays.ttlMs).toISOString();
+      const cutoff = replayCutoff(this.replays, now);
       return (await this.pool.query('DELETE FROM idempotency_records WHERE created_at < $1', [cutoff])).rowCount ?? 0;
     });
   }

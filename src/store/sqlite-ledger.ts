@@ -19,7 +19,7 @@ import type {
   RateLimiter,
   ReplayPolicy,
 } from './ledger.js';
-import { DEFAULT_REPLAY_POLICY } from './ledger.js';
+import { DEFAULT_REPLAY_POLICY, PRUNE_REPLAYS_EVERY, replayCutoff } from './ledger.js';
 import { DomainError } from '../domain/errors.js';
 import { digestsEqual } from '../domain/accounts/keys.js';
 import { applyHit, RATE_WINDOW_MS, type RateLimitDecision, type RateWindow } from '../domain/accounts/rate-limit.js';
@@ -73,7 +73,7 @@ export class SqliteLedger implements Ledger {
 
   /** ISO time before which a stored replay has expired. */
   private replayCutoff(): string {
-    return new Date(this.clock().getTime() - this.replays.ttlMs).toISOString();
+    return replayCutoff(this.replays, this.clock());
   }
 
   private now(): string {
@@ -217,7 +217,7 @@ export class SqliteLedger implements Ledger {
       return { status: 'charged', result, charged: req.cost, credits_remaining: credits };
     });
     const outcome = settle.immediate();
-    if (idem !== null && ++this.chargesSincePrune >= 100) {
+    if (idem !== null && ++this.chargesSincePrune >= PRUNE_REPLAYS_EVERY) {
       this.chargesSincePrune = 0;
       await this.pruneReplays(this.clock());
     }
@@ -225,7 +225,7 @@ export class SqliteLedger implements Ledger {
   }
 
   async pruneReplays(now: Date): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.replays.ttlMs).toISOString();
+    const cutoff = replayCutoff(this.replays, now);
     return this.db.prepare('DELETE FROM idempotency_records WHERE created_at < ?').run(cutoff).changes;
   }
 
