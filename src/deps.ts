@@ -29,7 +29,7 @@ import type { Catalogue } from './store/catalogue.js';
 import { loadDatasets } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
-import { readAnalyticsTables, readOssBomLines } from './store/analytics-files.js';
+import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl, type StoreHealth } from './store/pg.js';
 import { pgAccountStores } from './store/pg-ledger.js';
@@ -113,7 +113,7 @@ function loadData(config: Config, opts: BuildOptions): LoadedData {
   };
   const manufacturers = readManufacturers(config.dataDir);
   const ossLayer = whereUsedLayer(layer.doc, data.entities, manufacturers);
-  const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: readOssBomLines(config.dataDir), ...readAnalyticsTables(config.dataDir) });
+  const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: ossBomLines(layer.doc), ...readAnalyticsTables(config.dataDir) });
   return { data, oss, plans, knowledge, manufacturers, ossLayer, analytics };
 }
 

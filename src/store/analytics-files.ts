@@ -48,11 +48,18 @@ const OssBomFile = z.object({
   ),
 });
 
-/** BOM lines of the open-source layer; no file -> no lines (the adoption signal then finds no robot). */
+/** BOM lines of the open-source layer read from data/; no file -> no lines (the adoption signal then finds no robot). */
 export function readOssBomLines(dataDir: string): OssInput {
   const file = path.join(dataDir, OSS_FILE);
-  if (!fs.existsSync(file)) return { generated_at: null, robots: [], attribution: null, lines: [] };
-  const doc = parse(OssBomFile, dataDir, OSS_FILE);
+  return ossBomLines(fs.existsSync(file) ? parse(OssBomFile, dataDir, OSS_FILE) : null);
+}
+
+/**
+ * The adoption signal's view of an open-source layer document already read and validated (start-up
+ * hands it the one readOssLayer parsed, so the file is not read twice); null -> no lines.
+ */
+export function ossBomLines(doc: z.infer<typeof OssBomFile> | null): OssInput {
+  if (!doc) return { generated_at: null, robots: [], attribution: null, lines: [] };
   const lines: BomLine[] = [];
   for (const r of doc.data) {
     const x = r.extracted;
