@@ -7,6 +7,13 @@
  * - version_mark: names equal apart from a trailing "v2" from one company (upstream writes a
  *   second record of a model this way; it may be a revision, so the link says so).
  * Model numbers must contain a digit to link; links are transitive (one product = one group).
+ *
+ * Cost: construction is linear in the catalogue (names keyed, records grouped with a union-find);
+ * the links of a group and their evidence are written when one of its records is first asked for
+ * (a group of k records has k(k-1) links, so writing them all at start grows with the square of
+ * the group sizes). A bounded cache keeps the groups recently asked for. The answer for a record
+ * is the same as writing every link at start: links are added group by group in catalogue order
+ * and a group's links never depend on records outside it.
  */
 import type { StoredEntity } from '../entity.js';
 import { companyForms, type ManufacturerTable } from './manufacturers.js';
@@ -40,30 +47,71 @@ interface Keyed {
   versioned: boolean;
 }
 
+/** Groups whose links are kept written (most recently asked for); a group is rewritten when asked again. */
+const GROUP_CACHE = 1_000;
+
+class UnionFind {
+  private readonly p: Int32Array;
+  constructor(n: number) {
+    this.p = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.p[i] = i;
+  }
+  find(x: number): number {
+    while (this.p[x] !== x) {
+      this.p[x] = this.p[this.p[x]!]!;
+      x = this.p[x]!;
+    }
+    return x;
+  }
+  union(a: number, b: number): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.p[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+}
+
 export class SameAsIndex {
-  private readonly links = new Map<string, SameAsLink[]>();
+  private readonly entities: readonly StoredEntity[];
+  private readonly manufacturers: ManufacturerTable;
+  /** Record id -> catalogue position. */
+  private readonly pos = new Map<string, number>();
+  /** duplicate_of links: [record, the record it duplicates], catalogue order of the first. */
+  private readonly dups: [number, number][] = [];
+  /** Name keys per catalogue position (null: no manufacturer read). */
+  private readonly keyed: (Keyed | null)[];
+  /** Buckets of records sharing a key, in the order the keys were first seen; only buckets of two or more. */
+  private readonly buckets: number[][] = [];
+  /** Catalogue position -> the buckets (indices into buckets) it is in. */
+  private readonly bucketsOf = new Map<number, number[]>();
+  private readonly uf: UnionFind;
+  /** Group root -> its members in catalogue order (groups of two or more). */
+  private readonly groups = new Map<number, number[]>();
+  /** Written links of the groups recently asked for: group root -> id -> links. */
+  private readonly cache = new Map<number, Map<string, SameAsLink[]>>();
 
   constructor(entities: readonly StoredEntity[], manufacturers: ManufacturerTable) {
-    const byId = new Map(entities.map((e) => [e.id, e]));
-    const add = (a: string, b: string, rule: SameAsRule, evidence: string) => {
-      if (a === b) return;
-      for (const [x, y] of [
-        [a, b],
-        [b, a],
-      ] as const) {
-        const list = this.links.get(x) ?? [];
-        if (!list.some((l) => l.id === y)) list.push({ id: y, rule, evidence });
-        this.links.set(x, list);
+    this.entities = entities;
+    this.manufacturers = manufacturers;
+    entities.forEach((e, i) => {
+      if (!this.pos.has(e.id)) this.pos.set(e.id, i);
+    });
+    this.uf = new UnionFind(entities.length);
+    entities.forEach((e, i) => {
+      const j = e.duplicate_of ? this.pos.get(e.duplicate_of) : undefined;
+      if (j !== undefined && e.id !== e.duplicate_of) {
+        this.dups.push([i, j]);
+        this.uf.union(i, j);
       }
-    };
-    for (const e of entities) {
-      if (e.duplicate_of && byId.has(e.duplicate_of)) add(e.id, e.duplicate_of, 'duplicate_of', `${e.id} is marked duplicate_of ${e.duplicate_of} (${e.quarantine_reason ?? 'duplicate'})`);
-    }
-    const keyed: Keyed[] = [];
-    for (const e of entities) {
+    });
+    const formsOf = new Map<string, string[][]>();
+    this.keyed = entities.map((e) => {
       const m = manufacturers.read(e.manufacturer);
-      if (!m) continue;
-      const forms = companyForms(manufacturers, m.canonical).map(tokens).sort((x, y) => y.length - x.length);
+      if (!m) return null;
+      let forms = formsOf.get(m.canonical);
+      if (!forms) {
+        forms = companyForms(manufacturers, m.canonical).map(tokens).sort((x, y) => y.length - x.length);
+        formsOf.set(m.canonical, forms);
+      }
       const full = tokens(e.name_en || e.name);
       let model = [...full];
       for (let changed = true; changed; ) {
@@ -75,59 +123,139 @@ export class SameAsIndex {
       }
       const versioned = model.length > 1 && model[model.length - 1] === 'v2';
       if (versioned) model = model.slice(0, -1);
-      keyed.push({ e, company: m.canonical, written: m.written, brand: m.brand, full: full.join(' '), model: model.join(' '), versioned });
-    }
-    const buckets = new Map<string, Keyed[]>();
-    for (const k of keyed) {
+      return { e, company: m.canonical, written: m.written, brand: m.brand, full: full.join(' '), model: model.join(' '), versioned };
+    });
+    const byKey = new Map<string, number[]>();
+    this.keyed.forEach((k, i) => {
+      if (!k) return;
       const keys = new Set([`full\u0000${k.company}\u0000${k.full}`]);
       if (/\d/.test(k.model)) keys.add(`model\u0000${k.company}\u0000${k.model}`);
-      for (const key of keys) buckets.set(key, [...(buckets.get(key) ?? []), k]);
-    }
-    for (const group of buckets.values()) {
-      for (let i = 0; i < group.length; i++) {
-        for (let j = i + 1; j < group.length; j++) {
-          const a = group[i];
-          const b = group[j];
-          const names = `"${a.e.name_en || a.e.name}" (${a.e.id}, ${a.written}) and "${b.e.name_en || b.e.name}" (${b.e.id}, ${b.written})`;
-          if (a.full === b.full) add(a.e.id, b.e.id, 'same_name', `${names}: the same name from one company (${a.company})`);
-          else if (a.versioned !== b.versioned) add(a.e.id, b.e.id, 'version_mark', `${names}: the same model "${a.model}" from one company (${a.company}), one record marked "v2" (a second record of the model upstream, possibly a revision)`);
-          else if (a.brand !== b.brand) {
-            const br = a.brand ?? b.brand;
-            const ev = manufacturers.file.companies.find((c) => c.canonical === a.company)?.brands.find((x) => x.name === br)?.evidence.note ?? '';
-            add(a.e.id, b.e.id, 'brand_model', `${names}: the same model "${a.model}" under ${a.company} and its brand ${br} (${ev})`);
-          } else add(a.e.id, b.e.id, 'same_name', `${names}: the same model "${a.model}" from one company (${a.company}), written with different forms of its name`);
-        }
+      for (const key of keys) {
+        const b = byKey.get(key);
+        if (b) b.push(i);
+        else byKey.set(key, [i]);
+      }
+    });
+    for (const members of byKey.values()) {
+      // Two records with one id link nothing (add() skips a === b); the first of them stands.
+      if (members.length < 2) continue;
+      const b = this.buckets.length;
+      this.buckets.push(members);
+      for (const i of members) {
+        const list = this.bucketsOf.get(i);
+        if (list) list.push(b);
+        else this.bucketsOf.set(i, [b]);
+        this.uf.union(members[0]!, i);
       }
     }
-    // One product = one group: close the links transitively (evidence: the chain).
-    for (const id of [...this.links.keys()]) {
-      const seen = new Set([id]);
-      const queue = [...(this.links.get(id) ?? []).map((l) => l.id)];
-      while (queue.length) {
-        const x = queue.shift()!;
-        if (seen.has(x)) continue;
-        seen.add(x);
-        for (const l of this.links.get(x) ?? []) if (!seen.has(l.id)) queue.push(l.id);
-      }
-      const direct = new Set((this.links.get(id) ?? []).map((l) => l.id));
-      for (const other of seen) {
-        if (other === id || direct.has(other)) continue;
-        const list = this.links.get(id)!;
-        const via = [...direct].find((d) => (this.links.get(d) ?? []).some((l) => l.id === other));
-        const viaLink = via ? (this.links.get(via) ?? []).find((l) => l.id === other) : undefined;
-        list.push({ id: other, rule: viaLink?.rule ?? 'same_name', evidence: `through ${via ?? 'a linked record'}: ${viaLink?.evidence ?? 'linked records'}` });
-      }
+    const inDup = new Set(this.dups.flat());
+    for (let i = 0; i < entities.length; i++) {
+      if (!inDup.has(i) && !this.bucketsOf.has(i)) continue;
+      const r = this.uf.find(i);
+      const g = this.groups.get(r);
+      if (g) g.push(i);
+      else this.groups.set(r, [i]);
     }
-    for (const list of this.links.values()) list.sort((x, y) => (x.id.toLowerCase() < y.id.toLowerCase() ? -1 : 1));
+    for (const [r, g] of this.groups) if (g.length < 2) this.groups.delete(r);
   }
 
   /** Records that are the same product as id (never including id). */
   of(id: string): readonly SameAsLink[] {
-    return this.links.get(id) ?? [];
+    const i = this.pos.get(id);
+    if (i === undefined) return [];
+    const root = this.uf.find(i);
+    if (!this.groups.has(root)) return [];
+    let written = this.cache.get(root);
+    if (written) {
+      this.cache.delete(root); // most recently used last
+    } else {
+      written = this.writeGroup(root);
+      if (this.cache.size >= GROUP_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(root, written);
+    return written.get(id) ?? [];
   }
 
   /** Every record id with at least one link. */
   ids(): string[] {
-    return [...this.links.keys()];
+    const out: string[] = [];
+    for (const members of this.groups.values()) {
+      for (const i of members) {
+        const id = this.entities[i]!.id;
+        if (this.pos.get(id) === i && this.hasLink(i)) out.push(id);
+      }
+    }
+    return out;
+  }
+
+  private hasLink(i: number): boolean {
+    const id = this.entities[i]!.id;
+    const other = (j: number) => this.entities[j]!.id !== id;
+    return this.dups.some(([a, b]) => (a === i && other(b)) || (b === i && other(a))) || (this.bucketsOf.get(i) ?? []).some((b) => this.buckets[b]!.some(other));
+  }
+
+  /** The links of one group, added in the order the whole-catalogue pass adds them. */
+  private writeGroup(root: number): Map<string, SameAsLink[]> {
+    const links = new Map<string, SameAsLink[]>();
+    const inGroup = (i: number) => this.uf.find(i) === root;
+    const add = (a: string, b: string, rule: SameAsRule, evidence: () => string) => {
+      if (a === b) return;
+      let ev: string | undefined;
+      for (const [x, y] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        const list = links.get(x) ?? [];
+        if (!list.some((l) => l.id === y)) list.push({ id: y, rule, evidence: (ev ??= evidence()) });
+        links.set(x, list);
+      }
+    };
+    for (const [i, j] of this.dups) {
+      if (!inGroup(i)) continue;
+      const e = this.entities[i]!;
+      add(e.id, this.entities[j]!.id, 'duplicate_of', () => `${e.id} is marked duplicate_of ${e.duplicate_of} (${e.quarantine_reason ?? 'duplicate'})`);
+    }
+    for (const members of this.buckets) {
+      if (!inGroup(members[0]!)) continue;
+      const group = members.map((i) => this.keyed[i]!);
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const a = group[i]!;
+          const b = group[j]!;
+          const names = () => `"${a.e.name_en || a.e.name}" (${a.e.id}, ${a.written}) and "${b.e.name_en || b.e.name}" (${b.e.id}, ${b.written})`;
+          if (a.full === b.full) add(a.e.id, b.e.id, 'same_name', () => `${names()}: the same name from one company (${a.company})`);
+          else if (a.versioned !== b.versioned)
+            add(a.e.id, b.e.id, 'version_mark', () => `${names()}: the same model "${a.model}" from one company (${a.company}), one record marked "v2" (a second record of the model upstream, possibly a revision)`);
+          else if (a.brand !== b.brand) {
+            const br = a.brand ?? b.brand;
+            add(a.e.id, b.e.id, 'brand_model', () => {
+              const ev = this.manufacturers.file.companies.find((c) => c.canonical === a.company)?.brands.find((x) => x.name === br)?.evidence.note ?? '';
+              return `${names()}: the same model "${a.model}" under ${a.company} and its brand ${br} (${ev})`;
+            });
+          } else add(a.e.id, b.e.id, 'same_name', () => `${names()}: the same model "${a.model}" from one company (${a.company}), written with different forms of its name`);
+        }
+      }
+    }
+    // One product = one group: close the links transitively (evidence: the chain).
+    for (const id of [...links.keys()]) {
+      const seen = new Set([id]);
+      const queue = [...(links.get(id) ?? []).map((l) => l.id)];
+      while (queue.length) {
+        const x = queue.shift()!;
+        if (seen.has(x)) continue;
+        seen.add(x);
+        for (const l of links.get(x) ?? []) if (!seen.has(l.id)) queue.push(l.id);
+      }
+      const own = links.get(id)!;
+      const direct = new Set(own.map((l) => l.id));
+      for (const other of seen) {
+        if (other === id || direct.has(other)) continue;
+        const via = [...direct].find((d) => (links.get(d) ?? []).some((l) => l.id === other));
+        const viaLink = via ? (links.get(via) ?? []).find((l) => l.id === other) : undefined;
+        own.push({ id: other, rule: viaLink?.rule ?? 'same_name', evidence: `through ${via ?? 'a linked record'}: ${viaLink?.evidence ?? 'linked records'}` });
+      }
+    }
+    for (const list of links.values()) list.sort((x, y) => (x.id.toLowerCase() < y.id.toLowerCase() ? -1 : 1));
+    return links;
   }
 }
