@@ -71,9 +71,63 @@ export function preparedSummaryList(items: readonly StoredEntity[]): SummaryEnti
   return l as SummaryEntity[];
 }
 
+/** A frozen object made by extendPrepared: its prepared base and the keys added after the base's. */
+const EXTENDS = Symbol('extends');
+interface Extended {
+  [EXTENDS]: { base: object; extras: Record<string, unknown> };
+}
+
+/**
+ * `{ ...base, ...extras }`, frozen, for a frozen prepared base (a summary) and per-call extras (a
+ * search hit's score, URL, specs): serialising it reuses the base's prepared bytes and
+ * serialises only the extras. The extras object is frozen and kept. Extras that repeat a key of
+ * the base (which would move it) get a plain object.
+ */
+export function extendPrepared<B extends object, X extends Record<string, unknown>>(base: B, extras: X): B & X {
+  const o = { ...base, ...extras };
+  if (!Object.isFrozen(base) || Object.keys(extras).some((k) => Object.hasOwn(base, k))) return o;
+  // Not enumerable: a spread copy of the hit (other keys) must not carry the shortcut along.
+  Object.defineProperty(o, EXTENDS, { value: { base, extras: Object.freeze(extras) }, enumerable: false });
+  return Object.freeze(o);
+}
+
 const isFrozenObject = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.isFrozen(x);
 
+const keyJson = new Map<string, string>();
+
+/**
+ * The members of extras as JSON.stringify writes them inside an object, each preceded by ','
+ * ('' when every value is skipped): undefined, functions and symbols are left out, frozen
+ * objects reuse their prepared JSON.
+ */
+function membersJson(extras: Record<string, unknown>): string {
+  let out = '';
+  for (const k of Object.keys(extras)) {
+    const v = extras[k];
+    let json: string | undefined;
+    if (v !== null && typeof v === 'object' && Object.isFrozen(v)) json = preparedJson(v);
+    else json = JSON.stringify(v);
+    if (json === undefined) continue;
+    let kj = keyJson.get(k);
+    if (kj === undefined) {
+      kj = `${JSON.stringify(k)}:`;
+      if (keyJson.size < 1000) keyJson.set(k, kj);
+    }
+    out += `,${kj}${json}`;
+  }
+  return out;
+}
+
+/** An object's JSON as prepared bytes plus, for an extended object, the members after them. */
+function objectPieces(o: object): { bytes: Buffer; tail: string } {
+  const ext = (o as Partial<Extended>)[EXTENDS];
+  if (!ext) return { bytes: objectBytes(o), tail: '' };
+  // JSON.stringify({...base, ...extras}) = the base's JSON without its '}', the extras' members, '}'.
+  return { bytes: objectBytes(ext.base), tail: membersJson(ext.extras) };
+}
+
 function objectBytes(o: object): Buffer {
+  if ((o as Partial<Extended>)[EXTENDS]) return joinPieces([objectPieces(o)], false);
   let b = bytesOf.get(o);
   if (!b) {
     b = Buffer.from(preparedJson(o), 'utf8');
@@ -82,19 +136,44 @@ function objectBytes(o: object): Buffer {
   return b;
 }
 
-const COMMA = Buffer.from(',');
+/**
+ * Objects' pieces written into one buffer: each object's bytes (for an extended one without its
+ * closing '}', then its tail and '}'), separated by ',' and, for an array, inside '[' ']'.
+ */
+function joinPieces(pieces: readonly { bytes: Buffer; tail: string }[], array: boolean): Buffer {
+  let total = array ? 2 : 0;
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    total += (i ? 1 : 0) + (p.tail === '' ? p.bytes.length : mergedLength(p));
+  }
+  const out = Buffer.allocUnsafe(total);
+  let off = 0;
+  if (array) out[off++] = 0x5b; // [
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    if (i) out[off++] = 0x2c; // ,
+    if (p.tail === '') {
+      off += p.bytes.copy(out, off);
+      continue;
+    }
+    const empty = p.bytes.length === 2; // '{}': the tail's leading ',' is dropped
+    off += p.bytes.copy(out, off, 0, p.bytes.length - 1);
+    off += out.write(empty ? p.tail.slice(1) : p.tail, off, 'utf8');
+    out[off++] = 0x7d; // }
+  }
+  if (array) out[off++] = 0x5d; // ]
+  return out;
+}
+
+function mergedLength(p: { bytes: Buffer; tail: string }): number {
+  return p.bytes.length - 1 + Buffer.byteLength(p.tail, 'utf8') - (p.bytes.length === 2 ? 1 : 0) + 1;
+}
 
 /** The UTF-8 JSON of an array of frozen objects, from each object's prepared bytes. */
 function arrayBytes(v: readonly object[]): Buffer {
   const cached = arrayBytesOf.get(v);
   if (cached) return cached;
-  const parts: Buffer[] = [Buffer.from('[')];
-  v.forEach((x, i) => {
-    if (i) parts.push(COMMA);
-    parts.push(objectBytes(x));
-  });
-  parts.push(Buffer.from(']'));
-  const out = Buffer.concat(parts);
+  const out = joinPieces(v.map(objectPieces), true);
   if (Object.isFrozen(v)) arrayBytesOf.set(v, out); // the same frozen page again: the same bytes
   return out;
 }

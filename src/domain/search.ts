@@ -104,6 +104,17 @@ const FIELD_COUNT = SEARCH_FIELDS.length;
 /** Twice the field weights (prefix matches count half: integers throughout). */
 const W2 = SEARCH_FIELDS.map((f) => FIELD_WEIGHTS[f] * 2);
 
+/** The matched-field list of each field mask, built once and frozen (shared by every hit). */
+const fieldLists = new Map<number, readonly SearchField[]>();
+function matchedFields(mask: number): readonly SearchField[] {
+  let l = fieldLists.get(mask);
+  if (!l) {
+    l = Object.freeze(SEARCH_FIELDS.filter((_, f) => (mask & (1 << f)) !== 0));
+    fieldLists.set(mask, l);
+  }
+  return l;
+}
+
 export class SearchIndex {
   /** Documents in id order (lower-cased id, then id). */
   private readonly ids: string[];
@@ -339,7 +350,7 @@ export class SearchIndex {
       quarantine: this.quarantine[d] === 1,
       category: this.categories[d],
       relevance_score: this.score[d] / 2,
-      matched_fields: SEARCH_FIELDS.filter((_, f) => (m & (1 << f)) !== 0),
+      matched_fields: matchedFields(m) as SearchField[],
     };
   }
 

@@ -78,7 +78,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     }
     return m;
   };
-  app.use('*', (c, next) => limiter(c.req.path === '/mcp' ? limits.mcp : (limits.routes.get(`${c.req.method} ${c.req.path}`) ?? config.bodyLimitBytes))(c, next));
+  app.use('*', (c, next) => {
+    // A GET or HEAD without Content-Length or Transfer-Encoding carries no body: nothing to limit.
+    // (Asking hono's bodyLimit would build the whole fetch Request and its AbortSignal per call.)
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined) return next();
+    return limiter(c.req.path === '/mcp' ? limits.mcp : (limits.routes.get(`${c.req.method} ${c.req.path}`) ?? config.bodyLimitBytes))(c, next);
+  });
 
   app.get('/healthz', async (c) => {
     try {

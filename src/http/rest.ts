@@ -77,7 +77,10 @@ export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {
     idempotencyKey: c.req.header('idempotency-key') ?? null,
     progress: async () => {},
     setHeader: (name, value) => c.header(name, value),
-    signal: c.req.raw.signal,
+    // Read when a tool asks: building the request's AbortSignal costs more than a search.
+    get signal() {
+      return c.req.raw.signal;
+    },
   };
 }
 
