@@ -146,7 +146,9 @@ export async function main(argv: string[]): Promise<void> {
   const log = createLogger(config.logLevel);
   let deps: Awaited<ReturnType<typeof openDeps>>;
   try {
-    deps = await openDeps(config, { log });
+    // stdio answers initialize and tools/list before the catalogue is read (it is built right
+    // after the handshake, or by the first call that needs it); HTTP reads it before listening.
+    deps = await openDeps(config, { log, deferCatalogue: command !== 'serve' });
     await deps.ready;
   } catch (err) {
     fail((err as Error).message);
@@ -183,7 +185,21 @@ export async function main(argv: string[]): Promise<void> {
 
   // One connection; its opening message picks the era (initialize: 2025-era, pinned for the
   // connection; a request with the 2026-07-28 _meta envelope: modern).
-  const handle = serveStdio(({ era }) => createServer(deps, { surface: 'mcp-stdio', era }), {
+  const warm = () =>
+    setImmediate(() => {
+      try {
+        void deps.catalogue; // builds the deferred catalogue once
+      } catch (err) {
+        log.error('catalogue could not be loaded; calls that need it will fail', { error: (err as Error).message });
+      }
+    });
+  const handle = serveStdio(({ era }) => {
+    const server = createServer(deps, { surface: 'mcp-stdio', era });
+    // 2025-era clients: after the handshake (tools/list in the same batch is answered first).
+    server.oninitialized = warm;
+    if (era === 'modern') warm(); // no handshake: after the first request is taken
+    return server;
+  }, {
     transport: new LineStdioTransport(),
     onerror: (err) => log.debug('stdio message rejected', { error: err.message }),
   });

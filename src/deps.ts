@@ -31,8 +31,7 @@ import { openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
-import { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl, type StoreHealth } from './store/pg.js';
-import { pgAccountStores } from './store/pg-ledger.js';
+import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
@@ -84,37 +83,85 @@ export interface BuildOptions {
    * data/oss/oss_components.json (tests). Resolvable by id only; never listed or counted.
    */
   ossEntities?: readonly StoredEntity[];
+  /**
+   * Read the catalogue (and build its indexes and analytics) when first needed instead of at
+   * start: stdio answers initialize and tools/list without it. Bad catalogue data then fails the
+   * first call that needs it, not the start. SQLite only (PostgreSQL checks the dataset version
+   * at start).
+   */
+  deferCatalogue?: boolean;
 }
 
-interface LoadedData {
-  data: CatalogueData;
-  analytics: Intelligence;
-  oss: readonly StoredEntity[];
+/** The shipped registries: small files, always read at start. */
+interface Registries {
   plans: PlanCatalog;
   knowledge: Deps['knowledge'];
   manufacturers: ManufacturerTable;
-  ossLayer: WhereUsedLayer;
 }
 
-function loadData(config: Config, opts: BuildOptions): LoadedData {
-  // Every shipped file is read and validated before the database is opened: bad data fails fast.
+/** The catalogue and what is built from it once: records, indexes, the open-source layer, analytics. */
+interface CatalogueParts {
+  data: CatalogueData;
+  /** Open-source-layer records resolvable by id. */
+  ossCount: number;
+  catalogue: MemoryCatalogue;
+  index: SearchIndex;
+  specs: SpecIndex;
+  ossLayer: WhereUsedLayer;
+  analytics: Intelligence;
+}
+
+interface LoadedData {
+  registries: Registries;
+  /** The catalogue parts, built on the first call (given the store's probe); the same object after. */
+  catalogueParts: (probe: () => void) => CatalogueParts;
+}
+
+function loadRegistries(config: Config): Registries {
+  const datasets = loadDatasets(config.dataDir);
+  return {
+    plans: datasets.plans,
+    knowledge: {
+      flanges: datasets.flanges,
+      buses: datasets.buses,
+      suppliers: supplierIndex(datasets.suppliers),
+      printRules: datasets.printRules,
+    },
+    manufacturers: readManufacturers(config.dataDir),
+  };
+}
+
+function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, manufacturers }: Registries, probe: () => void): CatalogueParts {
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
   const layer = readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
-  const datasets = loadDatasets(config.dataDir);
-  const plans = datasets.plans;
-  const knowledge = {
-    flanges: datasets.flanges,
-    buses: datasets.buses,
-    suppliers: supplierIndex(datasets.suppliers),
-    printRules: datasets.printRules,
-  };
-  const manufacturers = readManufacturers(config.dataDir);
   const ossLayer = whereUsedLayer(layer.doc, data.entities, manufacturers);
   const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: ossBomLines(layer.doc), ...readAnalyticsTables(config.dataDir) });
-  return { data, oss, plans, knowledge, manufacturers, ossLayer, analytics };
+  // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
+  // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
+  // limits and orders; its health is still probed on every catalogue read (cheap: the handle
+  // is open), so a closed store answers store_unavailable, never an empty result.
+  const catalogue = new MemoryCatalogue(data, oss, probe);
+  const index = new SearchIndex(data.entities);
+  // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
+  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers, fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)] });
+  return { data, ossCount: oss.length, catalogue, index, specs, ossLayer, analytics };
+}
+
+/**
+ * Every shipped file is read and validated before the database is opened, so bad data fails
+ * fast; the catalogue file too unless deferred (then it is read on the first catalogue call).
+ */
+function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedData {
+  const data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir));
+  const registries = loadRegistries(config);
+  let built: CatalogueParts | null = null;
+  return {
+    registries,
+    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe)),
+  };
 }
 
 function replayPolicy(config: Config) {
@@ -130,7 +177,7 @@ function keyedDigests(config: Config, log: Logger): KeyedDigests {
 export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   if (config.databaseUrl) throw new Error('buildDeps: a PostgreSQL database URL is set; use openDeps()');
   const log = opts.log ?? createLogger(config.logLevel);
-  const loaded = loadData(config, opts);
+  const loaded = loadData(config, opts, opts.deferCatalogue === true);
   const digests = keyedDigests(config, log);
   const db: Db = openDb(config.dbPath);
   try {
@@ -146,7 +193,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     const probe = () => {
       if (!db.open) throw new Error('database closed');
     };
-    return wire(config, opts, log, probe, loaded, sqliteAccountStores(db, { clock, replays: replayPolicy(config) }), {
+    return wire(config, opts, log, probe, loaded, opts.deferCatalogue === true, sqliteAccountStores(db, { clock, replays: replayPolicy(config) }), {
       store: { backend: 'sqlite', health },
       describe: config.dbPath,
       close: () => {
@@ -170,8 +217,11 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     // A secret generated next to a local file would differ per instance (and the database refuses a second one).
     throw new Error('with a shared PostgreSQL database every instance needs the same server secret: set ROBOT_PARTS_SECRET or ROBOT_PARTS_SECRET_FILE');
   }
+  // The PostgreSQL driver is loaded only when a database URL is set (stdio and SQLite never need it).
+  const { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl } = await import('./store/pg.js');
+  const { pgAccountStores } = await import('./store/pg-ledger.js');
   const log = opts.log ?? createLogger(config.logLevel);
-  const loaded = loadData(config, opts);
+  const loaded = loadData(config, opts, false);
   const digests = keyedDigests(config, log);
   const where = redactUrl(config.databaseUrl);
   const pool = createPgPool(config.databaseUrl, {
@@ -186,14 +236,14 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     } catch (err) {
       throw new Error(`PostgreSQL at ${where}: ${(err as Error).message}`);
     }
-    const dataset = await checkDatasetVersion(pool, loaded.data.meta.dataset_version, config.adoptDataset);
-    if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
-    log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
-    const clock = opts.clock ?? systemClock;
     const probe = () => {
       if (closed) throw new Error('stores closed');
     };
-    return wire(config, opts, log, probe, loaded, pgAccountStores(pool, { clock, replays: replayPolicy(config) }), {
+    const dataset = await checkDatasetVersion(pool, loaded.catalogueParts(probe).data.meta.dataset_version, config.adoptDataset);
+    if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
+    log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
+    const clock = opts.clock ?? systemClock;
+    return wire(config, opts, log, probe, loaded, false, pgAccountStores(pool, { clock, replays: replayPolicy(config) }), {
       store: { backend: 'postgres', health: () => pgHealth(pool) },
       describe: where,
       close: async () => {
@@ -214,19 +264,23 @@ function wire(
   log: Logger,
   /** Throws once the deps are closed (the catalogue then answers store_unavailable). */
   probe: () => void,
-  { data, oss, plans, knowledge, manufacturers, ossLayer, analytics }: LoadedData,
+  { registries: { plans, knowledge }, catalogueParts }: LoadedData,
+  /** Build the catalogue parts on first use (stdio) instead of now. */
+  deferCatalogue: boolean,
   stores: AccountStores,
   backend: { store: Deps['store']; describe: string; close: Deps['close'] },
   digests: KeyedDigests,
 ): Deps {
-  // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
-  // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
-  // limits and orders; its health is still probed on every catalogue read (cheap: the handle
-  // is open), so a closed store answers store_unavailable, never an empty result.
-  const catalogue = new MemoryCatalogue(data, oss, probe);
-  const index = new SearchIndex(data.entities);
-  // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
-  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers, fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)] });
+  let announced = false;
+  const parts = (): CatalogueParts => {
+    const p = catalogueParts(probe);
+    if (!announced) {
+      announced = true;
+      log.info('catalogue loaded', { entities: p.data.entities.length, oss_entities: p.ossCount, db: backend.describe, dataset_version: p.data.meta.dataset_version });
+    }
+    return p;
+  };
+  if (!deferCatalogue) parts();
   const clock = opts.clock ?? systemClock;
   const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
@@ -259,14 +313,26 @@ function wire(
       gateway: gateway.name,
     });
   }
-  log.info('catalogue loaded', { entities: data.entities.length, oss_entities: oss.length, db: backend.describe, dataset_version: data.meta.dataset_version });
   return {
     config,
     clock,
     log,
-    catalogue,
-    index,
-    specs,
+    // Getters: with a deferred catalogue the first reader builds it (once); otherwise it is built above.
+    get catalogue() {
+      return parts().catalogue;
+    },
+    get index() {
+      return parts().index;
+    },
+    get specs() {
+      return parts().specs;
+    },
+    get analytics() {
+      return parts().analytics;
+    },
+    get ossLayer() {
+      return parts().ossLayer;
+    },
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },
@@ -274,8 +340,6 @@ function wire(
     store: backend.store,
     digests,
     ready,
-    analytics,
-    ossLayer,
     close: backend.close,
   };
 }

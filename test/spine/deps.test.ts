@@ -45,7 +45,30 @@ it('an invalid catalogue record is named before any database is opened', () => {
   try {
     expect(() => buildDeps(testConfig({ dataDir, dbPath: file }), { log: silentLogger })).toThrow(/record OK-1 is invalid: quarantine/);
     expect(fs.existsSync(file)).toBe(false);
+    // Deferred (stdio): the server starts; the first reader of the catalogue gets the same error, every time.
+    fs.copyFileSync(path.resolve(import.meta.dirname, '../../data/manufacturers.json'), path.join(dataDir, 'manufacturers.json'));
+    const deps = buildDeps(testConfig({ dataDir, dbPath: ':memory:' }), { log: silentLogger, deferCatalogue: true });
+    try {
+      expect(() => deps.catalogue).toThrow(/record OK-1 is invalid: quarantine/);
+      expect(() => deps.index).toThrow(/record OK-1 is invalid: quarantine/);
+    } finally {
+      deps.close();
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('a deferred catalogue is read on first use and is the shipped one (the same records, indexed once)', async () => {
+  const shipped = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: { id: string }[] }).entities;
+  const deps = buildDeps(testConfig({ dbPath: ':memory:' }), { log: silentLogger, deferCatalogue: true });
+  try {
+    const index = deps.index;
+    expect(index.size).toBe(shipped.length);
+    expect(deps.index).toBe(index);
+    const [first] = await deps.catalogue.getMany([shipped[0].id]);
+    expect(first?.id).toBe(shipped[0].id);
+  } finally {
+    deps.close();
   }
 });
