@@ -59,20 +59,23 @@ export function referenceYear(importedAt: string | null): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** A record in the statistics: its TRL, momentum and colour (the breakdowns are computed when shown). */
 interface Scored {
   e: StoredEntity;
-  a: EntityAnalytics;
+  trl: number | null;
+  momentum: number | null;
+  colour: Colour | null;
 }
 
 function trlStats(rows: readonly Scored[]) {
-  const known = rows.map((r) => r.a.trl.trl).filter((t): t is number => t !== null);
+  const known = rows.map((r) => r.trl).filter((t): t is number => t !== null);
   const distribution: Record<string, number> = {};
   for (let l = 1; l <= 9; l++) distribution[String(l)] = known.filter((t) => t === l).length;
   return { known: known.length, unknown: rows.length - known.length, mean: mean2(known), distribution };
 }
 
 function momentumStats(rows: readonly Scored[]) {
-  const known = rows.map((r) => r.a.momentum.momentum).filter((m): m is number => m !== null);
+  const known = rows.map((r) => r.momentum).filter((m): m is number => m !== null);
   const distribution: Record<string, number> = Object.fromEntries(MOMENTUM_BANDS.map((b) => [b, 0]));
   for (const m of known) distribution[momentumBand(m)]! += 1;
   return { known: known.length, unknown: rows.length - known.length, mean: mean2(known), distribution };
@@ -80,24 +83,24 @@ function momentumStats(rows: readonly Scored[]) {
 
 function signalStats(rows: readonly Scored[]) {
   const out: Record<Colour | 'none', number> = { green: 0, yellow: 0, red: 0, none: 0 };
-  for (const r of rows) out[r.a.momentum.colour ?? 'none'] += 1;
+  for (const r of rows) out[r.colour ?? 'none'] += 1;
   return out;
 }
 
-function topSignals(rows: readonly Scored[]) {
+function topSignals(rows: readonly Scored[], table: EntityAnalyticsTable) {
   return rows
-    .filter((r) => r.a.momentum.momentum !== null)
-    .sort((x, y) => y.a.momentum.momentum! - x.a.momentum.momentum! || (x.e.id < y.e.id ? -1 : x.e.id > y.e.id ? 1 : 0))
+    .filter((r) => r.momentum !== null)
+    .sort((x, y) => y.momentum! - x.momentum! || (x.e.id < y.e.id ? -1 : x.e.id > y.e.id ? 1 : 0))
     .slice(0, TOP_SIGNALS)
     .map((r, i) => ({
       rank: i + 1,
       id: r.e.id,
       name: r.e.name_en,
       category: r.e.category,
-      trl: r.a.trl.trl,
-      momentum: r.a.momentum.momentum!,
-      colour: r.a.momentum.colour!,
-      signals: r.a.momentum.signals.map(breakdownEntry),
+      trl: r.trl,
+      momentum: r.momentum!,
+      colour: r.colour!,
+      signals: table.get(r.e.id)!.momentum.signals.map(breakdownEntry),
     }));
 }
 
@@ -110,15 +113,19 @@ function maturity(rows: readonly Scored[]) {
   return { ...t.distribution, unknown: t.unknown, total: rows.length };
 }
 
-function predictions(rows: readonly Scored[], categories: readonly string[], refYear: number | null) {
+function predictions(byCat: ReadonlyMap<string, readonly Scored[]>, categories: readonly string[], refYear: number | null) {
   const rule = PREDICTION_RULE;
   const evidence: Record<string, Record<string, number>> = {};
   const statements: Record<string, unknown> = {};
   for (const c of categories) {
-    const dated = rows.filter((r) => r.e.category === c && r.e.year !== null);
+    const dated = (byCat.get(c) ?? []).filter((r) => r.e.year !== null);
     if (dated.length === 0) continue;
     const byYear = new Map<number, Scored[]>();
-    for (const r of dated) byYear.set(r.e.year!, [...(byYear.get(r.e.year!) ?? []), r]);
+    for (const r of dated) {
+      const list = byYear.get(r.e.year!);
+      if (list) list.push(r);
+      else byYear.set(r.e.year!, [r]);
+    }
     const years = [...byYear.keys()].sort((a, b) => a - b);
     evidence[c] = Object.fromEntries(years.map((y) => [String(y), byYear.get(y)!.length]));
     // Longest run of consecutive years each with enough records (first one on ties).
@@ -163,9 +170,90 @@ function predictions(rows: readonly Scored[], categories: readonly string[], ref
   };
 }
 
+export interface Headline {
+  trl: number | null;
+  status: string | null;
+  momentum: number | null;
+  colour: Colour | null;
+}
+
+/** Records analysed on demand and kept (most recently asked for). */
+const ENTITY_CACHE = 2_000;
+
+/**
+ * Per-record analytics of every catalogue record, by exact id, as a read-only map. A record's
+ * TRL and momentum breakdown is computed when asked for (pure, from the record, its adoption and
+ * the tables) and kept in a bounded cache: holding every breakdown of a large catalogue costs
+ * far more memory than computing one.
+ */
+export class EntityAnalyticsTable implements ReadonlyMap<string, EntityAnalytics> {
+  private readonly byId: ReadonlyMap<string, StoredEntity>;
+  /** Every record's headline values, computed once at start (statistics, spec-layer fields). */
+  private readonly headlines = new Map<string, Headline>();
+  private readonly cache = new Map<string, EntityAnalytics>();
+
+  constructor(
+    entities: readonly StoredEntity[],
+    private readonly adoption: ReadonlyMap<string, Adoption>,
+    private readonly trl: TrlTable,
+    private readonly method: MomentumMethod,
+    private readonly refYear: number | null,
+  ) {
+    this.byId = new Map(entities.map((e) => [e.id, e]));
+    for (const e of entities) {
+      const a = analyseEntity(e, adoption.get(e.id) ?? null, trl, method, refYear);
+      this.headlines.set(e.id, { trl: a.trl.trl, status: a.trl.status, momentum: a.momentum.momentum, colour: a.momentum.colour });
+    }
+  }
+
+  /** TRL, declared status, momentum and colour of a record (without the breakdowns). */
+  headline(id: string): Headline | undefined {
+    return this.headlines.get(id);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  get(id: string): EntityAnalytics | undefined {
+    const hit = this.cache.get(id);
+    if (hit) return hit;
+    const e = this.byId.get(id);
+    if (!e) return undefined;
+    const a = deepFreeze({ id, ...analyseEntity(e, this.adoption.get(id) ?? null, this.trl, this.method, this.refYear) });
+    if (this.cache.size >= ENTITY_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(id, a);
+    return a;
+  }
+
+  *keys(): MapIterator<string> {
+    yield* this.byId.keys();
+  }
+
+  *values(): MapIterator<EntityAnalytics> {
+    for (const id of this.byId.keys()) yield this.get(id)!;
+  }
+
+  *entries(): MapIterator<[string, EntityAnalytics]> {
+    for (const id of this.byId.keys()) yield [id, this.get(id)!];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, EntityAnalytics]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: EntityAnalytics, key: string, map: ReadonlyMap<string, EntityAnalytics>) => void): void {
+    for (const [k, v] of this.entries()) fn(v, k, this);
+  }
+}
+
 export interface Intelligence {
-  /** Per-record analytics for every catalogue record (quarantined included), by exact id. */
-  entities: ReadonlyMap<string, EntityAnalytics>;
+  /** Per-record analytics for every catalogue record (quarantined included), by exact id (computed when read). */
+  entities: EntityAnalyticsTable;
   /** The whole document. */
   document: Record<string, unknown>;
   /** The document for one category (slug), computed the same way over that category's records. */
@@ -197,13 +285,28 @@ export function analyseEntity(
 export function buildIntelligence(input: IntelligenceInput): Intelligence {
   const refYear = referenceYear(input.meta.imported_at);
   const adoption = adoptionIndex(input.entities, input.oss.lines, input.momentum.signals.adoption.applies_to_kinds);
-  const entities = new Map<string, EntityAnalytics>();
+  const entities = new EntityAnalyticsTable(input.entities, adoption, input.trl, input.momentum, refYear);
   const scored: Scored[] = [];
   for (const e of input.entities) {
-    const a: EntityAnalytics = { id: e.id, ...analyseEntity(e, adoption.get(e.id) ?? null, input.trl, input.momentum, refYear) };
-    entities.set(e.id, a);
-    if (!e.quarantine) scored.push({ e, a });
+    if (e.quarantine) continue;
+    const h = entities.headline(e.id)!;
+    scored.push({ e, trl: h.trl, momentum: h.momentum, colour: h.colour });
   }
+  const quarantined = { total: 0, by: new Map<string, number>() };
+  for (const e of input.entities) {
+    if (!e.quarantine) continue;
+    quarantined.total++;
+    quarantined.by.set(e.category, (quarantined.by.get(e.category) ?? 0) + 1);
+  }
+  const groupByCategory = (rows: readonly Scored[]) => {
+    const m = new Map<string, Scored[]>();
+    for (const r of rows) {
+      const l = m.get(r.e.category);
+      if (l) l.push(r);
+      else m.set(r.e.category, [r]);
+    }
+    return m;
+  };
   const insights = computeInsights(
     scored.map((s) => s.e),
     adoption,
@@ -257,7 +360,7 @@ export function buildIntelligence(input: IntelligenceInput): Intelligence {
       },
       counts: {
         entities: rows.length,
-        quarantined_excluded: input.entities.filter((e) => e.quarantine && (category === null || e.category === category)).length,
+        quarantined_excluded: category === null ? quarantined.total : (quarantined.by.get(category) ?? 0),
         with_trl: t.known,
         trl_unknown: t.unknown,
         with_momentum: m.known,
@@ -268,39 +371,33 @@ export function buildIntelligence(input: IntelligenceInput): Intelligence {
     };
   };
 
-  const docFor = (rows: readonly Scored[], cats: readonly { slug: string; name: string; spec_name: string | null }[], category: string | null) => ({
-    meta: meta(rows, category),
-    categories: Object.fromEntries(
-      cats.map((c) => {
-        const cr = rows.filter((r) => r.e.category === c.slug);
-        return [c.slug, { name: c.name, spec_name: c.spec_name, count: cr.length, trl: trlStats(cr), momentum: momentumStats(cr), signals: signalStats(cr) }];
-      }),
-    ),
-    top_signals: topSignals(rows),
-    maturity_distribution: maturity(rows),
-    cross_domain_insights: category === null ? insights : insights.filter((i) => (i.by_category[category] ?? 0) > 0),
-    predictions: predictions(
-      rows,
-      cats.map((c) => c.slug),
-      refYear,
-    ),
-  });
+  const docFor = (rows: readonly Scored[], cats: readonly { slug: string; name: string; spec_name: string | null }[], category: string | null) => {
+    const byCat = groupByCategory(rows);
+    return {
+      meta: meta(rows, category),
+      categories: Object.fromEntries(
+        cats.map((c) => {
+          const cr = byCat.get(c.slug) ?? [];
+          return [c.slug, { name: c.name, spec_name: c.spec_name, count: cr.length, trl: trlStats(cr), momentum: momentumStats(cr), signals: signalStats(cr) }];
+        }),
+      ),
+      top_signals: topSignals(rows, entities),
+      maturity_distribution: maturity(rows),
+      cross_domain_insights: category === null ? insights : insights.filter((i) => (i.by_category[category] ?? 0) > 0),
+      predictions: predictions(
+        byCat,
+        cats.map((c) => c.slug),
+        refYear,
+      ),
+    };
+  };
 
   const document = docFor(scored, input.categories, null);
   const byCategory = new Map<string, Record<string, unknown>>();
-  for (const c of input.categories) {
-    byCategory.set(
-      c.slug,
-      docFor(
-        scored.filter((s) => s.e.category === c.slug),
-        [c],
-        c.slug,
-      ),
-    );
-  }
+  const scoredByCategory = groupByCategory(scored);
+  for (const c of input.categories) byCategory.set(c.slug, docFor(scoredByCategory.get(c.slug) ?? [], [c], c.slug));
   deepFreeze(document);
   for (const d of byCategory.values()) deepFreeze(d);
-  for (const a of entities.values()) deepFreeze(a);
   return {
     entities,
     document,

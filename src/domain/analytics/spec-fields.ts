@@ -23,7 +23,7 @@ export function analyticsSpecFields(intel: Intelligence): SpecFieldDef[] {
       example: '7',
       description: 'Technology Readiness Level 1-9 from the declared lifecycle status (get_analytics meta.method.trl); unknown TRL never matches',
       read(e) {
-        const t = intel.entities.get(e.id)?.trl;
+        const t = intel.entities.headline(e.id);
         if (!t || t.trl === null) return { specs: [], unread: [] };
         return { specs: [spec('trl', 'trl', t.trl, `status ${t.status}`, 'analytics.trl')], unread: [] };
       },
@@ -36,7 +36,7 @@ export function analyticsSpecFields(intel: Intelligence): SpecFieldDef[] {
       example: '60',
       description: 'Momentum 0-100 by the stated formula (get_analytics meta.method.momentum); a record with too few signals never matches',
       read(e) {
-        const m = intel.entities.get(e.id)?.momentum;
+        const m = intel.entities.headline(e.id);
         if (!m || m.momentum === null) return { specs: [], unread: [] };
         return { specs: [spec('momentum', 'momentum', m.momentum, `momentum ${m.momentum} (${m.colour})`, 'analytics.momentum')], unread: [] };
       },
