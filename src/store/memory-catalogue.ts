@@ -13,8 +13,11 @@
  */
 import type { StoredEntity } from '../domain/entity.js';
 import { DomainError } from '../domain/errors.js';
+import { deepFreeze } from '../domain/freeze.js';
 import { cmpId } from '../domain/search.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
+
+export { deepFreeze };
 
 /** Pages kept per view (a client paging with odd offsets must not grow memory without bound). */
 const MAX_PAGES_PER_VIEW = 64;
@@ -25,14 +28,6 @@ export interface SnapshotData {
   entities: readonly StoredEntity[];
 }
 
-/** Freezes an object graph of plain JSON data (in place) and returns it. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
-}
 
 function storeUnavailable(cause: unknown): DomainError {
   return new DomainError('store_unavailable', 'The entity store is unavailable; try again shortly.', {

@@ -5,6 +5,7 @@
  * (no clock; the reference year is the catalogue snapshot's own date).
  */
 import type { StoredEntity } from '../entity.js';
+import { deepFreeze } from '../freeze.js';
 import { adoptionIndex, type Adoption, type BomLine } from './adoption.js';
 import { computeInsights, type Insight } from './insights.js';
 import { momentumFor, type Colour, type MomentumResult, type SignalEntry } from './momentum.js';
@@ -264,13 +265,6 @@ export interface Intelligence {
   tables: { trl: TrlTable; momentum: MomentumMethod };
 }
 
-function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o as object)) deepFreeze(v);
-  }
-  return o;
-}
 
 export function analyseEntity(
   e: Pick<StoredEntity, 'status' | 'entity_kind' | 'year' | 'ros_support' | 'source_tier' | 'source_urls'>,

@@ -4,6 +4,7 @@
  * Search, list_spec_fields, compare_parts and find_alternatives read it; no request rebuilds it.
  */
 import type { StoredEntity } from '../entity.js';
+import { deepFreeze } from '../freeze.js';
 import type { BusTable } from '../compatibility/buses.js';
 import { buildEntitySpecs, countFields, type FieldCount } from './build.js';
 import { defaultSpecFields, type SpecFieldDef } from './fields.js';
@@ -20,13 +21,6 @@ export interface SpecRow {
   manufacturer: ManufacturerReading | null;
 }
 
-function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o as object)) deepFreeze(v);
-  }
-  return o;
-}
 
 export class SpecIndex implements FieldTable {
   readonly fields: readonly SpecFieldDef[];
