@@ -42,6 +42,7 @@ const SEARCH_BUDGET_MS = 15_000; // per method, whichever ends first
 const HTTP_REQUESTS = SMOKE ? 40 : Number(process.env.BENCH_HTTP_REQUESTS ?? 3000); // per measured run
 const PAID_REQUESTS = SMOKE ? 10 : 600; // per measured run of the 650 kB listing
 const SCALE_REQUESTS = SMOKE ? 20 : 1000; // per measured run at the largest scale
+const SEQUENTIAL_REQUESTS = SMOKE ? 10 : 400; // one at a time: latency without queueing
 const HTTP_CONCURRENCY = 16;
 const HTTP_ROUNDS = SMOKE ? 1 : 3; // floor and ours alternate; the median round is reported
 const HTTP_WARMUP = SMOKE ? 10 : 400;
@@ -227,6 +228,19 @@ async function compare(label, sides, opts, total, warmup = HTTP_WARMUP, rounds =
 
 const loadOpts = (build, check) => (port) => ({ port, concurrency: HTTP_CONCURRENCY, deadlineMs: RUN_DEADLINE_MS, build, check });
 
+/** REST search latency one request at a time (no queueing behind other requests): the query set in turn. */
+function sequential(port) {
+  const paths = QUERIES.map((q) => `/api/search?q=${encodeURIComponent(q)}`);
+  return runLoad({
+    port,
+    concurrency: 1,
+    deadlineMs: RUN_DEADLINE_MS,
+    total: SEQUENTIAL_REQUESTS,
+    build: (i) => ({ method: 'GET', path: paths[i % paths.length] }),
+    check: (res) => (res.status !== 200 ? `HTTP ${res.status}` : null),
+  });
+}
+
 // ---------------------------------------------------------------------------------------
 // 2. REST search, MCP stateful and stateless, paid listing: ours against bare servers
 
@@ -297,6 +311,8 @@ async function benchHttp(dataDir) {
 
     const out = {};
     out.rest = await compare('REST search', { floor: floorRest, ours }, rest, HTTP_REQUESTS);
+    log('REST search: one request at a time');
+    out.rest_sequential = await sequential(ours.port);
     out.mcp = await compare('MCP stateful', { floor: floorMcp, ours }, mcp, HTTP_REQUESTS);
     out.mcp_stateless = await compare('MCP stateless', { floor: floorStateless, ours: oursStateless }, mcpStateless, HTTP_REQUESTS);
     out.paid = await compare('paid entities.json', { floor: floorRest, ours }, paidLoad, PAID_REQUESTS, Math.min(HTTP_WARMUP, 100));
@@ -344,8 +360,13 @@ async function benchScale(sourceFile) {
           )
         ).ours;
       }
+      let restSequential = null;
+      if (n === SCALE_SIZES.length - 1) {
+        log(`REST search at ${size}: one request at a time`);
+        restSequential = await sequential(server.port);
+      }
       const rss = (await ask(server, { type: 'rss' }, 'rss-result')).rss_bytes;
-      out.push({ size, start_ms: startMs, rss_start_bytes: rssStart, rss_bytes: rss, search, rest });
+      out.push({ size, start_ms: startMs, rss_start_bytes: rssStart, rss_bytes: rss, search, rest, rest_sequential: restSequential });
     } finally {
       if (server) await stopChild(server);
       cat.cleanup();
@@ -427,7 +448,8 @@ async function main() {
       ['  index only p50 (us/query)', fmt(s.index_only.p50, 1), fmt(s.scan.p50, 1), x(s.index_only.p50 / s.scan.p50), '', 'linear scan of name (index/scan)'],
       [`${fmt(big.size)} entities: start to /healthz (s)`, fmt(big.start_ms / 1000, 2), '', '', goal('<= 3 s'), 'fork to first 200'],
       [`${fmt(big.size)} entities: RSS (MB)`, MB(big.rss_bytes), '', '', goal('<= 400 MB'), 'server process after the load'],
-      [`${fmt(big.size)} entities: REST p50 / p99 (ms)`, `${fmt(big.rest.p50_ms, 2)} / ${fmt(big.rest.p99_ms, 2)}`, `${fmt(rest.ours.p50_ms, 2)} / ${fmt(rest.ours.p99_ms, 2)}`, x(big.rest.p50_ms / rest.ours.p50_ms), goal('p50 <= 2 ms'), `shipped catalogue (p50 ${fmt(big.size)}/shipped)`],
+      [`${fmt(big.size)} entities: REST p50 / p99 (ms)`, `${fmt(big.rest_sequential.p50_ms, 2)} / ${fmt(big.rest_sequential.p99_ms, 2)}`, `${fmt(httpRes.rest_sequential.p50_ms, 2)} / ${fmt(httpRes.rest_sequential.p99_ms, 2)}`, x(big.rest_sequential.p50_ms / httpRes.rest_sequential.p50_ms), goal('p50 <= 2 ms'), `shipped catalogue, one request at a time (p50 ${fmt(big.size)}/shipped)`],
+      [`  under load, ${HTTP_CONCURRENCY} at a time (ms)`, `${fmt(big.rest.p50_ms, 2)} / ${fmt(big.rest.p99_ms, 2)}`, `${fmt(rest.ours.p50_ms, 2)} / ${fmt(rest.ours.p99_ms, 2)}`, x(big.rest.p50_ms / rest.ours.p50_ms), '', `shipped catalogue under the same load (includes queueing)`],
       [`${fmt(big.size)} entities: bulk REST (req/s)`, fmt(big.rest.rps), fmt(rest.ours.rps), x(big.rest.rps / rest.ours.rps), '', 'shipped catalogue'],
       ...scale.map((row) => [
         `cost per query at ${fmt(row.size)} (us p50)`,
@@ -443,9 +465,10 @@ async function main() {
       ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), x(mem.deps.rss_bytes / mem.parse.rss_bytes), '', 'info'],
     ];
     const loads = [rest, mcp, mcpSl, paid];
-    const errOurs = loads.reduce((a, l) => a + l.ours.errors, 0) + (big.rest?.errors ?? 0);
+    const seqRuns = [httpRes.rest_sequential, big.rest_sequential].filter(Boolean);
+    const errOurs = loads.reduce((a, l) => a + l.ours.errors, 0) + (big.rest?.errors ?? 0) + seqRuns.reduce((a, r) => a + r.errors, 0);
     const errFloor = loads.reduce((a, l) => a + l.floor.errors, 0);
-    const reqOurs = loads.reduce((a, l) => a + l.ours.requests, 0) + (big.rest?.requests ?? 0);
+    const reqOurs = loads.reduce((a, l) => a + l.ours.requests, 0) + (big.rest?.requests ?? 0) + seqRuns.reduce((a, r) => a + r.requested, 0);
     const reqFloor = loads.reduce((a, l) => a + l.floor.requests, 0);
     rows.push(['HTTP errors (of requests)', `${errOurs} / ${reqOurs}`, `${errFloor} / ${reqFloor}`, '', 'must be 0', '']);
 
