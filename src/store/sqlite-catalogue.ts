@@ -11,6 +11,7 @@ import { StoredEntity } from '../domain/entity.js';
 import { DomainError } from '../domain/errors.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 import type { Db } from './db.js';
+import { readJsonRecords } from './json-records.js';
 
 export const CatalogueFile = z.object({
   meta: z
@@ -48,15 +49,26 @@ export function readCatalogueData(dataDir: string): CatalogueData {
       entities: [],
     };
   }
-  const file = CatalogueFile.parse(JSON.parse(fs.readFileSync(entFile, 'utf8')));
-  const entities = file.entities.map((raw, i) => {
+  const validate = (raw: unknown, i: number): StoredEntity => {
     const r = StoredEntity.safeParse(raw);
     if (!r.success) {
       const id = (raw as { id?: string })?.id ?? `#${i}`;
       throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
     }
     return r.data;
-  });
+  };
+  // Record by record (a 100 MB file parsed whole grows the heap to several times what is kept);
+  // anything but `{..., "entities": [...]}` is parsed whole, which also reports invalid JSON.
+  const bytes = fs.readFileSync(entFile);
+  let entities: StoredEntity[] = [];
+  const members = readJsonRecords(bytes, 'entities', (raw, i) => entities.push(validate(raw, i)));
+  let file: z.infer<typeof CatalogueFile>;
+  if (members) {
+    file = CatalogueFile.parse({ ...members, entities: [] });
+  } else {
+    file = CatalogueFile.parse(JSON.parse(bytes.toString('utf8')));
+    entities = file.entities.map(validate);
+  }
   const categories = fs.existsSync(catFile) ? CategoriesFile.parse(JSON.parse(fs.readFileSync(catFile, 'utf8'))).categories : [];
   const m = file.meta;
   return {

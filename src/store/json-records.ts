@@ -1,0 +1,145 @@
+/**
+ * Reads a JSON document of the shape `{ ..., "<key>": [ record, record, ... ], ... }` record by
+ * record: the top-level members other than the array are parsed whole, each array element is
+ * parsed from its own slice of the bytes and handed to `onRecord` at once.
+ *
+ * Why: `JSON.parse` of a 100 MB catalogue builds the whole text as one string and every record
+ * as objects that live until the end of the parse, so they are promoted to the old generation
+ * and the heap grows to several times the data it keeps. Parsing one record at a time leaves
+ * only short-lived garbage (collected young) beside what the caller keeps.
+ *
+ * The result is the same as JSON.parse of the whole document: the scanner only finds where the
+ * top-level members and the array elements begin and end (tracking strings, escapes and nesting);
+ * each slice is parsed by JSON.parse itself. When the document is not of that shape (or not
+ * valid JSON), `null` is returned and the caller parses it whole, which reports the error; a
+ * record may then have been handed to `onRecord` already (the caller discards what it kept).
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** Index just past the JSON string starting at `i` (a '"'), or -1 when it does not end. */
+function skipString(buf: Buffer, i: number): number {
+  for (let j = i + 1; j < buf.length; j++) {
+    const b = buf[j];
+    if (b === BACKSLASH) j++;
+    else if (b === QUOTE) return j + 1;
+  }
+  return -1;
+}
+
+/** Index just past the JSON value starting at `i` (no leading space), or -1 when it does not end. */
+function skipValue(buf: Buffer, i: number): number {
+  const first = buf[i];
+  if (first === QUOTE) return skipString(buf, i);
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+    // A number, true, false or null: up to the next delimiter.
+    let j = i;
+    while (j < buf.length && buf[j] !== COMMA && buf[j] !== CLOSE_BRACE && buf[j] !== CLOSE_BRACKET && !isSpace(buf[j]!)) j++;
+    return j;
+  }
+  let depth = 0;
+  for (let j = i; j < buf.length; j++) {
+    const b = buf[j];
+    if (b === QUOTE) {
+      j = skipString(buf, j);
+      if (j < 0) return -1;
+      j--;
+    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
+    else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+      depth--;
+      if (depth === 0) return j + 1;
+    }
+  }
+  return -1;
+}
+
+function skipSpace(buf: Buffer, i: number): number {
+  while (i < buf.length && isSpace(buf[i]!)) i++;
+  return i;
+}
+
+/** A slice that JSON.parse refuses: the document is handed back to the caller's whole parse. */
+class NotJson extends Error {}
+
+function parseSlice(buf: Buffer, start: number, end: number): unknown {
+  try {
+    return JSON.parse(buf.toString('utf8', start, end));
+  } catch {
+    throw new NotJson();
+  }
+}
+
+/**
+ * The top-level members of the document except `key`, with the elements of its array given to
+ * `onRecord` (index, parsed value) in order; null when the document is not an object holding
+ * an array under `key` (the caller then parses it whole).
+ */
+export function readJsonRecords(buf: Buffer, key: string, onRecord: (value: unknown, index: number) => void): Record<string, unknown> | null {
+  try {
+    return scan(buf, key, onRecord);
+  } catch (err) {
+    if (err instanceof NotJson) return null;
+    throw err; // the caller's own error (a record it refused)
+  }
+}
+
+function scan(buf: Buffer, key: string, onRecord: (value: unknown, index: number) => void): Record<string, unknown> | null {
+  let i = skipSpace(buf, 0);
+  if (buf[i] !== OPEN_BRACE) return null;
+  const members: Record<string, unknown> = {};
+  let sawKey = false;
+  i = skipSpace(buf, i + 1);
+  if (buf[i] === CLOSE_BRACE) return null;
+  for (;;) {
+    if (buf[i] !== QUOTE) return null;
+    const keyEnd = skipString(buf, i);
+    if (keyEnd < 0) return null;
+    const name = parseSlice(buf, i, keyEnd) as string;
+    i = skipSpace(buf, keyEnd);
+    if (buf[i] !== COLON) return null;
+    i = skipSpace(buf, i + 1);
+    if (name === key && buf[i] === OPEN_BRACKET && !sawKey) {
+      sawKey = true;
+      i = skipSpace(buf, i + 1);
+      let n = 0;
+      if (buf[i] !== CLOSE_BRACKET) {
+        for (;;) {
+          const end = skipValue(buf, i);
+          if (end < 0) return null;
+          onRecord(parseSlice(buf, i, end), n++);
+          i = skipSpace(buf, end);
+          if (buf[i] === COMMA) {
+            i = skipSpace(buf, i + 1);
+            continue;
+          }
+          if (buf[i] === CLOSE_BRACKET) break;
+          return null;
+        }
+      }
+      i = skipSpace(buf, i + 1);
+    } else {
+      if (name === key) return null; // the key twice, or not an array: let JSON.parse decide
+      const end = skipValue(buf, i);
+      if (end < 0) return null;
+      // An own property even for "__proto__", as JSON.parse makes it.
+      Object.defineProperty(members, name, { value: parseSlice(buf, i, end), enumerable: true, writable: true, configurable: true });
+      i = skipSpace(buf, end);
+    }
+    if (buf[i] === COMMA) {
+      i = skipSpace(buf, i + 1);
+      continue;
+    }
+    if (buf[i] === CLOSE_BRACE && skipSpace(buf, i + 1) === buf.length) break;
+    return null;
+  }
+  return sawKey ? members : null;
+}
