@@ -38,6 +38,15 @@ function isToolCall(m: unknown): m is { method: 'tools/call'; params: { name: st
   return typeof x === 'object' && x !== null && x.method === 'tools/call' && typeof x.params?.name === 'string';
 }
 
+/** True when a message of the body carries a progress token (its answer must stream the notifications). */
+function wantsProgress(body: unknown): boolean {
+  const msgs = Array.isArray(body) ? body : [body];
+  return msgs.some((m) => {
+    const meta = (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
+    return meta !== undefined && meta !== null && meta.progressToken !== undefined;
+  });
+}
+
 function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400, headers);
 }
@@ -73,6 +82,25 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     return { token: '', clientId: caller.clientAddress ?? 'unknown', scopes: [], extra: { caller } };
   };
 
+  /**
+   * A 2025-era request in stateless mode that asks for no progress: one instance and one
+   * transport for it, answering with a single JSON body (no SSE stream to set up and tear down).
+   * With a progress token the SDK's stateless serving (SSE) is used, so the notifications arrive.
+   * Other mid-call notifications (log messages of a failed call) are not sent on this path; the
+   * result carries the whole error.
+   */
+  async function statelessJson(c: Context<AppEnv>, body: unknown): Promise<Response> {
+    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy' });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: opts.maxBody });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+    } finally {
+      transport.close().catch(() => {});
+      server.close().catch(() => {});
+    }
+  }
+
   async function parseBody(c: Context<AppEnv>): Promise<unknown | Response> {
     let text: string;
     let body: unknown;
@@ -103,6 +131,9 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       body = parsed;
       const limited = await limitMcpReads(c, deps, body, authInfo(c).extra!.caller as HttpCallerInfo);
       if (limited) return limited;
+    }
+    if (opts.stateless && method === 'POST' && !wantsProgress(body) && (await isLegacyRequest(c.req.raw, body))) {
+      return statelessJson(c, body);
     }
     if (opts.stateless || !(await isLegacyRequest(c.req.raw, body))) {
       return modern.fetch(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });

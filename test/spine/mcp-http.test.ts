@@ -88,3 +88,32 @@ describe('stateless Streamable HTTP', () => {
     }
   });
 });
+
+describe('stateless Streamable HTTP: answer framing', () => {
+  it('a call without a progress token is answered with one JSON body; with a token, as an SSE stream (so notifications can reach it)', async () => {
+    const srv = await startTestServer(sampleEntities(), { stateless: true });
+    try {
+      const post = (params: Record<string, unknown>) =>
+        fetch(`${srv.url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }),
+        });
+      const plain = await post({ name: 'search_parts', arguments: { q: 'orin' } });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+      const msg = (await plain.json()) as { id: number; result: { structuredContent: { data: { id: string }[] } } };
+      expect(msg.id).toBe(7);
+      expect(msg.result.structuredContent.data[0].id).toBe('CHIP-001');
+
+      const streamed = await post({ name: 'search_parts', arguments: { q: 'orin' }, _meta: { progressToken: 'p1' } });
+      expect(streamed.status).toBe(200);
+      expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const text = await streamed.text();
+      const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)) as { id?: number; result?: { structuredContent: { data: { id: string }[] } } });
+      expect(data.find((m) => m.id === 7)?.result?.structuredContent.data[0].id).toBe('CHIP-001');
+    } finally {
+      await srv.stop();
+    }
+  });
+});
