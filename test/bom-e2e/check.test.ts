@@ -133,8 +133,9 @@ describe('POST /api/bom/check: controller, 3x T-Motor, 3x ROBOTIS, IMU, camera',
     const c = records.get(CONTROLLER)!.interfaces;
     expect(a.filter((x) => c.includes(x))).toEqual([]); // no interface in common in the data
     expect(f.detail.island).toEqual([ROBOTIS]);
-    expect(f.detail.adapters).toContain('USB–TTL-level serial gateway or converter');
-    expect(f.remedy).toMatch(/converter/);
+    // The bridge is a row of the bridges table (its evidence is traced by test/spine/data-evidence.test.ts).
+    expect(f.detail.adapters).toEqual(['ROBOTIS U2D2 (USB to TTL / RS-485 interface for DYNAMIXEL)']);
+    expect(f.remedy).toBe('Add ROBOTIS U2D2 (USB to TTL / RS-485 interface for DYNAMIXEL) to the BOM.');
   });
 
   it('no invented conflicts: the CAN motors, the USB camera, the unknown IMU bus and the undeclared flanges are not errors', () => {

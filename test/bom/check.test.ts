@@ -69,7 +69,9 @@ describe('check_bom findings (synthetic parts, real engines)', () => {
     expect(ids(f)).toEqual(['MOT-B', 'CTRL-1']);
     const via = compat(ctrl, serialMotor).dimensions!.communication.adapters[0];
     expect(via).toBeTruthy();
-    expect(f.message).toBe(`MOT-B shares no bus with the rest of the set; MOT-B can reach CTRL-1 only through ${via}.`);
+    expect(via).toBe('ROBOTIS U2D2 (USB to TTL / RS-485 interface for DYNAMIXEL)'); // a row of the bridges table, not a made-up gateway
+    expect(f.message).toBe(`MOT-B shares no bus with the host CTRL-1; it reaches it through ${via}.`);
+    expect(f.detail.roles).toEqual({ 'MOT-B': { role: 'actuator', source: 'inferred' }, 'CTRL-1': { role: 'host', source: 'inferred' } });
     expect(f.evidence).toContainEqual({ id: 'MOT-B', field: 'interfaces', value: ['TTL', 'RS485'] });
     expect(res.findings.filter((x) => x.kind === 'no_common_bus')).toEqual([]);
   });
@@ -79,10 +81,45 @@ describe('check_bom findings (synthetic parts, real engines)', () => {
     expect(compat(ctrl, i2cImu).dimensions!.communication.verdict).toBe('incompatible');
     const f = only(res, 'no_common_bus');
     expect(f.severity).toBe('error');
-    expect(ids(f)).toEqual(['IMU-1', 'CTRL-1', 'MOT-A']);
-    expect(f.message).toBe('IMU-1 shares no bus with the rest of the set (CTRL-1, MOT-A) and no off-the-shelf bridge is known.');
-    expect(f.detail.island).toEqual(['IMU-1']);
+    expect(ids(f)).toEqual(['IMU-1', 'CTRL-1']); // devices are checked against the host, not each other
+    expect(f.message).toBe('IMU-1 shares no bus with the host CTRL-1, and on-board links have no off-the-shelf bridge.');
+    expect(f.detail.devices).toEqual(['IMU-1']);
     expect(res.findings[0]).toBe(f); // errors first
+  });
+
+  it('without a host in the set, every part must reach the rest (islands); a link no bridge row covers is unknown, never a made-up gateway', () => {
+    const res = run([canMotor, serialMotor, i2cImu]);
+    expect(compat(canMotor, serialMotor).dimensions!.communication.verdict).toBe('unknown');
+    expect(res.findings.filter((f) => f.kind === 'bridge_required')).toEqual([]);
+    const f = only(res, 'unknown_dimension', 'communication');
+    expect(ids(f)).toEqual(['MOT-B']);
+    expect(ids(only(res, 'no_common_bus'))).toEqual(['IMU-1', 'MOT-A']);
+  });
+
+  it('declared roles override the inferred ones: a power part and a passive part get no bus finding; an undeclared role of a bus part is inferred', () => {
+    const psu = part('PSU-1', { category: 'power', type: 'power_supply', volts: ['24', '24'] });
+    const bracket = part('BRK-1', { category: 'structural', type: 'bracket' });
+    const res = checkBom(
+      [
+        { line: 1, id: 'CTRL-1', quantity: 1, record: ctrl },
+        { line: 2, id: 'MOT-A', quantity: 1, record: canMotor },
+        { line: 3, id: 'PSU-1', quantity: 1, record: psu },
+        { line: 4, id: 'BRK-1', quantity: 1, record: bracket },
+        { line: 5, id: 'CAM-1', quantity: 1, record: silentCam, role: 'passive' },
+      ],
+      engines,
+    );
+    const mentioned = (id: string, dim: string) => res.findings.some((f) => f.dimension === dim && f.parts.some((p) => p.id === id));
+    for (const id of ['PSU-1', 'BRK-1', 'CAM-1']) expect(mentioned(id, 'communication'), id).toBe(false);
+    expect(mentioned('BRK-1', 'electrical')).toBe(false); // passive: no supply
+    expect(mentioned('PSU-1', 'mechanical')).toBe(false); // power: no flange to bolt
+    expect(res.parts.map((p) => [p.id, p.role?.role, p.role?.source])).toEqual([
+      ['CTRL-1', 'host', 'inferred'],
+      ['MOT-A', 'actuator', 'inferred'],
+      ['PSU-1', 'power', 'inferred'],
+      ['BRK-1', 'passive', 'inferred'],
+      ['CAM-1', 'passive', 'declared'],
+    ]);
   });
 
   it('a part that needs no bus to every other part is not a conflict (camera vs motor)', () => {
@@ -174,6 +211,8 @@ describe('check_bom request', () => {
       expect((e as DomainError).details).toEqual({ field: 'items', limit: 500, received: 501 });
     }
     expect(() => parseBomCheckRequest({ items: [{ id: 'X', quantity: 0 }] })).toThrow(/items\.0\.quantity/);
+    expect(() => parseBomCheckRequest({ items: [{ id: 'X' }, { id: 'Y', role: 'gateway' }] })).toThrow(/items\.1\.role/);
+    expect(parseBomCheckRequest({ items: [{ id: 'X', role: 'bus_master' }] }).items[0].role).toBe('bus_master');
   });
 });
 
@@ -218,5 +257,53 @@ describe('check_bom on the shipped catalogue: controller, six joint motors of tw
     expect(ids(only(res, 'unknown_dimension', 'electrical'))).toEqual(['CHIP-qualcomm-iq10-advantech', 'SENS-35', 'SENS-cam-orbbec-gemini335']);
     expect(ids(only(res, 'unknown_dimension', 'communication'))).toEqual(['SENS-35']);
     expect(ids(only(res, 'unknown_dimension', 'mechanical'))).toHaveLength(5);
+  });
+});
+
+describe('check_bom on the shipped catalogue: a humanoid with a host computer (USB + Ethernet), EtherCAT joints and hand, USB depth camera, IMU, battery', () => {
+  const all = (JSON.parse(readFileSync(`${DATA_DIR}/catalogue/entities.json`, 'utf8')).entities as unknown[]).map((e) => StoredEntity.parse(e));
+  const byId = new Map(all.map((e) => [e.id, e]));
+  const HOST = 'CHIP-rockchip-rk3576';
+  const JOINT = 'ACT-017';
+  const HAND = 'ACT-029';
+  const CAMERA = 'SENS-cam-orbbec-gemini335';
+  const IMU = 'SENS-14';
+  const BATTERY = 'PWR-001';
+  const set = [HOST, JOINT, JOINT, JOINT, JOINT, HAND, HAND, CAMERA, IMU, BATTERY];
+  const res = checkBom(toCheckParts(set.map((id) => ({ id, quantity: 1 })), recordLookup(all)), engines);
+  const mentions = (id: string) => res.findings.filter((f) => f.parts.some((p) => p.id === id));
+
+  it('the records are what the set claims (read from the catalogue file)', () => {
+    expect(byId.get(HOST)).toMatchObject({ category: 'chips' });
+    expect(byId.get(HOST)!.interfaces).toEqual(expect.arrayContaining(['USB 3.0', 'Gigabit Ethernet']));
+    expect(byId.get(HOST)!.interfaces.join(' ')).not.toMatch(/EtherCAT/);
+    for (const id of [JOINT, HAND]) expect(byId.get(id)!.interfaces).toEqual(['EtherCAT']);
+    expect(byId.get(CAMERA)!.interfaces).toContain('USB 3.0');
+    expect(byId.get(IMU)).toMatchObject({ category: 'sensors', type: 'IMU', interfaces: [] });
+    expect(byId.get(BATTERY)).toMatchObject({ category: 'power', type: 'smart_lipo_battery' });
+  });
+
+  it('no invented gateway: the EtherCAT parts reach the host on its Ethernet port (master stack), the camera on USB', () => {
+    expect(res.findings.filter((f) => f.kind === 'bridge_required' || f.kind === 'no_common_bus')).toEqual([]);
+    expect(JSON.stringify(res.findings.filter((f) => f.dimension === 'communication'))).not.toMatch(/gateway|converter|bridge/i);
+    const joint = compat(byId.get(JOINT)!, byId.get(HOST)!).dimensions!.communication;
+    expect(joint.verdict).toBe('compatible');
+    expect(joint.conditions.join(' ')).toMatch(/EtherCAT master stack/);
+    expect(compat(byId.get(CAMERA)!, byId.get(HOST)!).dimensions!.communication.verdict).toBe('compatible');
+  });
+
+  it('the battery (power) gets power-rail findings only; the IMU without a declared bus is the one communication unknown', () => {
+    expect(mentions(BATTERY).map((f) => f.dimension)).toEqual(['electrical']);
+    expect(ids(only(res, 'unknown_dimension', 'communication'))).toEqual([IMU]);
+    expect(res.parts.find((p) => p.id === BATTERY)!.role).toEqual({ role: 'power', source: 'inferred', basis: 'category power' });
+  });
+
+  it('the real conflict stays: the 48 V joints and the 24 V hand need two supply rails', () => {
+    const f = only(res, 'voltage_rails');
+    expect(f.detail.rails).toEqual([
+      { min_v: 24, max_v: 24, parts: [HAND] },
+      { min_v: 48, max_v: 48, parts: [JOINT] },
+    ]);
+    expect(res.summary.errors).toBe(0);
   });
 });

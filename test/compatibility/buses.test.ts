@@ -12,8 +12,26 @@ const read = (protocol: string, iface = 'N/A', interfaces: string[] = []) => rea
 describe('bus facts table (data/buses.json)', () => {
   it('parses and lists the relations the engine relies on', () => {
     expect(table.relation('can', 'can_fd')?.verdict).toBe('compatible');
-    expect(table.relation('can', 'ethercat')).toEqual({ between: ['ethercat', 'can'], verdict: 'adapter_required', via: 'EtherCAT–CAN gateway' });
+    expect(table.relation('can', 'ethercat')).toBeNull(); // no gateway is assumed: bridges come from the bridges table only
+    expect(table.relation('ethernet', 'ethercat')).toMatchObject({ verdict: 'compatible', requires_role: { bus: 'ethernet', roles: ['host', 'bus_master'] } });
     expect(table.relation('can', 'rs485')).toBeNull();
+    expect(table.bridgesBetween('usb', 'rs485').map((b) => [b.bridge.id, b.sideOfX])).toEqual([['robotis_u2d2', 0]]);
+    expect(table.bridgesBetween('can', 'usb').map((b) => [b.bridge.id, b.sideOfX])).toEqual([['usb_can_interface', 1]]);
+    expect(table.bridgesBetween('ethercat', 'can')).toEqual([]);
+  });
+  it('rejects a bridge that names an unknown bus, repeats an id or puts a bus on both sides', () => {
+    const t = raw();
+    t.bridges[0].sides[1].push('flexray');
+    expect(() => parseBusTable(t)).toThrow(/bridge robotis_u2d2 names unknown bus flexray/);
+    const u = raw();
+    u.bridges.push({ ...u.bridges[0] });
+    expect(() => parseBusTable(u)).toThrow(/duplicate bridge id robotis_u2d2/);
+    const v = raw();
+    v.bridges[0].sides[1].push('usb');
+    expect(() => parseBusTable(v)).toThrow(/has a bus on both sides/);
+    const w = raw();
+    delete w.bridges[0].evidence;
+    expect(() => parseBusTable(w)).toThrow(/evidence/);
   });
 
   const raw = () => JSON.parse(fs.readFileSync(path.join(DATA_DIR, 'buses.json'), 'utf8'));

@@ -160,12 +160,14 @@ describe('electrical', () => {
 });
 
 describe('communication', () => {
-  it('EtherCAT vs CAN needs a gateway', () => {
+  it('EtherCAT vs CAN: no gateway is listed in the bridges table, so the missing link is named and the verdict is unknown (never an assumed gateway)', () => {
     const c = dims(F.anydrive, F.tmotor).communication;
-    expect(c.verdict).toBe('adapter_required');
-    expect(c.adapters).toEqual(['EtherCAT–CAN gateway']);
-    expect(c.detail.links).toEqual([{ bus_a: 'ethercat', bus_b: 'can', verdict: 'adapter_required', via: 'EtherCAT–CAN gateway', condition: null }]);
-    expect(dims(F.tmotor, F.anydrive).communication.adapters).toEqual(['EtherCAT–CAN gateway']);
+    expect(c.verdict).toBe('unknown');
+    expect(c.adapters).toEqual([]);
+    expect(c.detail.links).toEqual([]);
+    expect(c.detail.missing).toEqual(['a bridge for EtherCAT–CAN (classic)']);
+    expect(c.reason).toMatch(/no bridge between them in the bridges table .*the missing link is a bridge for EtherCAT–CAN \(classic\)\. An unlisted bridge may exist; none is assumed\.$/);
+    expect(dims(F.tmotor, F.anydrive).communication.verdict).toBe('unknown');
   });
 
   it('CAN FD vs classic CAN: compatible in classic CAN mode, the condition names the CAN FD side', () => {
@@ -195,10 +197,16 @@ describe('communication', () => {
     expect(c.detail.shared_buses).toEqual(['can_fd']);
   });
 
-  it('vendor-specific CAN framing from one side becomes a condition', () => {
+  it('a vendor-specific CAN framing against a side that names no protocol is unknown, not compatible', () => {
     const c = dims(F.unitree, F.tmotor).communication;
-    expect(c.verdict).toBe('compatible');
-    expect(c.conditions).toEqual(['a uses custom CAN (vendor-specific) over CAN (classic); whether b speaks it is not declared.']);
+    expect(c.verdict).toBe('unknown');
+    expect(c.detail.links).toEqual([]);
+    expect(c.detail.missing).toEqual(['a uses custom CAN (vendor-specific) over CAN (classic); b names no protocol on it, so whether it speaks that framing is not declared.']);
+    // A standard protocol named by one side only stays a condition of a compatible link.
+    const canopen = makeEntity({ id: 'X-canopen', protocol: 'CANopen', interface: 'CAN' });
+    const d = dims(canopen, F.tmotor).communication;
+    expect(d.verdict).toBe('compatible');
+    expect(d.conditions).toEqual(['a uses CANopen over CAN (classic); whether b speaks it is not declared.']);
   });
 
   it('the same vendor-specific framing from the same manufacturer is no conflict', () => {
@@ -216,18 +224,51 @@ describe('communication', () => {
     );
   });
 
-  it('different buses of gateway kinds get a generic gateway', () => {
+  it('different buses with no listed bridge get no generic gateway: unknown, the missing link named', () => {
     const rs485only = makeEntity({ id: 'X-485', interface: 'RS485' });
     const c = dims(rs485only, F.tmotor).communication;
-    expect(c.verdict).toBe('adapter_required');
-    expect(c.adapters).toEqual(['RS-485–CAN (classic) gateway or converter']);
+    expect(c.verdict).toBe('unknown');
+    expect(c.adapters).toEqual([]);
+    expect(c.detail.missing).toEqual(['a bridge for RS-485–CAN (classic)']);
+  });
+
+  it('a listed bridge that needs a USB host: offered when the USB side is a host, not when it is a device, unknown when its role is not known', () => {
+    const servo = makeEntity({ id: 'X-dxl', manufacturer: 'ROBOTIS', protocol: 'N/A', interface: 'TTL/RS485' });
+    const sbc = makeEntity({ id: 'X-sbc', category: 'chips', type: 'SBC', interfaces: ['USB3', 'GbE'] });
+    const camera = makeEntity({ id: 'X-cam', category: 'sensors', type: 'Depth Camera', interfaces: ['USB 3.0'] });
+    const odd = makeEntity({ id: 'X-odd', category: 'platforms', interfaces: ['USB'] });
+    const host = dims(sbc, servo).communication;
+    expect(host.verdict).toBe('adapter_required');
+    expect(host.adapters).toEqual(['ROBOTIS U2D2 (USB to TTL / RS-485 interface for DYNAMIXEL)']);
+    expect(host.detail.links[0]).toMatchObject({ bus_a: 'usb', verdict: 'adapter_required', bridge: { id: 'robotis_u2d2', kind: 'product', evidence: 'api/entities.json: entities[id=ACT-001].compatibility' } });
+    expect(host.detail.roles.a).toEqual({ role: 'host', source: 'inferred', basis: 'category chips' });
+    const device = dims(camera, servo).communication;
+    expect(device.verdict).toBe('unknown');
+    expect(device.adapters).toEqual([]);
+    const unknownRole = dims(odd, servo).communication;
+    expect(unknownRole.verdict).toBe('unknown');
+    expect(unknownRole.detail.missing[0]).toMatch(/^ROBOTIS U2D2 .* only when a is the host on its USB port; its role is not known\.$/);
+    // Declared roles win over the category: the camera declared a host gets the bridge.
+    expect(checkCompatibility(camera, servo, deps, { a: 'host' }).dimensions!.communication.verdict).toBe('adapter_required');
+  });
+
+  it('EtherCAT devices and an Ethernet port: compatible (master stack) when the Ethernet side is a host; never an EtherCAT master on an actuator', () => {
+    const sbc = makeEntity({ id: 'X-sbc', category: 'chips', type: 'SoC', interfaces: ['USB3', 'Gigabit Ethernet'] });
+    const ethActuator = makeEntity({ id: 'X-eth-act', category: 'actuators', protocol: 'UDP/TCP', interface: 'Ethernet' });
+    const onHost = dims(F.anydrive, sbc).communication;
+    expect(onHost.verdict).toBe('compatible');
+    expect(onHost.conditions[0]).toMatch(/^b is read as host\. The Ethernet side is the host: EtherCAT devices attach to a standard IEEE 802\.3 Ethernet port/);
+    const onActuator = dims(F.anydrive, ethActuator).communication;
+    expect(onActuator.verdict).toBe('unknown');
+    expect(JSON.stringify(onActuator)).not.toMatch(/master/i);
+    expect(onActuator.detail.missing).toEqual(['a bridge for EtherCAT–Ethernet (BASE-T)']);
   });
 
   it('no shared bus and no bridge: incompatible; unknown when unrecognised forms might name one', () => {
     const i2cOnly = makeEntity({ id: 'X-i2c', interfaces: ['I2C'] });
     const c = dims(i2cOnly, F.anydrive).communication;
     expect(c.verdict).toBe('incompatible');
-    expect(c.reason).toBe('No bus in common (a: I2C; b: EtherCAT) and no off-the-shelf gateway between them in the bus table.');
+    expect(c.reason).toBe('No bus in common (a: I2C; b: EtherCAT), and a declares on-board links only (I2C), which have no off-the-shelf bridge to another bus.');
     const withUnknown = makeEntity({ id: 'X-i2c-hssl', interfaces: ['I2C', 'HSSL'] });
     const u = dims(withUnknown, F.anydrive).communication;
     expect(u.verdict).toBe('unknown');
@@ -340,8 +381,8 @@ describe('overall verdict', () => {
   });
 
   it('adapters on known dimensions -> adapter_required', () => {
-    const a = makeEntity({ id: 'G1', category: 'grippers', flange: 'ISO9409-1-A50-4-M6', declaredVoltage: '24V', protocol: 'EtherCAT', ros_support: true });
-    const b = makeEntity({ id: 'G2', category: 'grippers', flange: 'ISO9409-1-A40-4-M6', declaredVoltage: '12-24V', protocol: 'CAN bus', ros_support: true });
+    const a = makeEntity({ id: 'G1', category: 'grippers', flange: 'ISO9409-1-A50-4-M6', declaredVoltage: '24V', protocol: 'CANopen', interface: 'CAN', ros_support: true });
+    const b = makeEntity({ id: 'G2', category: 'grippers', manufacturer: 'Unitree', flange: 'ISO9409-1-A40-4-M6', declaredVoltage: '12-24V', protocol: 'custom CAN', interface: 'CAN', ros_support: true });
     const r = check(a, b);
     expect(r.summary).toEqual({ compatible: ['electrical', 'software'], adapter_required: ['mechanical', 'communication'], incompatible: [], unknown: [] });
     expect(r.verdict).toBe('adapter_required');

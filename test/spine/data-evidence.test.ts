@@ -45,6 +45,19 @@ describe.skipIf(!present)('dataset rows trace to their evidence', () => {
     }
   });
 
+  it('every bridge row: the evidence record exists and names the bridge (its product or the bus it links)', () => {
+    expect(d.buses.file.bridges.length).toBeGreaterThanOrEqual(2);
+    for (const b of d.buses.file.bridges) {
+      const rec = resolve(b.evidence.file, b.evidence.record);
+      expect(rec, b.id).toBeDefined();
+      const text = JSON.stringify(rec);
+      expect(text, b.id).toContain(b.evidence.names);
+      // What the record names is in the row: the product name, or a bus the bridge links.
+      const written = [b.name, ...b.sides.flat().flatMap((id) => d.buses.bus(id).aliases)].join(' ');
+      expect(written, b.id).toContain(b.evidence.names);
+    }
+  });
+
   it('every flange alias: the evidence record lists that written form for that row; cited URLs occur in the snapshot', () => {
     let n = 0;
     for (const row of d.flanges.designations) {

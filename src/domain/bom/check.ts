@@ -25,7 +25,8 @@
  * - Unknown dimensions -> unknown_dimension (info), one finding per dimension listing the parts.
  */
 import { z } from 'zod';
-import { checkCompatibility, notApplicableReason, type CompatibilityDeps } from '../compatibility/index.js';
+import { checkCompatibility, isHostRole, notApplicableReason, roleOf, ROLES, type CompatibilityDeps, type DeclaredRoles, type Role, type RoleReading } from '../compatibility/index.js';
+import { RoleReadingSchema } from '../compatibility/types.js';
 import { screenEntity, type ScreeningResult } from '../redlines.js';
 import type { CompatibilityResult, Evidence as PairEvidence } from '../compatibility/types.js';
 import type { StoredEntity } from '../entity.js';
@@ -39,6 +40,13 @@ import { BOM_MAX_ITEMS, zodToDomainError } from './schema.js';
 export const BomCheckItem = z.object({
   id: z.string().trim().min(1).max(200).describe('Catalogue id (case-insensitive)'),
   quantity: z.number().int().min(1).max(1_000_000).default(1).describe('How many (does not change verdicts; echoed back)'),
+  role: z
+    .enum(ROLES)
+    .optional()
+    .describe(
+      'What the part does in the system; default inferred from its category (chips -> host; actuators, controllers, grippers -> actuator; sensors, data_acquisition -> sensor; power -> power; reducers, structural, cables, connectors, pcb, bionic_mechanisms -> passive). ' +
+        'Buses are checked between each device and the hosts and bus masters; power and passive parts get no bus findings.',
+    ),
 });
 export type BomCheckItem = z.infer<typeof BomCheckItem>;
 
@@ -116,6 +124,7 @@ export const BomCheckResult = z.object({
       catalogue_id: z.string().nullable(),
       name: z.string().nullable(),
       category: z.string().nullable(),
+      role: RoleReadingSchema.nullable().describe('The role the checks used (declared on the line, else inferred); null when the part is not in the catalogue'),
     }),
   ),
   findings: z.array(Finding),
@@ -132,14 +141,15 @@ export type BomCheckResult = z.infer<typeof BomCheckResult>;
 
 export const BOM_CHECK_BASIS =
   'Findings come from the compatibility engine (pairwise, on vendor-declared free fields), the red-line screen and upstream quarantine marks; ' +
-  'nothing is measured. Unknown is listed as unknown and never counted as compatible. Communication is judged for the set: a part must reach the rest ' +
-  'of the set over some bus (directly or through a named bridge), not every other part.';
+  'nothing is measured. Unknown is listed as unknown and never counted as compatible. Communication is judged for the set: with a host or bus master in the set, ' +
+  'each device (actuator, sensor, part without a role) must reach one of them over some bus (directly or through a listed bridge); without one, every part must reach the rest of the set. ' +
+  'Power and passive parts get no bus findings; passive parts are left out of the supply-rail check and power parts out of the flange check.';
 
 // ------------------------------------------------------------------ engines
 
 export interface BomCheckEngines {
-  /** checkCompatibility bound to its registries: (a, b) => checkCompatibility(a, b, deps). */
-  compatibility: (a: StoredEntity, b: StoredEntity) => CompatibilityResult;
+  /** checkCompatibility bound to its registries: (a, b, roles) => checkCompatibility(a, b, deps, roles). */
+  compatibility: (a: StoredEntity, b: StoredEntity, roles?: DeclaredRoles) => CompatibilityResult;
   /** The red-line screen (screenEntity). */
   screen: (e: StoredEntity) => ScreeningResult;
   flanges: FlangeRegistry;
@@ -147,7 +157,7 @@ export interface BomCheckEngines {
 
 /** The engines as shipped: checkCompatibility over the flange registry and bus table, screenEntity. */
 export function bomCheckEngines(deps: CompatibilityDeps): BomCheckEngines {
-  return { compatibility: (a, b) => checkCompatibility(a, b, deps), screen: screenEntity, flanges: deps.flanges };
+  return { compatibility: (a, b, roles) => checkCompatibility(a, b, deps, roles), screen: screenEntity, flanges: deps.flanges };
 }
 
 export interface BomCheckPart {
@@ -155,11 +165,13 @@ export interface BomCheckPart {
   id: string;
   quantity: number;
   record: StoredEntity | null;
+  /** The role declared on the line, if any. */
+  role?: Role;
 }
 
 /** Request items -> parts with their catalogue records (lookup: e.g. recordLookup(await catalogue.getMany(ids))). */
 export function toCheckParts(items: readonly BomCheckItem[], lookup: (id: string) => StoredEntity | null | undefined): BomCheckPart[] {
-  return items.map((it, i) => ({ line: i + 1, id: it.id, quantity: it.quantity, record: lookup(it.id) ?? null }));
+  return items.map((it, i) => ({ line: i + 1, id: it.id, quantity: it.quantity, record: lookup(it.id) ?? null, ...(it.role ? { role: it.role } : {}) }));
 }
 
 // ------------------------------------------------------------------ helpers
@@ -168,6 +180,8 @@ interface Node {
   idx: number;
   line: number;
   record: StoredEntity;
+  /** Declared on the record's first line, else inferred from its category. */
+  role: RoleReading;
 }
 
 const partOf = (n: { line: number; record: StoredEntity }): FindingPart => ({ line: n.line, id: n.record.id, name: n.record.name_en || n.record.name });
@@ -201,6 +215,10 @@ class UnionFind {
 
 export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCheckResult {
   const findings: Finding[] = [];
+  // A record's role: the first role declared on any of its lines, else inferred from its category.
+  const declaredRole = new Map<string, Role>();
+  for (const p of items) if (p.record && p.role && !declaredRole.has(p.record.id.toLowerCase())) declaredRole.set(p.record.id.toLowerCase(), p.role);
+  const roleOfRecord = (r: StoredEntity): RoleReading => roleOf(r, declaredRole.get(r.id.toLowerCase()));
   const parts = items.map((p) => ({
     line: p.line,
     id: p.id,
@@ -209,6 +227,7 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
     catalogue_id: p.record?.id ?? null,
     name: p.record ? p.record.name_en || p.record.name : null,
     category: p.record?.category ?? null,
+    role: p.record ? roleOfRecord(p.record) : null,
   }));
 
   // Distinct records, first line of each.
@@ -231,7 +250,7 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
     const key = p.record.id.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    nodes.push({ idx: nodes.length, line: p.line, record: p.record });
+    nodes.push({ idx: nodes.length, line: p.line, record: p.record, role: roleOfRecord(p.record) });
   }
 
   // Per-record findings.
@@ -303,18 +322,25 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
     const k = `${A.idx}|${B.idx}`;
     let r = pair.get(k);
     if (!r) {
-      r = engines.compatibility(A.record, B.record);
+      const declared = (n: Node) => (n.role.source === 'declared' ? n.role.role : null);
+      r = engines.compatibility(A.record, B.record, { a: declared(A), b: declared(B) });
       pair.set(k, r);
       pairsChecked++;
     }
     return { r, A, B };
   };
 
-  if (physical.length >= 2) {
-    electrical(physical, res, findings);
-    communication(physical, res, findings);
-    mechanical(physical, res, engines.flanges, findings);
-  }
+  // What takes part in which check (roles): passive parts have no supply, power and passive parts
+  // no bus, power parts no flange to bolt.
+  const has = (n: Node, ...roles: Role[]) => n.role.role !== null && roles.includes(n.role.role);
+  const supplied = physical.filter((n) => !has(n, 'passive'));
+  const onBus = physical.filter((n) => !has(n, 'passive', 'power'));
+  const bolted = physical.filter((n) => !has(n, 'power'));
+  if (supplied.length >= 2) electrical(supplied, res, findings);
+  const hosts = onBus.filter((n) => isHostRole(n.role.role));
+  if (hosts.length > 0 && onBus.length > hosts.length) communicationToHosts(onBus, hosts, res, findings);
+  else if (onBus.length >= 2) communication(onBus, res, findings);
+  if (bolted.length >= 2) mechanical(bolted, res, engines.flanges, findings);
 
   // Errors first, then warnings, then infos; order of discovery within a severity.
   findings.sort((x, y) => SEVERITIES.indexOf(x.severity) - SEVERITIES.indexOf(y.severity));
@@ -547,6 +573,99 @@ function communication(nodes: Node[], res: PairLookup, findings: Finding[]): voi
       remedy: 'Get the communication interfaces from the vendor datasheet.',
       evidence: unknown.flatMap((u) => commEvidence(u.node.record)),
       detail: { reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reason])) },
+    });
+  }
+}
+
+/** A node's role as findings state it. */
+const roleNote = (n: Node) => ({ role: n.role.role, source: n.role.source });
+
+/**
+ * Buses with hosts in the set: each device (every part on the bus check that is not a host or bus
+ * master) must reach one of the hosts; devices are not compared with each other. Per device the
+ * best verdict over the hosts counts: compatible (reached) > adapter_required (bridge_required,
+ * grouped by host and bridge) > unknown (listed) > incompatible with every host (no_common_bus).
+ * Hosts are not checked against each other.
+ */
+function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, findings: Finding[]): void {
+  const devices = nodes.filter((n) => !hosts.includes(n));
+  const verdict = (x: Link) => x.r.dimensions!.communication.verdict;
+  const rank = { compatible: 0, adapter_required: 1, unknown: 2, incompatible: 3 } as const;
+  const bridged = new Map<string, { host: Node; link: Link; devices: Node[] }>();
+  const unknown: { node: Node; reasons: ReturnType<typeof engineReason>[] }[] = [];
+  const unreachable: { node: Node; links: Link[] }[] = [];
+  for (const d of devices) {
+    const links = hosts.map((h) => res(d, h));
+    const best = links.reduce((x, y) => (rank[verdict(y)] < rank[verdict(x)] ? y : x));
+    const v = verdict(best);
+    if (v === 'compatible') continue;
+    if (v === 'adapter_required') {
+      const host = best.A === d ? best.B : best.A;
+      const via = best.r.dimensions!.communication.adapters[0] ?? 'a bridge';
+      const k = `${host.idx}|${via}`;
+      const g = bridged.get(k) ?? { host, link: best, devices: [] };
+      g.devices.push(d);
+      bridged.set(k, g);
+    } else if (v === 'unknown') {
+      unknown.push({ node: d, reasons: links.filter((x) => verdict(x) === 'unknown').map((x) => engineReason(x, 'communication')) });
+    } else {
+      unreachable.push({ node: d, links });
+    }
+  }
+  for (const g of bridged.values()) {
+    const c = g.link.r.dimensions!.communication;
+    const ids = g.devices.map((n) => n.record.id).join(', ');
+    const via = c.adapters[0] ?? 'a bridge';
+    findings.push({
+      kind: 'bridge_required',
+      severity: 'warning',
+      dimension: 'communication',
+      parts: [...g.devices.map(partOf), partOf(g.host)],
+      message: `${ids} share${g.devices.length === 1 ? 's' : ''} no bus with the host ${g.host.record.id}; ${g.devices.length === 1 ? 'it reaches' : 'they reach'} it through ${via}.`,
+      remedy: `Add ${via} to the BOM.`,
+      evidence: [...g.devices.flatMap((n) => commEvidence(n.record)), ...commEvidence(g.host.record)],
+      detail: {
+        host: g.host.record.id,
+        devices: g.devices.map((n) => n.record.id),
+        island: g.devices.map((n) => n.record.id),
+        links: c.detail.links,
+        adapters: c.adapters,
+        roles: Object.fromEntries([...g.devices, g.host].map((n) => [n.record.id, roleNote(n)])),
+        engine: engineReason(g.link, 'communication'),
+      },
+    });
+  }
+  if (unreachable.length > 0) {
+    const ids = unreachable.map((u) => u.node.record.id).join(', ');
+    findings.push({
+      kind: 'no_common_bus',
+      severity: 'error',
+      dimension: 'communication',
+      parts: [...unreachable.map((u) => partOf(u.node)), ...hosts.map(partOf)],
+      message: `${ids} share${unreachable.length === 1 ? 's' : ''} no bus with the host${hosts.length > 1 ? 's' : ''} ${hosts.map((h) => h.record.id).join(', ')}, and on-board links have no off-the-shelf bridge.`,
+      remedy: 'Choose a part with a bus a host has, or add an interface that provides one.',
+      evidence: [...unreachable.map((u) => u.node), ...hosts].flatMap((n) => commEvidence(n.record)),
+      detail: {
+        hosts: hosts.map((h) => h.record.id),
+        devices: unreachable.map((u) => u.node.record.id),
+        roles: Object.fromEntries([...unreachable.map((u) => u.node), ...hosts].map((n) => [n.record.id, roleNote(n)])),
+        engine: unreachable.flatMap((u) => u.links.slice(0, 3).map((x) => engineReason(x, 'communication'))).slice(0, 10),
+      },
+    });
+  }
+  if (unknown.length > 0) {
+    findings.push({
+      kind: 'unknown_dimension',
+      severity: 'info',
+      dimension: 'communication',
+      parts: unknown.map((u) => partOf(u.node)),
+      message: `Bus link to the host${hosts.length > 1 ? 's' : ''} (${hosts.map((h) => h.record.id).join(', ')}) unknown for ${unknown.map((u) => u.node.record.id).join(', ')}.`,
+      remedy: 'Get the communication interfaces from the vendor datasheet, or declare the roles of the parts.',
+      evidence: unknown.flatMap((u) => commEvidence(u.node.record)),
+      detail: {
+        reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reasons.length === 1 ? u.reasons[0] : u.reasons])),
+        roles: Object.fromEntries([...unknown.map((u) => u.node), ...hosts].map((n) => [n.record.id, roleNote(n)])),
+      },
     });
   }
 }

@@ -16,14 +16,14 @@
  */
 import { z } from 'zod';
 import type { StoredEntity } from '../entity.js';
+import { ROLES } from './roles.js';
 import { isSoftwareMention } from './software-tokens.js';
 
 const BUS_KINDS = ['fieldbus', 'network', 'serial', 'host', 'wireless', 'board'] as const;
 
 export const BusTableFile = z
   .object({
-    meta: z.object({ name: z.string(), description: z.string(), license: z.string(), basis: z.string(), kinds: z.record(z.string(), z.string()) }).strict(),
-    gateway_kinds: z.array(z.enum(BUS_KINDS)),
+    meta: z.object({ name: z.string(), description: z.string(), license: z.string(), basis: z.string(), roles: z.string(), kinds: z.record(z.string(), z.string()) }).strict(),
     vendor_specific_markers: z.array(z.string().min(1)),
     buses: z.array(
       z
@@ -56,6 +56,23 @@ export const BusTableFile = z
           verdict: z.enum(['compatible', 'adapter_required']),
           via: z.string().optional(),
           condition: z.string().optional(),
+          /** The relation holds only when the side on `bus` has one of `roles` (e.g. the Ethernet side is the host). */
+          requires_role: z.object({ bus: z.string(), roles: z.array(z.enum(ROLES)).min(1) }).strict().optional(),
+        })
+        .strict(),
+    ),
+    /** Real products and standard adapters that link buses, each with the snapshot record that names it. */
+    bridges: z.array(
+      z
+        .object({
+          id: z.string().regex(/^[a-z0-9_]+$/),
+          name: z.string().min(1),
+          kind: z.enum(['product', 'standard_adapter']),
+          maker: z.string().nullable(),
+          sides: z.tuple([z.array(z.string()).min(1), z.array(z.string()).min(1)]),
+          /** The side (0 or 1) that must be a host or bus master (a USB interface needs a USB host). */
+          host_side: z.union([z.literal(0), z.literal(1)]).nullable(),
+          evidence: z.object({ file: z.string(), record: z.string(), names: z.string().min(1), note: z.string() }).strict(),
         })
         .strict(),
     ),
@@ -65,6 +82,7 @@ export type BusTableFile = z.infer<typeof BusTableFile>;
 export type BusDef = BusTableFile['buses'][number];
 export type ProtocolDef = BusTableFile['protocols'][number];
 export type BusRelation = BusTableFile['relations'][number];
+export type BusBridge = BusTableFile['bridges'][number];
 
 export interface BusTable {
   file: BusTableFile;
@@ -72,6 +90,8 @@ export interface BusTable {
   protocol(id: string): ProtocolDef;
   /** Relation between two bus ids, in either order. */
   relation(a: string, b: string): BusRelation | null;
+  /** Bridge rows linking bus x on one side to bus y on the other, with the side x is on. */
+  bridgesBetween(x: string, y: string): { bridge: BusBridge; sideOfX: 0 | 1 }[];
   /** Folded written form -> bus or protocol. */
   readonly forms: ReadonlyMap<string, { type: 'bus'; def: BusDef } | { type: 'protocol'; def: ProtocolDef }>;
   readonly patterns: readonly { re: RegExp; def: BusDef }[];
@@ -101,6 +121,14 @@ export function parseBusTable(raw: unknown): BusTable {
     for (const id of r.between) if (!buses.has(id)) throw new Error(`bus table: relation names unknown bus ${id}`);
     if (r.verdict === 'adapter_required' && !r.via) throw new Error(`bus table: relation ${r.between.join('/')} needs "via"`);
     if (r.verdict === 'compatible' && !r.condition) throw new Error(`bus table: relation ${r.between.join('/')} needs "condition"`);
+    if (r.requires_role && !r.between.includes(r.requires_role.bus)) throw new Error(`bus table: relation ${r.between.join('/')} requires a role on ${r.requires_role.bus}, which it does not link`);
+  }
+  const bridgeIds = new Set<string>();
+  for (const b of file.bridges) {
+    if (bridgeIds.has(b.id)) throw new Error(`bus table: duplicate bridge id ${b.id}`);
+    bridgeIds.add(b.id);
+    for (const id of b.sides.flat()) if (!buses.has(id)) throw new Error(`bus table: bridge ${b.id} names unknown bus ${id}`);
+    if (b.sides[0].some((x) => b.sides[1].includes(x))) throw new Error(`bus table: bridge ${b.id} has a bus on both sides`);
   }
   const forms = new Map<string, { type: 'bus'; def: BusDef } | { type: 'protocol'; def: ProtocolDef }>();
   let maxSlashRun = 1;
@@ -127,6 +155,14 @@ export function parseBusTable(raw: unknown): BusTable {
       return p;
     },
     relation: (a, b) => file.relations.find((r) => (r.between[0] === a && r.between[1] === b) || (r.between[0] === b && r.between[1] === a)) ?? null,
+    bridgesBetween: (x, y) =>
+      file.bridges.flatMap((bridge): { bridge: BusBridge; sideOfX: 0 | 1 }[] =>
+        bridge.sides[0].includes(x) && bridge.sides[1].includes(y)
+          ? [{ bridge, sideOfX: 0 as const }]
+          : bridge.sides[1].includes(x) && bridge.sides[0].includes(y)
+            ? [{ bridge, sideOfX: 1 as const }]
+            : [],
+      ),
     forms,
     patterns,
     maxSlashRun,

@@ -16,6 +16,7 @@ import type { StoredEntity } from '../entity.js';
 import type { FlangeRegistry } from '../flange.js';
 import type { BusTable } from './buses.js';
 import { communicationDimension } from './communication.js';
+import { roleOf, type Role } from './roles.js';
 import { electricalDimension } from './electrical.js';
 import { mechanicalDimension } from './mechanical.js';
 import { softwareDimension } from './software.js';
@@ -23,6 +24,7 @@ import { DIMENSIONS, type CompatibilityResult, type Dimension, type SideSummary,
 
 export * from './types.js';
 export { parseBusTable, readComm, splitPieces, foldForm, type BusTable, type CommReading } from './buses.js';
+export { ROLES, inferRole, roleOf, isHostRole, type Role, type RoleReading } from './roles.js';
 
 /** Categories whose records are not physical parts, whatever their entity_kind says. */
 export const NON_PHYSICAL_CATEGORIES = ['protocols', 'llms', 'robot_ai_models'] as const;
@@ -34,7 +36,7 @@ export interface CompatibilityDeps {
 }
 
 export const COMPATIBILITY_BASIS =
-  'Judged from vendor-declared free fields only (no tests, no paid fields). Unknown means the data cannot settle the question; it is never counted as compatible. Bus roles (master/slave, host/device), addressing, current and power are not checked.';
+  'Judged from vendor-declared free fields only (no tests, no paid fields). Unknown means the data cannot settle the question; it is never counted as compatible. Roles (host, device) are inferred from the category unless declared and are used only for bridges and host-only links; addressing, current and power are not checked.';
 
 /** Why a record is not a physical component, or null when it is one. */
 export function notApplicableReason(e: StoredEntity): string | null {
@@ -69,7 +71,13 @@ export function overallVerdict(verdicts: readonly Verdict[]): Verdict {
   return 'unknown';
 }
 
-export function checkCompatibility(a: StoredEntity, b: StoredEntity, deps: CompatibilityDeps): CompatibilityResult {
+/** Roles declared by the caller for the two sides (check_bom); an absent one is inferred from the record. */
+export interface DeclaredRoles {
+  a?: Role | null;
+  b?: Role | null;
+}
+
+export function checkCompatibility(a: StoredEntity, b: StoredEntity, deps: CompatibilityDeps, declared: DeclaredRoles = {}): CompatibilityResult {
   const sa = sideSummary(a);
   const sb = sideSummary(b);
   const warnings: string[] = [];
@@ -93,7 +101,7 @@ export function checkCompatibility(a: StoredEntity, b: StoredEntity, deps: Compa
   const dimensions = {
     mechanical: mechanicalDimension(a, b, deps.flanges),
     electrical: electricalDimension(a, b),
-    communication: communicationDimension(a, b, buses),
+    communication: communicationDimension(a, b, buses, { a: roleOf(a, declared.a), b: roleOf(b, declared.b) }),
     software: softwareDimension(a, b, buses),
   };
   const summary = { compatible: [] as Dimension[], adapter_required: [] as Dimension[], incompatible: [] as Dimension[], unknown: [] as Dimension[] };

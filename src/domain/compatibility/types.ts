@@ -73,9 +73,21 @@ export const BusLink = z
     verdict: z.enum(['compatible', 'adapter_required']),
     via: z.string().nullable().describe('Gateway, converter or translation needed'),
     condition: z.string().nullable(),
+    bridge: z
+      .object({ id: z.string(), kind: z.enum(['product', 'standard_adapter']), evidence: z.string().describe('The snapshot record that names it (file: record)') })
+      .optional()
+      .describe('The bridges-table row (data/buses.json) the link rests on'),
   })
   .strict();
 export type BusLink = z.infer<typeof BusLink>;
+
+export const RoleReadingSchema = z
+  .object({
+    role: z.enum(['host', 'bus_master', 'actuator', 'sensor', 'power', 'passive']).nullable(),
+    source: z.enum(['declared', 'inferred', 'none']),
+    basis: z.string(),
+  })
+  .strict();
 
 export const CommunicationResult = z
   .object({
@@ -88,6 +100,8 @@ export const CommunicationResult = z
         protocols_b: z.array(z.string()),
         shared_buses: z.array(z.string()),
         links: z.array(BusLink).describe('How the parts can be linked, best first'),
+        missing: z.array(z.string()).describe('Links that could exist but that the data cannot settle (why the verdict is unknown)'),
+        roles: z.object({ a: RoleReadingSchema, b: RoleReadingSchema }).strict().describe('The roles bridges and host-only relations were read with (src/domain/compatibility/roles.ts)'),
         unrecognized_a: z.array(z.string()).describe('Written forms that match no known bus or protocol'),
         unrecognized_b: z.array(z.string()),
       })
