@@ -564,16 +564,14 @@ function communication(nodes: Node[], res: PairLookup, findings: Finding[]): voi
     }
   }
   if (unknown.length > 0) {
-    findings.push({
-      kind: 'unknown_dimension',
-      severity: 'info',
-      dimension: 'communication',
-      parts: unknown.map((u) => partOf(u.node)),
-      message: `Bus link to the rest of the set unknown for ${unknown.map((u) => u.node.record.id).join(', ')}.`,
-      remedy: 'Get the communication interfaces from the vendor datasheet.',
-      evidence: unknown.flatMap((u) => commEvidence(u.node.record)),
-      detail: { reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reason])) },
-    });
+    findings.push(
+      commUnknown(
+        unknown.map((u) => u.node),
+        `Bus link to the rest of the set unknown for ${unknown.map((u) => u.node.record.id).join(', ')}.`,
+        'Get the communication interfaces from the vendor datasheet.',
+        { reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reason])) },
+      ),
+    );
   }
 }
 
@@ -654,20 +652,32 @@ function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, fin
     });
   }
   if (unknown.length > 0) {
-    findings.push({
-      kind: 'unknown_dimension',
-      severity: 'info',
-      dimension: 'communication',
-      parts: unknown.map((u) => partOf(u.node)),
-      message: `Bus link to the host${hosts.length > 1 ? 's' : ''} (${hosts.map((h) => h.record.id).join(', ')}) unknown for ${unknown.map((u) => u.node.record.id).join(', ')}.`,
-      remedy: 'Get the communication interfaces from the vendor datasheet, or declare the roles of the parts.',
-      evidence: unknown.flatMap((u) => commEvidence(u.node.record)),
-      detail: {
-        reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reasons.length === 1 ? u.reasons[0] : u.reasons])),
-        roles: Object.fromEntries([...unknown.map((u) => u.node), ...hosts].map((n) => [n.record.id, roleNote(n)])),
-      },
-    });
+    findings.push(
+      commUnknown(
+        unknown.map((u) => u.node),
+        `Bus link to the host${hosts.length > 1 ? 's' : ''} (${hosts.map((h) => h.record.id).join(', ')}) unknown for ${unknown.map((u) => u.node.record.id).join(', ')}.`,
+        'Get the communication interfaces from the vendor datasheet, or declare the roles of the parts.',
+        {
+          reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reasons.length === 1 ? u.reasons[0] : u.reasons])),
+          roles: Object.fromEntries([...unknown.map((u) => u.node), ...hosts].map((n) => [n.record.id, roleNote(n)])),
+        },
+      ),
+    );
   }
+}
+
+/** The communication unknown_dimension finding for the given parts. */
+function commUnknown(nodes: Node[], message: string, remedy: string, detail: Record<string, unknown>): Finding {
+  return {
+    kind: 'unknown_dimension',
+    severity: 'info',
+    dimension: 'communication',
+    parts: nodes.map(partOf),
+    message,
+    remedy,
+    evidence: nodes.flatMap((n) => commEvidence(n.record)),
+    detail,
+  };
 }
 
 // ------------------------------------------------------------------ mechanical
