@@ -241,6 +241,37 @@ function sequential(port) {
   });
 }
 
+/**
+ * The rate-limit write a free HTTP call makes (one hour window per subject, in the SQLite file in
+ * WAL mode, as `serve` runs it) against the in-process search it guards. Subjects rotate over 50
+ * addresses; the limit is high enough that nothing is refused.
+ */
+async function benchRateLimit(dataDir) {
+  const { loadConfig } = await importDist('config.js');
+  const { buildDeps } = await importDist('deps.js');
+  const { silentLogger } = await importDist('log.js');
+  const { searchParts } = await importDist('domain/parts.js');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-bench-rl-'));
+  const deps = buildDeps(loadConfig({}, { ...benchConfigOverrides(dataDir), dbPath: path.join(tmp, 'bench.db') }), { log: silentLogger });
+  try {
+    await deps.ready;
+    const n = SMOKE ? 200 : 20_000;
+    const ctx = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: 'http://127.0.0.1:8787' };
+    const time = async (fn) => {
+      for (let i = 0; i < Math.min(n, 2000); i++) await fn(i);
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await fn(i);
+      return ((performance.now() - t0) * 1000) / n;
+    };
+    const hit = await time((i) => deps.rateLimiter.hit(`bench:${i % 50}`, 1_000_000_000, new Date()));
+    const search = await time(() => searchParts(ctx, { q: 'servo' }));
+    return { hit_us: hit, search_us: search, calls: n };
+  } finally {
+    deps.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // 2. REST search, MCP stateful and stateless, paid listing: ours against bare servers
 
@@ -419,6 +450,9 @@ async function main() {
     log('search latency in process');
     const search = await benchSearch(data.dataDir);
 
+    log('rate-limit write per free call');
+    const rateLimit = await benchRateLimit(data.dataDir);
+
     log('memory (fresh child process per reading)');
     const mem = { parse: await memory('parse', data.dataDir, data.file), deps: await memory('deps', data.dataDir, data.file) };
 
@@ -459,6 +493,7 @@ async function main() {
         goal('< 1x'),
         `(cost growth)/(size growth x${fmt(row.size / search.entities, 0)}) vs shipped`,
       ]),
+      ['rate-limit write per free call (us)', fmt(rateLimit.hit_us, 1), fmt(rateLimit.search_us, 1), x(rateLimit.hit_us / rateLimit.search_us), '', 'in-process search it guards (SQLite file, WAL)'],
       ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.ours.rps / paid.floor.rps), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
       ['stdio cold start to tools/list (ms)', fmt(stdio.ours_ms), fmt(stdio.bare_ms), x(stdio.ours_ms / stdio.bare_ms), goal('<= 1.5x'), 'bare SDK stdio server, 1 tool (ours/bare)'],
       ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), x(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), '', 'JSON.parse of the file (ours/parse)'],
@@ -511,7 +546,9 @@ async function main() {
             stdio_ours_over_bare_ms: stdio.ours_ms / stdio.bare_ms,
             cost_growth_over_size_growth: Object.fromEntries(scale.map((row) => [row.size, growth(row)])),
             heap_deps_over_parse: mem.deps.heap_used_bytes / mem.parse.heap_used_bytes,
+            rate_limit_hit_over_search: rateLimit.hit_us / rateLimit.search_us,
           },
+          rate_limit: rateLimit,
           search: { stats_us: s, per_query: search.perQuery, in_server_us: httpRes.search_in_server },
           http: httpRes,
           scale,
