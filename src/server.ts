@@ -11,6 +11,7 @@ import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type
 import type { Deps } from './deps.js';
 import { DomainError } from './domain/errors.js';
 import { toPortableJsonSchema } from './mcp/json-schema.js';
+import { prebuiltToolEntries } from './mcp/tools-list-cache.js';
 import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';
 import { completePromptArgument, getPrompt, listPrompts } from './prompts/serve.js';
 import { exportStore } from './resources/exports.js';
@@ -109,7 +110,8 @@ const tableCache = new WeakMap<readonly AnyTool[], ToolTable>();
 export function toolTable(tools: readonly AnyTool[]): ToolTable {
   let t = tableCache.get(tools);
   if (!t) {
-    const listed = tools.map(cachedEntry);
+    // The shipped registry's entries come converted from the build when they are there.
+    const listed = (tools === TOOLS ? prebuiltToolEntries(tools.map((x) => x.name)) : null) ?? tools.map(cachedEntry);
     t = { listed, byName: new Map(tools.map((tool, i) => [tool.name, { tool, entry: listed[i] }])) };
     tableCache.set(tools, t);
   }
