@@ -307,3 +307,16 @@ describe('check_bom on the shipped catalogue: a humanoid with a host computer (U
     expect(res.summary.errors).toBe(0);
   });
 });
+
+describe('check_bom: a device that shares the host\'s bus but not its protocol', () => {
+  it('is told it needs protocol translation, not that it shares no bus', () => {
+    const host = part('CTRL-9', { category: 'chips', type: 'SBC', manufacturer: 'Board Co', protocol: 'CANopen', interface: 'CAN', interfaces: ['CAN'] });
+    const motor = part('MOT-9', { manufacturer: 'Motor Co', protocol: 'custom CAN', interface: 'CAN', interfaces: ['CAN'] });
+    const res = run([host, motor]);
+    const f = only(res, 'bridge_required');
+    expect(compat(host, motor).dimensions!.communication.detail.shared_buses).toEqual(['can']);
+    const via = compat(host, motor).dimensions!.communication.adapters[0];
+    expect(via).toMatch(/^protocol translation between .*CANopen.* over CAN \(classic\)/);
+    expect(f.message).toBe(`MOT-9 and the host CTRL-9 share a bus but name different protocols on it; it needs ${via}.`);
+  });
+});

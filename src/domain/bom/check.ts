@@ -619,7 +619,10 @@ function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, fin
       severity: 'warning',
       dimension: 'communication',
       parts: [...g.devices.map(partOf), partOf(g.host)],
-      message: `${ids} share${g.devices.length === 1 ? 's' : ''} no bus with the host ${g.host.record.id}; ${g.devices.length === 1 ? 'it reaches' : 'they reach'} it through ${via}.`,
+      message:
+        c.detail.shared_buses.length > 0
+          ? `${ids} and the host ${g.host.record.id} share a bus but name different protocols on it; ${g.devices.length === 1 ? 'it needs' : 'they need'} ${via}.`
+          : `${ids} share${g.devices.length === 1 ? 's' : ''} no bus with the host ${g.host.record.id}; ${g.devices.length === 1 ? 'it reaches' : 'they reach'} it through ${via}.`,
       remedy: `Add ${via} to the BOM.`,
       evidence: [...g.devices.flatMap((n) => commEvidence(n.record)), ...commEvidence(g.host.record)],
       detail: {
