@@ -61,7 +61,7 @@ export interface Deps {
   ready: Promise<void>;
   /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
   ossLayer: WhereUsedLayer;
-  /** TRL, momentum and the intelligence document, computed once at start from the loaded data (immutable). */
+  /** TRL, momentum and the intelligence document, computed once (on first use) from the loaded data (immutable). */
   analytics: Intelligence;
   /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
   close(): void | Promise<void>;
@@ -138,7 +138,11 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
   const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(data, oss);
   const ossLayer = whereUsedLayer(layer.doc, data.entities, manufacturers);
-  const analytics = buildIntelligence({ entities: data.entities, categories: data.categories, meta: data.meta, oss: ossBomLines(layer.doc), ...readAnalyticsTables(config.dataDir) });
+  // The analytics inputs are read (and validated) now; the document is computed on first use
+  // (get_analytics, get_part, a trl/momentum filter): plain searches never need it.
+  const analyticsInput = { entities: data.entities, categories: data.categories, meta: data.meta, oss: ossBomLines(layer.doc), ...readAnalyticsTables(config.dataDir) };
+  let intelligence: Intelligence | null = null;
+  const analytics = () => (intelligence ??= buildIntelligence(analyticsInput));
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
@@ -146,8 +150,19 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
   const catalogue = new MemoryCatalogue(data, oss, probe);
   const index = new SearchIndex(data.entities);
   // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
+  // Its rows and same_as links are built on first use (SpecIndex).
   const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers, fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)] });
-  return { data, ossCount: oss.length, catalogue, index, specs, ossLayer, analytics };
+  return {
+    data,
+    ossCount: oss.length,
+    catalogue,
+    index,
+    specs,
+    ossLayer,
+    get analytics() {
+      return analytics();
+    },
+  };
 }
 
 /**

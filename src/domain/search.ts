@@ -34,13 +34,44 @@ export const FIELD_WEIGHTS: Record<SearchField, number> = {
   description: 1,
 };
 
-const SPLIT = /[^\p{L}\p{N}]+/u;
+/** A letter or digit (Unicode L or N), the characters tokens are made of. */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** ASCII: 1 for [0-9a-zA-Z]. */
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => (WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0));
+/** Non-ASCII code points seen so far: letter or digit (bounded: the catalogue's alphabet is small). */
+const wideWord = new Map<number, boolean>();
+function isWordCodePoint(cp: number): boolean {
+  if (cp < 128) return ASCII_WORD[cp] === 1;
+  let w = wideWord.get(cp);
+  if (w === undefined) {
+    w = WORD_CHAR.test(String.fromCodePoint(cp));
+    if (wideWord.size < 65_536) wideWord.set(cp, w);
+  }
+  return w;
+}
 
+/**
+ * The lower-cased runs of letters and digits of `text` (what splitting the lower-cased text on
+ * /[^\p{L}\p{N}]+/u and dropping empty pieces gives, by one pass over its code points).
+ */
 export function tokenize(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(SPLIT)
-    .filter((t) => t.length > 0);
+  const s = text.toLowerCase();
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    const cp = c >= 0xd800 && c <= 0xdbff ? (s.codePointAt(i) as number) : c;
+    const width = cp > 0xffff ? 2 : 1;
+    if (isWordCodePoint(cp)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push(s.slice(start, i));
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) out.push(s.slice(start));
+  return out;
 }
 
 function fieldTexts(e: StoredEntity): Record<SearchField, string> {
@@ -139,51 +170,65 @@ export class SearchIndex {
   private query_ = 0;
 
   constructor(entities: readonly StoredEntity[]) {
-    const docs = [...entities].sort((a, b) => cmpId(a.id, b.id));
+    const docs = sortedById(entities);
     const n = docs.length;
     this.ids = docs.map((e) => e.id);
     this.quarantine = Uint8Array.from(docs, (e) => (e.quarantine ? 1 : 0));
     this.categories = docs.map((e) => e.category);
 
-    // Per document: unique (token, field) pairs.
-    const perDoc: { toks: string[]; fields: number[] }[] = [];
-    const vocabSet = new Set<string>();
-    for (const e of docs) {
-      const texts = fieldTexts(e);
-      const toks: string[] = [];
-      const fields: number[] = [];
+    // Per document: unique (token, field) pairs, tokens numbered in order of first sight
+    // (renumbered below once the vocabulary is sorted).
+    const firstSeen = new Map<string, number>();
+    const seenTokens: string[] = [];
+    const docStart = new Int32Array(n + 1);
+    let pairTok: Int32Array = new Int32Array(Math.max(16, n * 8));
+    let pairField: Uint8Array = new Uint8Array(pairTok.length);
+    let p = 0;
+    const inField = new Set<number>();
+    for (let d = 0; d < n; d++) {
+      docStart[d] = p;
+      const texts = fieldTexts(docs[d]!);
       for (let f = 0; f < FIELD_COUNT; f++) {
-        for (const t of new Set(tokenize(texts[SEARCH_FIELDS[f]]))) {
-          toks.push(t);
-          fields.push(f);
-          vocabSet.add(t);
+        inField.clear();
+        for (const t of tokenize(texts[SEARCH_FIELDS[f]])) {
+          let k = firstSeen.get(t);
+          if (k === undefined) {
+            k = seenTokens.length;
+            firstSeen.set(t, k);
+            seenTokens.push(t);
+          }
+          if (inField.has(k)) continue;
+          inField.add(k);
+          if (p === pairTok.length) {
+            const grownTok = new Int32Array(p * 2);
+            grownTok.set(pairTok);
+            pairTok = grownTok;
+            const grownField = new Uint8Array(p * 2);
+            grownField.set(pairField);
+            pairField = grownField;
+          }
+          pairTok[p] = k;
+          pairField[p] = f;
+          p++;
         }
       }
-      perDoc.push({ toks, fields });
     }
-    this.vocab = [...vocabSet].sort(cmpStr);
-    const tokNo = new Map<string, number>();
-    this.vocab.forEach((t, i) => tokNo.set(t, i));
+    docStart[n] = p;
+    const order = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
+    this.vocab = order.map((i) => seenTokens[i]!);
+    const renumber = new Int32Array(order.length);
+    order.forEach((k, t) => (renumber[k] = t));
 
-    let pairs = 0;
-    for (const d of perDoc) pairs += d.toks.length;
-    this.docStart = new Int32Array(n + 1);
+    const pairs = p;
+    this.docStart = docStart;
     this.docTok = new Int32Array(pairs);
-    this.docField = new Uint8Array(pairs);
+    this.docField = pairField.slice(0, pairs);
     const counts = new Int32Array(this.vocab.length + 1);
-    let p = 0;
-    for (let d = 0; d < n; d++) {
-      this.docStart[d] = p;
-      const { toks, fields } = perDoc[d];
-      for (let i = 0; i < toks.length; i++) {
-        const t = tokNo.get(toks[i])!;
-        this.docTok[p] = t;
-        this.docField[p] = fields[i];
-        counts[t + 1]++;
-        p++;
-      }
+    for (let q = 0; q < pairs; q++) {
+      const t = renumber[pairTok[q]!]!;
+      this.docTok[q] = t;
+      counts[t + 1]++;
     }
-    this.docStart[n] = p;
     this.tokStart = new Int32Array(this.vocab.length + 1);
     for (let t = 0; t < this.vocab.length; t++) this.tokStart[t + 1] = this.tokStart[t] + counts[t + 1];
     this.postDoc = new Int32Array(pairs);
@@ -445,6 +490,21 @@ function siftDown(h: number[], i: number, top: (a: number, b: number) => boolean
 
 function cmpStr(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The records in id order (cmpId), each id lower-cased once rather than on every comparison;
+ * a new array (the input is left as it is).
+ */
+export function sortedById<T extends { id: string }>(items: readonly T[]): T[] {
+  const lower = items.map((x) => x.id.toLowerCase());
+  const order = items.map((_, i) => i);
+  order.sort((i, j) => {
+    const a = lower[i]!;
+    const b = lower[j]!;
+    return a < b ? -1 : a > b ? 1 : cmpStr(items[i]!.id, items[j]!.id);
+  });
+  return order.map((i) => items[i]!);
 }
 
 /** Id order: case-insensitive, then exact (the store's id_lower order). */

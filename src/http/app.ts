@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compactHeap } from '../compact-heap.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { AnyTool } from '../tools/define.js';
@@ -159,6 +160,8 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
   const exposed = sandboxExposure(deps.config, deps.payments.gateway.name);
   if (exposed) throw new Error(exposed);
   const { app, mcp } = createApp(deps, opts);
+  // The catalogue and its indexes are built: release what building them left behind, once.
+  compactHeap();
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {

@@ -14,7 +14,7 @@
 import type { StoredEntity } from '../domain/entity.js';
 import { DomainError } from '../domain/errors.js';
 import { deepFreeze } from '../domain/freeze.js';
-import { cmpId } from '../domain/search.js';
+import { sortedById } from '../domain/search.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 
 export { deepFreeze };
@@ -56,13 +56,13 @@ export class MemoryCatalogue implements Catalogue {
     oss: readonly StoredEntity[],
     private readonly health: () => void,
   ) {
-    this.sorted = deepFreeze([...data.entities].sort((a, b) => cmpId(a.id, b.id)));
+    this.sorted = deepFreeze(sortedById(data.entities));
     for (const e of this.sorted) this.byId.set(e.id.toLowerCase(), e);
     for (const e of oss) {
       const k = e.id.toLowerCase();
       if (!this.byId.has(k)) this.byId.set(k, deepFreeze(e));
     }
-    this.allIds = [...this.sorted, ...oss].map((e) => ({ lower: e.id.toLowerCase(), id: e.id })).sort((a, b) => cmpId(a.id, b.id));
+    this.allIds = sortedById([...this.sorted, ...oss]).map((e) => ({ lower: e.id.toLowerCase(), id: e.id }));
     const counts = new Map<string, number>();
     for (const e of this.sorted) counts.set(e.category, (counts.get(e.category) ?? 0) + 1);
     const known = new Set(data.categories.map((c) => c.slug));

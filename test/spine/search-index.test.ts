@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredEntity } from '../../src/domain/entity.js';
-import { SearchIndex } from '../../src/domain/search.js';
+import { SearchIndex, tokenize } from '../../src/domain/search.js';
 
 const entities = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: StoredEntity[] }).entities;
 
@@ -128,5 +128,31 @@ describe('extension points: filter and orderBy', () => {
       expect(got.total).toBe(all.length);
       expect(got.page.map((m) => m.id), dir).toEqual(want.slice(3, 28).map((h) => h.id));
     }
+  });
+});
+
+describe('tokenize: one pass over code points, the same tokens as the spec regex split', () => {
+  it('agrees with words() on every free text of the shipped catalogue', () => {
+    let texts = 0;
+    for (const e of entities) {
+      for (const t of [e.id, e.name, e.name_en, e.manufacturer ?? '', e.type ?? '', e.description, ...e.applications, ...e.interfaces, e.interface ?? '', e.protocol ?? '']) {
+        expect(tokenize(t)).toEqual(words(t));
+        texts++;
+      }
+    }
+    expect(texts).toBeGreaterThan(entities.length * 5);
+  });
+
+  it('agrees on letters and digits beyond ASCII, marks, astral characters and lone surrogates', () => {
+    const cases = [
+      '伺服电机 RS485-CAN 24V',
+      'İstanbul ŞİRKET straße ΣΊΣΥΦΟΣ',
+      'e\u0301clair café', // a combining mark splits, as in the regex
+      '٣٤ ४२ Ⅻ ½ x²', // Arabic-Indic and Devanagari digits, Roman numeral (Nl), vulgar fraction (No), superscript
+      '𝐀𝐁𝐂 🤖robot 𠀀字', // astral letters, an emoji (not a letter), an astral CJK ideograph
+      'a\ud800b \udc00c', // lone surrogates are separators
+      '', '   ', '---', 'M3×0.5 ⌀12 mm',
+    ];
+    for (const t of cases) expect(tokenize(t), t).toEqual(words(t));
   });
 });

@@ -13,7 +13,8 @@ function spec(field: string, quantity: string, value: number, notation: string, 
   return { field, quantity, unit: null, value, min: null, max: null, exact: String(value), values: null, notation, source, conditions: NO_CONDITIONS, qualifier: null, dialect: `analytics.${field}`, level: 'B' };
 }
 
-export function analyticsSpecFields(intel: Intelligence): SpecFieldDef[] {
+/** intel: the intelligence document, asked for when a field is first read (it may be built lazily). */
+export function analyticsSpecFields(intel: () => Intelligence): SpecFieldDef[] {
   return [
     {
       name: 'trl',
@@ -23,7 +24,7 @@ export function analyticsSpecFields(intel: Intelligence): SpecFieldDef[] {
       example: '7',
       description: 'Technology Readiness Level 1-9 from the declared lifecycle status (get_analytics meta.method.trl); unknown TRL never matches',
       read(e) {
-        const t = intel.entities.headline(e.id);
+        const t = intel().entities.headline(e.id);
         if (!t || t.trl === null) return { specs: [], unread: [] };
         return { specs: [spec('trl', 'trl', t.trl, `status ${t.status}`, 'analytics.trl')], unread: [] };
       },
@@ -36,7 +37,7 @@ export function analyticsSpecFields(intel: Intelligence): SpecFieldDef[] {
       example: '60',
       description: 'Momentum 0-100 by the stated formula (get_analytics meta.method.momentum); a record with too few signals never matches',
       read(e) {
-        const m = intel.entities.headline(e.id);
+        const m = intel().entities.headline(e.id);
         if (!m || m.momentum === null) return { specs: [], unread: [] };
         return { specs: [spec('momentum', 'momentum', m.momentum, `momentum ${m.momentum} (${m.colour})`, 'analytics.momentum')], unread: [] };
       },

@@ -1,0 +1,33 @@
+/**
+ * The spec layer is built on first use, once: constructing it reads no record, the first reader
+ * builds every row (each field read once per record), later readers reuse the rows.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { StoredEntity } from '../../src/domain/entity.js';
+import { parseBusTable } from '../../src/domain/compatibility/buses.js';
+import { SpecIndex } from '../../src/domain/specs/index.js';
+import { defaultSpecFields, type SpecFieldDef } from '../../src/domain/specs/fields.js';
+import { parseManufacturers } from '../../src/domain/specs/manufacturers.js';
+
+const DATA = path.resolve(import.meta.dirname, '../../data');
+const read = (f: string) => JSON.parse(fs.readFileSync(path.join(DATA, f), 'utf8')) as unknown;
+const entities = (read('catalogue/entities.json') as { entities: StoredEntity[] }).entities.slice(0, 60);
+
+describe('SpecIndex: rows and same_as links built on first use', () => {
+  it('reads each record once, on the first call that needs the rows', () => {
+    let reads = 0;
+    const counting: SpecFieldDef = { ...defaultSpecFields()[0]!, name: 'counted', read: (e, env) => (reads++, defaultSpecFields()[0]!.read(e, env)) };
+    const idx = new SpecIndex(entities, { buses: parseBusTable(read('buses.json')), manufacturers: parseManufacturers(read('manufacturers.json')), fields: [...defaultSpecFields(), counting] });
+    expect(reads).toBe(0);
+    expect(idx.fields.map((f) => f.name)).toContain('counted'); // the field table needs no rows
+    expect(idx.get(entities[5]!.id)?.id).toBe(entities[5]!.id);
+    expect(reads).toBe(entities.length);
+    expect(idx.rows).toHaveLength(entities.length);
+    idx.counts();
+    idx.specsOf(entities[0]!.id);
+    expect(reads).toBe(entities.length);
+    expect(idx.sameAs).toBe(idx.sameAs); // built once
+  });
+});
