@@ -8,7 +8,7 @@ import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import { levenshtein } from './distance.js';
-import { extendPrepared, preparedSummary } from './prepared.js';
+import { preparedSummary, searchHit, type HitExtras } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
 import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
@@ -107,10 +107,10 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   for (const m of page) {
     const r = byId.get(m.id);
     if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    const extras: Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
+    const extras: HitExtras & Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
     if (ctx.baseUrl !== null) extras.detail_url = detailUrl(ctx.baseUrl, r.id);
     if (specFields.length > 0) extras.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
-    data.push(extendPrepared(preparedSummary(r), extras));
+    data.push(searchHit(preparedSummary(r), extras));
   }
   return {
     data,

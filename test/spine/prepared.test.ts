@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredEntity } from '../../src/domain/entity.js';
-import { extendPrepared, preparedDeep, preparedSummary, stringifyOutput } from '../../src/domain/prepared.js';
+import { SUMMARY_FIELDS } from '../../src/domain/entity.js';
+import { preparedDeep, preparedSummary, searchHit, stringifyOutput } from '../../src/domain/prepared.js';
 import { deepFreeze } from '../../src/store/memory-catalogue.js';
 
 const read = () => (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: StoredEntity[] }).entities;
@@ -36,26 +37,44 @@ describe('prepared views', () => {
     expect(a.name).not.toBe('renamed');
   });
 
-  it('extended summaries (search hits) serialise exactly like the plain object, and stay frozen', () => {
+  it('search hits equal {...summary, ...extras} for every reader, stay frozen, and serialise exactly like the plain object', () => {
     const fresh = read();
     const frozen = deepFreeze(read());
     const keys = ['id', 'name', 'name_en', 'category', 'manufacturer', 'type', 'protocol', 'interface', 'voltage', 'weight', 'torque', 'ros_support', 'price_range', 'source_tier', 'quarantine'] as const;
+    expect([...SUMMARY_FIELDS]).toEqual([...keys]); // the hit constructor assigns these, in this order
     const extrasOf = (i: number) =>
       i % 3 === 0
-        ? { relevance_score: i / 7, matched_fields: ['name', 'type'], detail_url: `http://h/api/entity/${encodeURIComponent(fresh[i].id)}`, specs: { 'torque_rated': { v: i, u: 'N·m' } } }
+        ? { relevance_score: i / 7, matched_fields: Object.freeze(['name', 'type']), detail_url: `http://h/api/entity/${encodeURIComponent(fresh[i].id)}`, specs: { torque_rated: { v: i, u: 'N·m' } } }
         : i % 3 === 1
-          ? { relevance_score: 0, matched_fields: [], detail_url: undefined }
-          : { note: undefined };
-    const hits = frozen.map((e, i) => extendPrepared(preparedSummary(e), extrasOf(i)));
-    const plain = fresh.map((e, i) => ({ ...Object.fromEntries(keys.map((k) => [k, e[k]])), ...extrasOf(i) }));
-    const out = { data: hits, next_cursor: 'c', meta: { total: hits.length } };
-    expect(stringifyOutput(out).toString('utf8')).toBe(JSON.stringify({ ...out, data: plain }));
-    for (const h of hits.slice(0, 5)) expect(JSON.stringify(h)).toBe(JSON.stringify(plain[hits.indexOf(h)]));
+          ? { relevance_score: 0, matched_fields: [] as string[], detail_url: undefined }
+          : { relevance_score: 12.5, matched_fields: ['id'] };
+    const hits = frozen.map((e, i) => searchHit(preparedSummary(e), extrasOf(i)));
+    const plain = fresh.map((e, i) => JSON.parse(JSON.stringify({ ...Object.fromEntries(keys.map((k) => [k, e[k]])), ...extrasOf(i) })) as Record<string, unknown>);
+    for (let round = 0; round < 2; round++) {
+      const out = { data: hits, next_cursor: 'c', meta: { total: hits.length } };
+      expect(stringifyOutput(out).toString('utf8')).toBe(JSON.stringify({ ...out, data: plain }));
+    }
+    hits.forEach((h, i) => {
+      expect(JSON.stringify(h)).toBe(JSON.stringify(plain[i]));
+      expect(Object.keys(h)).toEqual(Object.keys(plain[i]));
+      expect({ ...h }).toEqual(plain[i]);
+    });
     expect(Object.isFrozen(hits[0])).toBe(true);
-    // An empty base, and extras that repeat a base key (no shortcut: plain spread semantics).
-    const empty = Object.freeze({});
-    expect(stringifyOutput({ data: [extendPrepared(empty, { a: 1 })] }).toString()).toBe('{"data":[{"a":1}]}');
-    const clash = extendPrepared(preparedSummary(frozen[0]), { name: 'other', z: 1 });
-    expect(stringifyOutput({ data: [clash] }).toString()).toBe(JSON.stringify({ data: [{ ...Object.fromEntries(keys.map((k) => [k, fresh[0][k]])), name: 'other', z: 1 }] }));
+    expect(() => {
+      (hits[0] as { name: string }).name = 'changed';
+    }).toThrow(TypeError);
+    // A hit over a summary that is not frozen is serialised afresh (its summary could have changed).
+    const loose = read()[0];
+    const s = preparedSummary(loose);
+    const h = searchHit(s, { relevance_score: 1, matched_fields: ['id'] });
+    expect(stringifyOutput({ data: [h] }).toString()).toBe(JSON.stringify({ data: [h] }));
+  });
+
+  it('frozen and unfrozen arrays of plain frozen objects, empty objects and skipped members serialise like JSON.stringify', () => {
+    const a = Object.freeze({ x: 1, y: 'é' });
+    const e = Object.freeze({});
+    for (const out of [{ data: [a, e, a], m: undefined, n: null }, { data: Object.freeze([e, a]), z: [1, 2] }, { k: [] }, {}]) {
+      expect(stringifyOutput(out as Record<string, unknown>).toString('utf8')).toBe(JSON.stringify(out));
+    }
   });
 });
