@@ -273,3 +273,29 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
   for (const g of segs) off = writeSegment(out, off, g);
   return out;
 }
+
+/**
+ * JSON.stringify(output) for a tool output, as text: the JSON text of the frozen records inside
+ * its top-level arrays is prepared once (a search hit: its summary's text and its extras), so only
+ * the rest is serialised per call. The text block of an MCP tool result carries it.
+ */
+export function outputJson(output: Record<string, unknown>): string {
+  let text = '{';
+  let first = true;
+  for (const k of Object.keys(output)) {
+    const v = output[k];
+    let json: string | undefined;
+    if (Array.isArray(v) && v.length > 0 && v.every(isFrozenObject)) {
+      if (Object.isFrozen(v)) json = preparedJson(v);
+      else {
+        json = '[';
+        for (let i = 0; i < v.length; i++) json += (i ? ',' : '') + objectJson(v[i] as object);
+        json += ']';
+      }
+    } else json = JSON.stringify(v);
+    if (json === undefined) continue;
+    text += `${first ? '' : ','}${JSON.stringify(k)}:${json}`;
+    first = false;
+  }
+  return `${text}}`;
+}

@@ -80,10 +80,16 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     return m;
   };
   app.use('*', (c, next) => {
+    const length = c.req.header('content-length');
+    const chunked = c.req.header('transfer-encoding') !== undefined;
     // A GET or HEAD without Content-Length or Transfer-Encoding carries no body: nothing to limit.
     // (Asking hono's bodyLimit would build the whole fetch Request and its AbortSignal per call.)
-    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined) return next();
-    return limiter(c.req.path === '/mcp' ? limits.mcp : (limits.routes.get(`${c.req.method} ${c.req.path}`) ?? config.bodyLimitBytes))(c, next);
+    if ((c.req.method === 'GET' || c.req.method === 'HEAD') && length === undefined && !chunked) return next();
+    const max = c.req.path === '/mcp' ? limits.mcp : (limits.routes.get(`${c.req.method} ${c.req.path}`) ?? config.bodyLimitBytes);
+    // A body of declared length (node's parser reads exactly that many bytes): the limit is the
+    // declared length, as hono's bodyLimit decides it, without building the fetch Request to ask.
+    if (length !== undefined && !chunked) return parseInt(length, 10) > max ? limiter(max)(c, next) : next();
+    return limiter(max)(c, next);
   });
 
   app.get('/healthz', async (c) => {

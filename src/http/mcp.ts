@@ -12,12 +12,12 @@
  * is legacy), so a client pins its revision by what it sends; nothing is configured per client.
  */
 import { randomUUID } from 'node:crypto';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
 import { DomainError } from '../domain/errors.js';
-import { clientAddress, errorResponse, type AppEnv } from './common.js';
+import { clientAddress, errorResponse, requestText, type AppEnv } from './common.js';
 import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
 import { SessionQuota } from './session-quota.js';
@@ -47,6 +47,15 @@ function wantsProgress(body: unknown): boolean {
   });
 }
 
+/** True when a message of the body claims a protocol revision in its `_meta` envelope (a 2026-era request). */
+function claimsEnvelope(body: unknown): boolean {
+  const msgs = Array.isArray(body) ? body : [body];
+  return msgs.some((m) => {
+    const meta = (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+    return meta !== undefined && meta !== null && typeof meta === 'object' && meta[PROTOCOL_VERSION_META_KEY] !== undefined;
+  });
+}
+
 function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400, headers);
 }
@@ -65,16 +74,32 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     onerror: (err) => deps.log.debug('mcp request rejected', { error: err.message }),
   });
 
-  /** Closes sessions idle longer than the configured time (checked on every /mcp request). */
+  function expire(id: string, s: Session): void {
+    sessions.delete(id);
+    quota.closed(id);
+    deps.log.info('mcp session expired', { session: id });
+    void s.close().catch(() => {});
+  }
+
+  /**
+   * Closes sessions idle longer than the configured time: walked on /mcp requests, at most once a
+   * second (idle limits are minutes); the session a request names is checked on every request (live()).
+   */
+  let sweptAt = -Infinity;
   function sweep(now: number): void {
-    for (const [id, s] of sessions) {
-      if (now - s.lastSeen > idleMs) {
-        sessions.delete(id);
-        quota.closed(id);
-        deps.log.info('mcp session expired', { session: id });
-        void s.close().catch(() => {});
-      }
+    if (now >= sweptAt && now - sweptAt < 1000) return;
+    sweptAt = now;
+    for (const [id, s] of sessions) if (now - s.lastSeen > idleMs) expire(id, s);
+  }
+
+  /** The open session `id`, unless it has been idle too long (then it is closed now). */
+  function live(id: string, now: number): Session | undefined {
+    const s = sessions.get(id);
+    if (s && now - s.lastSeen > idleMs) {
+      expire(id, s);
+      return undefined;
     }
+    return s;
   }
 
   const authInfo = (c: Context<AppEnv>): AuthInfo => {
@@ -105,7 +130,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     let text: string;
     let body: unknown;
     try {
-      text = await c.req.text();
+      text = await requestText(c);
       body = JSON.parse(text);
     } catch {
       return jsonRpcError(c, 400, -32700, 'Parse error: body is not valid JSON');
@@ -132,6 +157,19 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       const limited = await limitMcpReads(c, deps, body, authInfo(c).extra!.caller as HttpCallerInfo);
       if (limited) return limited;
     }
+    // A request on one of this server's open sessions that claims no 2026 envelope is a 2025-era
+    // session request: served by its session without asking the SDK to classify it again
+    // (the classification validates the whole message, about a twentieth of a call's cost).
+    const sid = opts.stateless ? undefined : c.req.header('mcp-session-id');
+    if (sid !== undefined && !claimsEnvelope(body)) {
+      const now = deps.clock().getTime();
+      sweep(now);
+      const s = live(sid, now);
+      if (s) {
+        s.lastSeen = now;
+        return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+      }
+    }
     if (opts.stateless && method === 'POST' && !wantsProgress(body) && (await isLegacyRequest(c.req.raw, body))) {
       return statelessJson(c, body);
     }
@@ -141,9 +179,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
 
     const now = deps.clock().getTime();
     sweep(now);
-    const sid = c.req.header('mcp-session-id');
     if (sid) {
-      const s = sessions.get(sid);
+      const s = live(sid, now);
       if (!s) return jsonRpcError(c, 404, -32001, 'Session not found');
       s.lastSeen = now;
       return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });

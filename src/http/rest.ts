@@ -10,7 +10,7 @@ import { DomainError, invalidInput } from '../domain/errors.js';
 import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
 import { runTool } from '../tools/run.js';
 import { stringifyOutput } from '../domain/prepared.js';
-import { clientAddress, errorResponse, type AppEnv } from './common.js';
+import { clientAddress, errorResponse, requestText, type AppEnv } from './common.js';
 import { presentedKeys } from './security.js';
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | undefined;
@@ -49,7 +49,7 @@ async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unk
       input[k] = t === 'array' ? values : coerce(values[values.length - 1] ?? '', t);
     }
   } else {
-    const text = await c.req.text();
+    const text = await requestText(c);
     if (text.trim() !== '') {
       let body: unknown;
       try {

@@ -4,6 +4,7 @@
  * structuredContent. A host that forwards only text therefore loses nothing: everything after the
  * first newline parses to exactly the structured result.
  */
+import { outputJson } from '../domain/prepared.js';
 import type { AnyTool } from './define.js';
 
 export const SUMMARY_MAX = 300;
@@ -16,7 +17,8 @@ export function oneLine(summary: string): string {
 
 /** "<one-line summary>\n<compact JSON>" (or the JSON alone when the tool has no summary). */
 export function composeText(summary: string | undefined | null, structured: unknown): string {
-  const json = JSON.stringify(structured);
+  // Tool outputs are objects: their JSON reuses the prepared JSON of catalogue records (same text as JSON.stringify).
+  const json = structured !== null && typeof structured === 'object' && !Array.isArray(structured) ? outputJson(structured as Record<string, unknown>) : JSON.stringify(structured);
   const line = summary ? oneLine(summary) : '';
   return line ? `${line}\n${json}` : json;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredEntity } from '../../src/domain/entity.js';
 import { SUMMARY_FIELDS } from '../../src/domain/entity.js';
-import { preparedDeep, preparedSummary, searchHit, stringifyOutput } from '../../src/domain/prepared.js';
+import { outputJson, preparedDeep, preparedSummary, searchHit, stringifyOutput } from '../../src/domain/prepared.js';
 import { deepFreeze } from '../../src/store/memory-catalogue.js';
 
 const read = () => (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: StoredEntity[] }).entities;
@@ -22,6 +22,7 @@ describe('prepared views', () => {
       expect(stringifyOutput(out).toString('utf8')).toBe(JSON.stringify({ ...out, data: deep }));
       const sum = { count: 3, data: frozen.map(preparedSummary), empty: [], meta: { q: 'x' } };
       expect(stringifyOutput(sum).toString('utf8')).toBe(JSON.stringify({ ...sum, data: summary }));
+      expect(outputJson(out)).toBe(JSON.stringify({ ...out, data: deep }));
     }
     expect(Object.isFrozen(preparedDeep(frozen[0]))).toBe(true);
     expect(() => {
@@ -53,6 +54,7 @@ describe('prepared views', () => {
     for (let round = 0; round < 2; round++) {
       const out = { data: hits, next_cursor: 'c', meta: { total: hits.length } };
       expect(stringifyOutput(out).toString('utf8')).toBe(JSON.stringify({ ...out, data: plain }));
+      expect(outputJson(out)).toBe(JSON.stringify({ ...out, data: plain }));
     }
     hits.forEach((h, i) => {
       expect(JSON.stringify(h)).toBe(JSON.stringify(plain[i]));
@@ -75,6 +77,7 @@ describe('prepared views', () => {
     const e = Object.freeze({});
     for (const out of [{ data: [a, e, a], m: undefined, n: null }, { data: Object.freeze([e, a]), z: [1, 2] }, { k: [] }, {}]) {
       expect(stringifyOutput(out as Record<string, unknown>).toString('utf8')).toBe(JSON.stringify(out));
+      expect(outputJson(out as Record<string, unknown>)).toBe(JSON.stringify(out));
     }
   });
 });
