@@ -388,7 +388,8 @@ export function writeScaledCatalogue(sourceFile, size) {
 
 /**
  * Spawns `node <args>` speaking MCP on stdio, sends initialize, notifications/initialized and
- * tools/list, and resolves with the milliseconds from spawn to the tools/list response.
+ * tools/list, and resolves with the milliseconds from spawn to the tools/list response (after the
+ * process has exited, so runs never overlap).
  */
 export function stdioColdStart(args, env, protocolVersion, timeoutMs = 30_000) {
   return new Promise((resolve, reject) => {
@@ -417,9 +418,14 @@ export function stdioColdStart(args, env, protocolVersion, timeoutMs = 30_000) {
         } else if (msg.id === 2) {
           const ms = performance.now() - t0;
           clearTimeout(timer);
-          child.kill();
-          if (!msg.result?.tools?.length) reject(new Error('tools/list returned no tools'));
-          else resolve(ms);
+          // Settled once the process has exited: a child still busy (or shutting down) after its
+          // answer must not take CPU from the next measured start.
+          const settle = () => (msg.result?.tools?.length ? resolve(ms) : reject(new Error('tools/list returned no tools')));
+          if (child.exitCode !== null || child.signalCode !== null) settle();
+          else {
+            child.once('exit', settle);
+            child.kill();
+          }
         }
       }
     });

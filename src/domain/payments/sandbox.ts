@@ -8,7 +8,6 @@
  * (`amount` in major units, as a decimal string or number with at most 2 decimals).
  */
 import crypto from 'node:crypto';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import type { AccountRecord, PaymentOrderStore } from '../../store/ledger.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -27,6 +26,12 @@ import {
 import { renderPayPage } from './pay-page.js';
 import { toMinorUnits, type Plan, type PlanCatalog } from './plans.js';
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signPayload, verifySignature } from './signature.js';
+
+/** The QR code of a pay URL as a data: URL (qrcode and its PNG encoder are loaded on the first order, not at start). */
+async function qrDataUrl(url: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
+  return QRCode.toDataURL(url);
+}
 
 export interface SandboxGatewayOptions {
   orders: PaymentOrderStore;
@@ -104,7 +109,7 @@ export class SandboxGateway implements PaymentGateway {
       paid_at: null,
     });
     const payUrl = this.payUrl(orderId);
-    return { order_id: orderId, pay_url: payUrl, qr_code: await QRCode.toDataURL(payUrl) };
+    return { order_id: orderId, pay_url: payUrl, qr_code: await qrDataUrl(payUrl) };
   }
 
   async handleWebhook(req: WebhookRequest): Promise<WebhookResult> {
@@ -146,7 +151,7 @@ export class SandboxGateway implements PaymentGateway {
   async payPage(orderId: string, opts: { simulateAction?: string } = {}): Promise<string> {
     const order = await this.status(orderId);
     const payUrl = this.payUrl(orderId);
-    return renderPayPage({ order, payUrl, qrCode: await QRCode.toDataURL(payUrl), simulateAction: opts.simulateAction });
+    return renderPayPage({ order, payUrl, qrCode: await qrDataUrl(payUrl), simulateAction: opts.simulateAction });
   }
 
   /** The webhook request the sandbox "provider" sends when the order is paid (signed now). */
