@@ -12,7 +12,7 @@
  * is legacy), so a client pins its revision by what it sends; nothing is configured per client.
  */
 import { randomUUID } from 'node:crypto';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
@@ -54,6 +54,21 @@ function claimsEnvelope(body: unknown): boolean {
     const meta = (m as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
     return meta !== undefined && meta !== null && typeof meta === 'object' && meta[PROTOCOL_VERSION_META_KEY] !== undefined;
   });
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+/**
+ * True for the common 2025-era request the SDK's isLegacyRequest would classify as legacy: one
+ * well-formed JSON-RPC request (object params or none) that claims no 2026 envelope, sent with no
+ * MCP-Protocol-Version header or a 2025-era one. Anything else is left to isLegacyRequest.
+ */
+export function plainLegacyRequest(protocolHeader: string | undefined, body: unknown): boolean {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return false;
+  if (!(typeof body.id === 'string' || (typeof body.id === 'number' && Number.isInteger(body.id)))) return false;
+  if (body.params !== undefined && !isPlainObject(body.params)) return false;
+  if (claimsEnvelope(body)) return false;
+  return protocolHeader === undefined || (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(protocolHeader.trim());
 }
 
 function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -170,7 +185,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
         return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
       }
     }
-    if (opts.stateless && method === 'POST' && !wantsProgress(body) && (await isLegacyRequest(c.req.raw, body))) {
+    if (opts.stateless && method === 'POST' && !wantsProgress(body) && (plainLegacyRequest(c.req.header('mcp-protocol-version'), body) || (await isLegacyRequest(c.req.raw, body)))) {
       return statelessJson(c, body);
     }
     if (opts.stateless || !(await isLegacyRequest(c.req.raw, body))) {
