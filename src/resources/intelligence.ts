@@ -1,7 +1,7 @@
 import { getAnalytics } from '../domain/analytics/index.js';
 import { defineDataset } from './define.js';
 
-/** The intelligence document, computed once at start (deps.analytics); REST: get_analytics's GET /api/intelligence.json. */
+/** The intelligence document, computed once, on first use (deps.analytics); REST: get_analytics's GET /api/intelligence.json. */
 export const intelligenceDataset = defineDataset({
   name: 'intelligence',
   title: 'Intelligence: technology readiness (TRL) and momentum',

@@ -189,7 +189,7 @@ const ENTITY_CACHE = 2_000;
  */
 export class EntityAnalyticsTable implements ReadonlyMap<string, EntityAnalytics> {
   private readonly byId: ReadonlyMap<string, StoredEntity>;
-  /** Every record's headline values, computed once at start (statistics, spec-layer fields). */
+  /** Every record's headline values, computed once (statistics, spec-layer fields). */
   private readonly headlines = new Map<string, Headline>();
   private readonly cache = new Map<string, EntityAnalytics>();
 
