@@ -4,5 +4,6 @@ import fs from 'node:fs';
 
 const { toolListEntry } = await import('../dist/server.js');
 const { TOOLS } = await import('../dist/tools/index.js');
-const { TOOLS_LIST_CACHE } = await import('../dist/mcp/tools-list-cache.js');
-fs.writeFileSync(TOOLS_LIST_CACHE, `${JSON.stringify({ tools: TOOLS.map(toolListEntry) })}\n`);
+const { TOOLS_LIST_CACHE, registryStamp } = await import('../dist/mcp/tools-list-cache.js');
+// The stamp: the compiled registry module the entries describe (a later compile changes it).
+fs.writeFileSync(TOOLS_LIST_CACHE, `${JSON.stringify({ registry: registryStamp(), tools: TOOLS.map(toolListEntry) })}\n`);

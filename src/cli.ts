@@ -7,12 +7,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { loadConfig, type Config } from './config.js';
-import { openDeps } from './deps.js';
+import type { Deps } from './deps.js';
 import { createLogger } from './log.js';
 import { LineStdioTransport } from './mcp/stdio-transport.js';
-import { createServer } from './server.js';
 import { SERVER_VERSION } from './version.js';
+
+/**
+ * Requests a stdio server answers before its stores are open: the handshake and the listings
+ * that need no data. Any other message waits (in order) until they are (see main).
+ */
+const WITHOUT_DEPS = new Set(['initialize', 'notifications/initialized', 'ping', 'tools/list', 'prompts/list', 'resources/templates/list', 'logging/setLevel']);
 
 const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB), created with its schema on first start;
                      default ./robot-parts.db for serve, ~/.robot-parts-mcp/robot-parts.db for stdio
@@ -144,18 +150,25 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail(`--log-level must be debug, info, warn or error`);
   const log = createLogger(config.logLevel);
-  let deps: Awaited<ReturnType<typeof openDeps>>;
-  try {
-    // stdio answers initialize and tools/list before the catalogue is read (it is built right
-    // after the handshake, or by the first call that needs it); HTTP reads it before listening.
-    deps = await openDeps(config, { log, deferCatalogue: command !== 'serve' });
-    await deps.ready;
-  } catch (err) {
-    fail((err as Error).message);
-  }
 
+  if (command === 'serve') {
+    let deps: Deps;
+    try {
+      const { openDeps } = await import('./deps.js');
+      deps = await openDeps(config, { log });
+      await deps.ready;
+    } catch (err) {
+      fail((err as Error).message);
+    }
+    await serveHttp(config, log, deps);
+    return;
+  }
+  await serveStdioCommand(config, log);
+}
+
+function onShutdown(log: ReturnType<typeof createLogger>, stop: () => Promise<void>, closeDeps: () => void | Promise<void>, endWithStdin: boolean): void {
   let shuttingDown = false;
-  const shutdown = (signal: string, stop: () => Promise<void>) => {
+  const shutdown = (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
     log.info('shutting down', { signal });
@@ -163,51 +176,84 @@ export async function main(argv: string[]): Promise<void> {
     force.unref();
     stop()
       .catch((err) => log.error('shutdown failed', { error: String(err) }))
-      .then(() => deps.close())
+      .then(() => closeDeps())
       .catch((err) => log.error('shutdown failed', { error: String(err) }))
       .finally(() => process.exit(0));
   };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (endWithStdin) process.stdin.on('end', () => shutdown('stdin closed'));
+}
 
-  if (command === 'serve') {
-    const { startHttpServer } = await import('./http/app.js');
-    let running: Awaited<ReturnType<typeof startHttpServer>>;
-    try {
-      running = await startHttpServer(deps);
-    } catch (err) {
-      deps.close();
-      fail((err as Error).message);
-    }
-    log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
-    process.on('SIGINT', () => shutdown('SIGINT', running.close));
-    process.on('SIGTERM', () => shutdown('SIGTERM', running.close));
-    return;
+async function serveHttp(config: Config, log: ReturnType<typeof createLogger>, deps: Deps): Promise<void> {
+  const { startHttpServer } = await import('./http/app.js');
+  let running: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    running = await startHttpServer(deps);
+  } catch (err) {
+    deps.close();
+    fail((err as Error).message);
   }
+  log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
+  onShutdown(log, running.close, () => deps.close(), false);
+}
+
+/**
+ * stdio: the handshake is answered before the stores are opened and the domain is imported
+ * (initialize, then tools/list from the build's prebuilt entries), so an agent that starts this
+ * process sees its tools as soon as the protocol layer is up. Right after the handshake (or when a
+ * message that needs them arrives first) the deps are opened; messages that need them wait, in
+ * order, until they are. The catalogue itself is built after that (deferCatalogue). A failure to
+ * open them (bad database path, bad data) ends the process with the error on stderr, as before.
+ */
+async function serveStdioCommand(config: Config, log: ReturnType<typeof createLogger>): Promise<void> {
+  const { createServer } = await import('./server.js');
+  let real: Deps | null = null;
+  let opening: Promise<Deps> | null = null;
+  const open = (): Promise<Deps> =>
+    (opening ??= (async () => {
+      const { openDeps } = await import('./deps.js');
+      const d = await openDeps(config, { log, deferCatalogue: true });
+      await d.ready;
+      real = d;
+      return d;
+    })().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err))));
+  // Handlers only reach the deps for messages that waited for them (WITHOUT_DEPS lists the others).
+  const deps = new Proxy({} as Deps, {
+    get(_target, key) {
+      if (!real) throw new Error(`the server's stores are not open yet (reading ${String(key)})`);
+      return Reflect.get(real, key, real) as unknown;
+    },
+  });
+  const warm = () =>
+    setImmediate(() => {
+      void open().then((d) => {
+        try {
+          void d.catalogue; // builds the deferred catalogue once
+        } catch (err) {
+          log.error('catalogue could not be loaded; calls that need it will fail', { error: (err as Error).message });
+        }
+      });
+    });
+  const needsDeps = (m: JSONRPCMessage) => 'method' in m && !WITHOUT_DEPS.has(m.method);
 
   // One connection; its opening message picks the era (initialize: 2025-era, pinned for the
   // connection; a request with the 2026-07-28 _meta envelope: modern).
-  const warm = () =>
-    setImmediate(() => {
-      try {
-        void deps.catalogue; // builds the deferred catalogue once
-      } catch (err) {
-        log.error('catalogue could not be loaded; calls that need it will fail', { error: (err as Error).message });
-      }
-    });
-  const handle = serveStdio(({ era }) => {
-    const server = createServer(deps, { surface: 'mcp-stdio', era });
-    // 2025-era clients: after the handshake (tools/list in the same batch is answered first).
-    server.oninitialized = warm;
-    if (era === 'modern') warm(); // no handshake: after the first request is taken
-    return server;
-  }, {
-    transport: new LineStdioTransport(),
-    onerror: (err) => log.debug('stdio message rejected', { error: err.message }),
-  });
+  const handle = serveStdio(
+    ({ era }) => {
+      const server = createServer(deps, { surface: 'mcp-stdio', era });
+      // 2025-era clients: after the handshake (tools/list in the same batch is answered first).
+      server.oninitialized = warm;
+      if (era === 'modern') warm(); // no handshake: after the first request is taken
+      return server;
+    },
+    {
+      transport: new LineStdioTransport(process.stdin, process.stdout, { hold: (m) => (real === null && needsDeps(m) ? open() : undefined) }),
+      onerror: (err) => log.debug('stdio message rejected', { error: err.message }),
+    },
+  );
   log.info('stdio server ready');
-  const stop = () => handle.close();
-  process.on('SIGINT', () => shutdown('SIGINT', stop));
-  process.on('SIGTERM', () => shutdown('SIGTERM', stop));
-  process.stdin.on('end', () => shutdown('stdin closed', stop));
+  onShutdown(log, () => handle.close(), () => real?.close(), true);
 }
 
 main(process.argv.slice(2)).catch((err) => {

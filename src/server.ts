@@ -11,16 +11,38 @@ import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type
 import type { Deps } from './deps.js';
 import { DomainError } from './domain/errors.js';
 import { toPortableJsonSchema } from './mcp/json-schema.js';
-import { prebuiltToolEntries } from './mcp/tools-list-cache.js';
+import { prebuiltToolEntries, prebuiltToolList } from './mcp/tools-list-cache.js';
 import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';
-import { completePromptArgument, getPrompt, listPrompts } from './prompts/serve.js';
-import { exportStore } from './resources/exports.js';
-import { completeResourceArgument, listResources, listResourceTemplates, readResource, ResourceMissing } from './resources/serve.js';
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
-import { TOOLS } from './tools/index.js';
-import { runTool } from './tools/run.js';
-import { toolText } from './tools/text.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
+
+/**
+ * What serves tools, resources, prompts and completions: the tool registry and the domain behind
+ * it, imported on first use rather than with this module. A stdio client's handshake (initialize,
+ * then tools/list from the build's prebuilt entries) is answered without loading them: importing
+ * them is most of a cold start (about 70 ms). The HTTP server imports them at start (its REST
+ * routes are built from the registry), so there this is already settled.
+ */
+async function importRegistry() {
+  const [tools, run, text, exports, resources, prompts] = await Promise.all([
+    import('./tools/index.js'),
+    import('./tools/run.js'),
+    import('./tools/text.js'),
+    import('./resources/exports.js'),
+    import('./resources/serve.js'),
+    import('./prompts/serve.js'),
+  ]);
+  return { TOOLS: tools.TOOLS, runTool: run.runTool, toolText: text.toolText, exportStore: exports.exportStore, ...resources, ...prompts };
+}
+type Registry = Awaited<ReturnType<typeof importRegistry>>;
+let registry: Registry | null = null;
+let registryLoad: Promise<Registry> | null = null;
+
+/** The registry, imported once per process (the same object after). */
+export function loadRegistry(): Promise<Registry> {
+  if (registry) return Promise.resolve(registry);
+  return (registryLoad ??= importRegistry().then((r) => (registry = r)));
+}
 
 export type Extra = ServerContext;
 export type Era = 'legacy' | 'modern';
@@ -111,7 +133,7 @@ export function toolTable(tools: readonly AnyTool[]): ToolTable {
   let t = tableCache.get(tools);
   if (!t) {
     // The shipped registry's entries come converted from the build when they are there.
-    const listed = (tools === TOOLS ? prebuiltToolEntries(tools.map((x) => x.name)) : null) ?? tools.map(cachedEntry);
+    const listed = (tools === registry?.TOOLS ? prebuiltToolEntries(tools.map((x) => x.name)) : null) ?? tools.map(cachedEntry);
     t = { listed, byName: new Map(tools.map((tool, i) => [tool.name, { tool, entry: listed[i] }])) };
     tableCache.set(tools, t);
   }
@@ -188,11 +210,21 @@ const SERVER_OPTIONS = {
 export function createServer(deps: Deps, opts: ServerOptions): Server {
 
   const server = new RobotPartsServer(SERVER_INFO, SERVER_OPTIONS);
-  const table = toolTable(opts.tools ?? TOOLS);
+  /** The tool table: the instance's own tools, or the shipped registry's (imported on first use). */
+  const tableOf = (reg: Registry) => toolTable(opts.tools ?? reg.TOOLS);
 
-  server.setRequestHandler('tools/list', () => ({ tools: table.listed }));
+  server.setRequestHandler('tools/list', async () => {
+    if (opts.tools) return { tools: toolTable(opts.tools).listed };
+    if (registry) return { tools: tableOf(registry).listed };
+    // Before the registry is imported: the build's prebuilt entries, when the file was written
+    // after the registry was last compiled (else the registry is imported and converted).
+    const prebuilt = prebuiltToolList();
+    return { tools: prebuilt ?? tableOf(await loadRegistry()).listed };
+  });
   server.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
+    const { runTool, toolText, exportStore } = registry ?? (await loadRegistry());
+    const table = tableOf(registry!);
     const found = table.byName.get(name);
     if (!found) throw invalidParams(`Unknown tool "${name}". Call tools/list for the available tools.`);
     const { tool, entry } = found;
@@ -224,10 +256,11 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     };
   });
 
-  server.setRequestHandler('resources/list', async () => ({ resources: await listResources(deps) }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: listResourceTemplates() }));
+  server.setRequestHandler('resources/list', async () => ({ resources: await (registry ?? (await loadRegistry())).listResources(deps) }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (registry ?? (await loadRegistry())).listResourceTemplates() }));
   server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
+    const { readResource, ResourceMissing } = registry ?? (await loadRegistry());
     try {
       return await readResource(deps, uri);
     } catch (err) {
@@ -237,8 +270,9 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     }
   });
 
-  server.setRequestHandler('prompts/list', () => ({ prompts: listPrompts() }));
+  server.setRequestHandler('prompts/list', async () => ({ prompts: (registry ?? (await loadRegistry())).listPrompts() }));
   server.setRequestHandler('prompts/get', async (request) => {
+    const { getPrompt } = registry ?? (await loadRegistry());
     const r = await getPrompt(deps, request.params.name, request.params.arguments ?? {});
     if (r.error !== undefined) throw invalidParams(r.error);
     return r.result!;
@@ -246,6 +280,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
 
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument } = request.params;
+    const { completeResourceArgument, completePromptArgument } = registry ?? (await loadRegistry());
     const context = request.params.context?.arguments ?? {};
     const r =
       ref.type === 'ref/resource'

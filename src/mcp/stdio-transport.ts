@@ -18,11 +18,39 @@ export class LineStdioTransport implements Transport {
   private skipping = false;
   private started = false;
   private closed = false;
+  /** Messages held back (in arrival order) until what the first of them waits for has settled. */
+  private queue: Promise<void> | null = null;
+  private queued = 0;
 
+  /**
+   * @param opts.hold asked for each message before it is passed on: a promise makes the message
+   *   (and every later one, to keep their order) wait until it settles; undefined passes it on.
+   */
   constructor(
     private readonly stdin: Readable = process.stdin,
     private readonly stdout: Writable = process.stdout,
+    private readonly opts: { hold?: (message: JSONRPCMessage) => Promise<unknown> | undefined } = {},
   ) {}
+
+  private deliver(message: JSONRPCMessage): void {
+    const wait = this.opts.hold?.(message);
+    if (wait === undefined && this.queue === null) {
+      this.onmessage?.(message);
+      return;
+    }
+    this.queued++;
+    const after = this.queue ?? Promise.resolve();
+    this.queue = after
+      .then(() => wait)
+      .then(
+        () => undefined,
+        () => undefined, // what it waited for failed: the message is still passed on (its handler reports the failure)
+      )
+      .then(() => {
+        if (!this.closed) this.onmessage?.(message);
+        if (--this.queued === 0) this.queue = null;
+      });
+  }
 
   private readonly onData = (chunk: Buffer | string) => {
     this.buffer += chunk.toString();
@@ -76,7 +104,7 @@ export class LineStdioTransport implements Transport {
       this.reject(typeof id === 'string' || typeof id === 'number' ? id : null, -32600, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
       return;
     }
-    this.onmessage?.(message);
+    this.deliver(message);
   }
 
   async start(): Promise<void> {

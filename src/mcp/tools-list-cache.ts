@@ -10,6 +10,40 @@ import fs from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/server';
 
 export const TOOLS_LIST_CACHE = new URL('./tools-list.json', import.meta.url);
+/** The compiled registry module the entries were converted from (its size and mtime are stamped in the file). */
+export const TOOLS_REGISTRY_MODULE = new URL('../tools/index.js', import.meta.url);
+
+/** What the build stamps into the file: the registry module as it was when the entries were written. */
+export function registryStamp(module: URL | string = TOOLS_REGISTRY_MODULE): { size: number; mtime_ms: number } | null {
+  try {
+    const st = fs.statSync(module);
+    return { size: st.size, mtime_ms: st.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+let listing: Tool[] | null | undefined;
+
+/**
+ * The prebuilt entries without importing the registry (stdio's handshake), read once per
+ * process: only when the file's stamp matches the compiled registry module as it is now, so a
+ * registry compiled again without rewriting the file (a bare tsc) is never described by an
+ * older file. Null otherwise; the caller then imports the registry and converts it.
+ */
+export function prebuiltToolList(file: URL | string = TOOLS_LIST_CACHE, module: URL | string = TOOLS_REGISTRY_MODULE): Tool[] | null {
+  if (listing !== undefined && file === TOOLS_LIST_CACHE && module === TOOLS_REGISTRY_MODULE) return listing;
+  let found: Tool[] | null = null;
+  try {
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { tools?: Tool[]; registry?: { size?: unknown; mtime_ms?: unknown } };
+    const now = registryStamp(module);
+    if (Array.isArray(doc.tools) && now && doc.registry?.size === now.size && doc.registry?.mtime_ms === now.mtime_ms) found = doc.tools;
+  } catch {
+    found = null;
+  }
+  if (file === TOOLS_LIST_CACHE && module === TOOLS_REGISTRY_MODULE) listing = found;
+  return found;
+}
 
 /** The prebuilt entries when the file lists exactly these tools in this order, else null. */
 export function prebuiltToolEntries(names: readonly string[], file: URL | string = TOOLS_LIST_CACHE): Tool[] | null {
