@@ -148,7 +148,7 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
   // is open), so a closed store answers store_unavailable, never an empty result.
   const catalogue = new MemoryCatalogue(data, oss, probe);
-  const index = new SearchIndex(data.entities);
+  const index = new SearchIndex(catalogue.sortedRecords); // already in id order: not sorted again
   // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
   // Its rows and same_as links are built on first use (SpecIndex).
   const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers, fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)] });

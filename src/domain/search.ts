@@ -498,6 +498,14 @@ function cmpStr(a: string, b: string): number {
  */
 export function sortedById<T extends { id: string }>(items: readonly T[]): T[] {
   const lower = items.map((x) => x.id.toLowerCase());
+  // Already in id order (the catalogue hands its sorted records to the index): one pass.
+  let sorted = true;
+  for (let i = 1; i < items.length && sorted; i++) {
+    const a = lower[i - 1]!;
+    const b = lower[i]!;
+    sorted = a < b || (a === b && cmpStr(items[i - 1]!.id, items[i]!.id) <= 0);
+  }
+  if (sorted) return [...items];
   const order = items.map((_, i) => i);
   order.sort((i, j) => {
     const a = lower[i]!;

@@ -14,7 +14,7 @@
 import type { StoredEntity } from '../domain/entity.js';
 import { DomainError } from '../domain/errors.js';
 import { deepFreeze } from '../domain/freeze.js';
-import { sortedById } from '../domain/search.js';
+import { cmpId, sortedById } from '../domain/search.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 
 export { deepFreeze };
@@ -28,6 +28,17 @@ export interface SnapshotData {
   entities: readonly StoredEntity[];
 }
 
+
+/** Two lists in id order merged into one (the catalogue's records and the few open-source-layer ones). */
+function mergeById<T extends { id: string }>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(cmpId(a[i]!.id, b[j]!.id) <= 0 ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
 
 function storeUnavailable(cause: unknown): DomainError {
   return new DomainError('store_unavailable', 'The entity store is unavailable; try again shortly.', {
@@ -62,7 +73,7 @@ export class MemoryCatalogue implements Catalogue {
       const k = e.id.toLowerCase();
       if (!this.byId.has(k)) this.byId.set(k, deepFreeze(e));
     }
-    this.allIds = sortedById([...this.sorted, ...oss]).map((e) => ({ lower: e.id.toLowerCase(), id: e.id }));
+    this.allIds = mergeById(this.sorted, sortedById(oss)).map((e) => ({ lower: e.id.toLowerCase(), id: e.id }));
     const counts = new Map<string, number>();
     for (const e of this.sorted) counts.set(e.category, (counts.get(e.category) ?? 0) + 1);
     const known = new Set(data.categories.map((c) => c.slug));
@@ -92,6 +103,11 @@ export class MemoryCatalogue implements Catalogue {
       this.views.set(key, v);
     }
     return v;
+  }
+
+  /** The catalogue's records in id order (the frozen snapshot itself; for building indexes at start). */
+  get sortedRecords(): readonly StoredEntity[] {
+    return this.sorted;
   }
 
   get(id: string) {
