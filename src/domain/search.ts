@@ -74,6 +74,85 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/**
+ * Token numbers for the index build: tokenises a text (exactly as tokenize() does) and numbers
+ * each token in order of first sight, without making a string for a token already seen. The
+ * tokens are hashed while they are scanned and looked up in an open-addressing table by their
+ * characters; only a new token is sliced out. At 100,000 records this is most of the index's
+ * build time saved (no substring and no Map hashing per token).
+ */
+class TokenInterner {
+  /** Token strings by number. */
+  readonly tokens: string[] = [];
+  private slots = new Int32Array(1 << 12).fill(-1);
+  private hashes: number[] = [];
+
+  /** Appends to `out` the numbers of the tokens of `text` (lower-cased here), in order, repeats included. */
+  scan(text: string, out: number[]): void {
+    const s = text.toLowerCase();
+    let start = -1;
+    let h = 0;
+    for (let i = 0; i < s.length; ) {
+      const c = s.charCodeAt(i);
+      const cp = c >= 0xd800 && c <= 0xdbff ? (s.codePointAt(i) as number) : c;
+      const width = cp > 0xffff ? 2 : 1;
+      if (isWordCodePoint(cp)) {
+        if (start < 0) {
+          start = i;
+          h = 0x811c9dc5;
+        }
+        h = Math.imul(h ^ c, 0x01000193);
+        if (width === 2) h = Math.imul(h ^ s.charCodeAt(i + 1), 0x01000193);
+      } else if (start >= 0) {
+        out.push(this.intern(s, start, i, h));
+        start = -1;
+      }
+      i += width;
+    }
+    if (start >= 0) out.push(this.intern(s, start, s.length, h));
+  }
+
+  private intern(s: string, start: number, end: number, h: number): number {
+    const len = end - start;
+    let mask = this.slots.length - 1;
+    let at = h & mask;
+    for (;;) {
+      const k = this.slots[at]!;
+      if (k < 0) break;
+      if (this.hashes[k] === h) {
+        const t = this.tokens[k]!;
+        if (t.length === len) {
+          let same = true;
+          for (let j = 0; j < len; j++) {
+            if (t.charCodeAt(j) !== s.charCodeAt(start + j)) {
+              same = false;
+              break;
+            }
+          }
+          if (same) return k;
+        }
+      }
+      at = (at + 1) & mask;
+    }
+    const k = this.tokens.length;
+    this.tokens.push(s.slice(start, end));
+    this.hashes.push(h);
+    this.slots[at] = k;
+    if (this.tokens.length * 2 > this.slots.length) {
+      // Grow: every token placed again by its hash.
+      const grown = new Int32Array(this.slots.length * 2).fill(-1);
+      mask = grown.length - 1;
+      for (let t = 0; t < this.tokens.length; t++) {
+        let p = this.hashes[t]! & mask;
+        while (grown[p]! >= 0) p = (p + 1) & mask;
+        grown[p] = t;
+      }
+      this.slots = grown;
+    }
+    return k;
+  }
+}
+
 function fieldTexts(e: StoredEntity): Record<SearchField, string> {
   const na = (s: string | null) => (s && s !== 'N/A' ? s : '');
   return {
@@ -178,27 +257,31 @@ export class SearchIndex {
 
     // Per document: unique (token, field) pairs, tokens numbered in order of first sight
     // (renumbered below once the vocabulary is sorted).
-    const firstSeen = new Map<string, number>();
-    const seenTokens: string[] = [];
+    const interner = new TokenInterner();
     const docStart = new Int32Array(n + 1);
     let pairTok: Int32Array = new Int32Array(Math.max(16, n * 8));
     let pairField: Uint8Array = new Uint8Array(pairTok.length);
     let p = 0;
-    const inField = new Set<number>();
+    const found: number[] = [];
+    /** Per token number: the last (document, field) stamp it was counted in (once per field). */
+    let countedIn = new Int32Array(1 << 12);
+    let stamp = 0;
     for (let d = 0; d < n; d++) {
       docStart[d] = p;
       const texts = fieldTexts(docs[d]!);
       for (let f = 0; f < FIELD_COUNT; f++) {
-        inField.clear();
-        for (const t of tokenize(texts[SEARCH_FIELDS[f]])) {
-          let k = firstSeen.get(t);
-          if (k === undefined) {
-            k = seenTokens.length;
-            firstSeen.set(t, k);
-            seenTokens.push(t);
-          }
-          if (inField.has(k)) continue;
-          inField.add(k);
+        found.length = 0;
+        interner.scan(texts[SEARCH_FIELDS[f]], found);
+        stamp++;
+        if (interner.tokens.length > countedIn.length) {
+          const grown = new Int32Array(Math.max(interner.tokens.length, countedIn.length * 2));
+          grown.set(countedIn);
+          countedIn = grown;
+        }
+        for (let i = 0; i < found.length; i++) {
+          const k = found[i]!;
+          if (countedIn[k] === stamp) continue;
+          countedIn[k] = stamp;
           if (p === pairTok.length) {
             const grownTok = new Int32Array(p * 2);
             grownTok.set(pairTok);
@@ -214,6 +297,7 @@ export class SearchIndex {
       }
     }
     docStart[n] = p;
+    const seenTokens = interner.tokens;
     const order = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
     this.vocab = order.map((i) => seenTokens[i]!);
     const renumber = new Int32Array(order.length);
