@@ -9,24 +9,17 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningServer } from '../../src/http/app.js';
-import type { Deps } from '../../src/deps.js';
-import { realDeps } from '../support/deps.js';
+import { startRealServer } from '../support/http.js';
 
 const ids = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: { id: string }[] }).entities
   .slice(0, 2)
   .map((e) => e.id);
 
-let deps: Deps;
-let srv: RunningServer;
+let srv: Awaited<ReturnType<typeof startRealServer>>;
 beforeAll(async () => {
-  deps = realDeps();
-  srv = await startHttpServer(deps);
+  srv = await startRealServer();
 });
-afterAll(async () => {
-  await srv.close();
-  deps.close();
-});
+afterAll(() => srv.stop());
 
 interface Sent {
   chunks: Buffer[];
@@ -74,7 +67,7 @@ describe('request bodies', () => {
   });
 
   it('above the limit: 413 payload_too_large for a declared length and for a chunked body', async () => {
-    const limit = deps.config.bodyLimitBytes;
+    const limit = srv.deps.config.bodyLimitBytes;
     const declared = await post('/api/compare', { chunks: [json], length: limit + 1 });
     expect(declared.status).toBe(413);
     expect(JSON.parse(declared.body)).toMatchObject({ code: 'payload_too_large', limit_bytes: limit });

@@ -3,11 +3,18 @@ import type { Config } from '../../src/config.js';
 import type { Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/entity.js';
 import { startHttpServer, type AppOptions, type RunningServer } from '../../src/http/app.js';
-import { testDeps } from './deps.js';
+import { realDeps, testDeps } from './deps.js';
 
 export async function startTestServer(entities?: StoredEntity[], overrides: Partial<Config> = {}, opts: AppOptions = {}): Promise<RunningServer & { deps: Deps; stop: () => Promise<void> }> {
   const deps = testDeps(entities, overrides);
   const s = await startHttpServer(deps, opts);
+  return { ...s, deps, stop: async () => { await s.close(); deps.close(); } };
+}
+
+/** A server over the shipped data/ on a free loopback port. */
+export async function startRealServer(overrides: Partial<Config> = {}): Promise<RunningServer & { deps: Deps; stop: () => Promise<void> }> {
+  const deps = realDeps(overrides);
+  const s = await startHttpServer(deps);
   return { ...s, deps, stop: async () => { await s.close(); deps.close(); } };
 }
 
