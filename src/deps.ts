@@ -27,7 +27,6 @@ import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { loadDatasets } from './store/datasets.js';
-import { startIndexJob, type IndexJob } from './store/index-job.js';
 import { openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
@@ -107,8 +106,6 @@ interface CatalogueParts {
   ossCount: number;
   catalogue: MemoryCatalogue;
   index: SearchIndex;
-  /** Settles when the search index is built (at once unless a worker builds it: src/store/index-job.ts). */
-  indexReady: Promise<void>;
   specs: SpecIndex;
   ossLayer: WhereUsedLayer;
   analytics: Intelligence;
@@ -118,8 +115,6 @@ interface LoadedData {
   registries: Registries;
   /** The catalogue parts, built on the first call (given the store's probe); the same object after. */
   catalogueParts: (probe: () => void) => CatalogueParts;
-  /** Stops what is still running for the catalogue (an index worker). */
-  stop: () => void;
 }
 
 function loadRegistries(config: Config): Registries {
@@ -136,7 +131,7 @@ function loadRegistries(config: Config): Registries {
   };
 }
 
-function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, manufacturers }: Registries, probe: () => void, indexJob: IndexJob | null): CatalogueParts {
+function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, manufacturers }: Registries, probe: () => void): CatalogueParts {
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
   const layer = readOssLayer(config.dataDir);
@@ -153,11 +148,7 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
   // is open), so a closed store answers store_unavailable, never an empty result.
   const catalogue = new MemoryCatalogue(data, oss, probe);
-  // The search index: from the worker when one was started and has answered for exactly these
-  // records, else built here (already in id order: not sorted again).
-  let index: SearchIndex | null = null;
-  const indexOf = () => (index ??= indexJob?.take(catalogue.sortedRecords.map((e) => e.id)) ?? new SearchIndex(catalogue.sortedRecords));
-  const indexReady = indexJob ? indexJob.settled.then(() => void indexOf()) : Promise.resolve(void indexOf());
+  const index = new SearchIndex(catalogue.sortedRecords); // already in id order: not sorted again
   // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
   // Its rows and same_as links are built on first use (SpecIndex).
   const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers, fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)] });
@@ -165,10 +156,7 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
     data,
     ossCount: oss.length,
     catalogue,
-    get index() {
-      return indexOf();
-    },
-    indexReady,
+    index,
     specs,
     ossLayer,
     get analytics() {
@@ -182,21 +170,13 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
  * fast; the catalogue file too unless deferred (then it is read on the first catalogue call).
  */
 function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedData {
-  // A large catalogue file: its search index is built by a worker while this thread reads it.
-  const indexJob = defer || opts.catalogueData ? null : startIndexJob(config.dataDir);
-  try {
-    const data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir));
-    const registries = loadRegistries(config);
-    let built: CatalogueParts | null = null;
-    return {
-      registries,
-      catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, indexJob)),
-      stop: () => indexJob?.stop(),
-    };
-  } catch (err) {
-    indexJob?.stop(); // the data is refused: nothing is left running
-    throw err;
-  }
+  const data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir));
+  const registries = loadRegistries(config);
+  let built: CatalogueParts | null = null;
+  return {
+    registries,
+    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe)),
+  };
 }
 
 function replayPolicy(config: Config) {
@@ -237,7 +217,6 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     }, digests);
   } catch (err) {
     db.close(); // nothing half-open is left behind
-    loaded.stop();
     throw err;
   }
 }
@@ -290,7 +269,6 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     }, digests);
   } catch (err) {
     await pool.end().catch(() => {});
-    loaded.stop();
     throw err;
   }
 }
@@ -301,7 +279,7 @@ function wire(
   log: Logger,
   /** Throws once the deps are closed (the catalogue then answers store_unavailable). */
   probe: () => void,
-  { registries: { plans, knowledge }, catalogueParts, stop: stopCatalogueWork }: LoadedData,
+  { registries: { plans, knowledge }, catalogueParts }: LoadedData,
   /** Build the catalogue parts on first use (stdio) instead of now. */
   deferCatalogue: boolean,
   stores: AccountStores,
@@ -319,12 +297,10 @@ function wire(
   };
   if (!deferCatalogue) parts();
   const clock = opts.clock ?? systemClock;
-  const adopted = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
+  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
   });
-  adopted.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
-  // Servers await `ready`: by then the search index is built too (a worker's, for a large catalogue).
-  const ready = deferCatalogue ? adopted : Promise.all([adopted, parts().indexReady]).then(() => undefined);
+  ready.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
   const accounts = new AccountService(stores.ledger, {
     digests,
     get rechargeUrl() {
@@ -379,10 +355,7 @@ function wire(
     store: backend.store,
     digests,
     ready,
-    close: () => {
-      stopCatalogueWork();
-      return backend.close();
-    },
+    close: backend.close,
   };
 }
 

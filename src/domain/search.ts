@@ -153,15 +153,7 @@ class TokenInterner {
   }
 }
 
-/** The fields of a record the index reads (all of them free fields). */
-export type IndexDoc = Pick<StoredEntity, 'id' | 'name' | 'name_en' | 'category' | 'manufacturer' | 'type' | 'protocol' | 'interface' | 'interfaces' | 'applications' | 'description' | 'quarantine'>;
-
-/** The fields of a record the index reads, and nothing else (what a worker building the index keeps). */
-export function indexDoc(e: IndexDoc): IndexDoc {
-  return { id: e.id, name: e.name, name_en: e.name_en, category: e.category, manufacturer: e.manufacturer, type: e.type, protocol: e.protocol, interface: e.interface, interfaces: e.interfaces, applications: e.applications, description: e.description, quarantine: e.quarantine };
-}
-
-function fieldTexts(e: IndexDoc): Record<SearchField, string> {
+function fieldTexts(e: StoredEntity): Record<SearchField, string> {
   const na = (s: string | null) => (s && s !== 'N/A' ? s : '');
   return {
     id: e.id,
@@ -233,100 +225,6 @@ function matchedFields(mask: number): readonly SearchField[] {
   return l;
 }
 
-/** The index's arrays: what a SearchIndex is made of (built here, or by a worker and transferred). */
-export interface IndexParts {
-  ids: string[];
-  quarantine: Uint8Array;
-  categories: string[];
-  vocab: string[];
-  tokStart: Int32Array;
-  postDoc: Int32Array;
-  postField: Uint8Array;
-  docStart: Int32Array;
-  docTok: Int32Array;
-  docField: Uint8Array;
-}
-
-/** Builds the index's arrays over the records (in id order, whatever order they come in). */
-export function buildIndexParts(entities: readonly IndexDoc[]): IndexParts {
-  const docs = sortedById(entities);
-  const n = docs.length;
-  const ids = docs.map((e) => e.id);
-  const quarantine = Uint8Array.from(docs, (e) => (e.quarantine ? 1 : 0));
-  const categories = docs.map((e) => e.category);
-
-  // Per document: unique (token, field) pairs, tokens numbered in order of first sight
-  // (renumbered below once the vocabulary is sorted).
-  const interner = new TokenInterner();
-  const docStart = new Int32Array(n + 1);
-  let pairTok: Int32Array = new Int32Array(Math.max(16, n * 8));
-  let pairField: Uint8Array = new Uint8Array(pairTok.length);
-  let p = 0;
-  const found: number[] = [];
-  /** Per token number: the last (document, field) stamp it was counted in (once per field). */
-  let countedIn = new Int32Array(1 << 12);
-  let stamp = 0;
-  for (let d = 0; d < n; d++) {
-    docStart[d] = p;
-    const texts = fieldTexts(docs[d]!);
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      found.length = 0;
-      interner.scan(texts[SEARCH_FIELDS[f]], found);
-      stamp++;
-      if (interner.tokens.length > countedIn.length) {
-        const grown = new Int32Array(Math.max(interner.tokens.length, countedIn.length * 2));
-        grown.set(countedIn);
-        countedIn = grown;
-      }
-      for (let i = 0; i < found.length; i++) {
-        const k = found[i]!;
-        if (countedIn[k] === stamp) continue;
-        countedIn[k] = stamp;
-        if (p === pairTok.length) {
-          const grownTok = new Int32Array(p * 2);
-          grownTok.set(pairTok);
-          pairTok = grownTok;
-          const grownField = new Uint8Array(p * 2);
-          grownField.set(pairField);
-          pairField = grownField;
-        }
-        pairTok[p] = k;
-        pairField[p] = f;
-        p++;
-      }
-    }
-  }
-  docStart[n] = p;
-  const seenTokens = interner.tokens;
-  const order = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
-  const vocab = order.map((i) => seenTokens[i]!);
-  const renumber = new Int32Array(order.length);
-  order.forEach((k, t) => (renumber[k] = t));
-
-  const pairs = p;
-  const docTok = new Int32Array(pairs);
-  const docField = pairField.slice(0, pairs);
-  const counts = new Int32Array(vocab.length + 1);
-  for (let q = 0; q < pairs; q++) {
-    const t = renumber[pairTok[q]!]!;
-    docTok[q] = t;
-    counts[t + 1]++;
-  }
-  const tokStart = new Int32Array(vocab.length + 1);
-  for (let t = 0; t < vocab.length; t++) tokStart[t + 1] = tokStart[t] + counts[t + 1];
-  const postDoc = new Int32Array(pairs);
-  const postField = new Uint8Array(pairs);
-  const fill = tokStart.slice(0, vocab.length);
-  for (let d = 0; d < n; d++) {
-    for (let q = docStart[d]; q < docStart[d + 1]; q++) {
-      const at = fill[docTok[q]]++;
-      postDoc[at] = d;
-      postField[at] = docField[q];
-    }
-  }
-  return { ids, quarantine, categories, vocab, tokStart, postDoc, postField, docStart, docTok, docField };
-}
-
 export class SearchIndex {
   /** Documents in id order (lower-cased id, then id). */
   private readonly ids: string[];
@@ -350,20 +248,83 @@ export class SearchIndex {
   private readonly mask: Uint8Array;
   private query_ = 0;
 
-  /** Over records (built here), or over parts built elsewhere (a worker at start: see src/store/index-worker.ts). */
-  constructor(source: readonly IndexDoc[] | { parts: IndexParts }) {
-    const parts = Array.isArray(source) ? buildIndexParts(source as readonly IndexDoc[]) : (source as { parts: IndexParts }).parts;
-    this.ids = parts.ids;
-    this.quarantine = parts.quarantine;
-    this.categories = parts.categories;
-    this.vocab = parts.vocab;
-    this.tokStart = parts.tokStart;
-    this.postDoc = parts.postDoc;
-    this.postField = parts.postField;
-    this.docStart = parts.docStart;
-    this.docTok = parts.docTok;
-    this.docField = parts.docField;
-    const n = this.ids.length;
+  constructor(entities: readonly StoredEntity[]) {
+    const docs = sortedById(entities);
+    const n = docs.length;
+    this.ids = docs.map((e) => e.id);
+    this.quarantine = Uint8Array.from(docs, (e) => (e.quarantine ? 1 : 0));
+    this.categories = docs.map((e) => e.category);
+
+    // Per document: unique (token, field) pairs, tokens numbered in order of first sight
+    // (renumbered below once the vocabulary is sorted).
+    const interner = new TokenInterner();
+    const docStart = new Int32Array(n + 1);
+    let pairTok: Int32Array = new Int32Array(Math.max(16, n * 8));
+    let pairField: Uint8Array = new Uint8Array(pairTok.length);
+    let p = 0;
+    const found: number[] = [];
+    /** Per token number: the last (document, field) stamp it was counted in (once per field). */
+    let countedIn = new Int32Array(1 << 12);
+    let stamp = 0;
+    for (let d = 0; d < n; d++) {
+      docStart[d] = p;
+      const texts = fieldTexts(docs[d]!);
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        found.length = 0;
+        interner.scan(texts[SEARCH_FIELDS[f]], found);
+        stamp++;
+        if (interner.tokens.length > countedIn.length) {
+          const grown = new Int32Array(Math.max(interner.tokens.length, countedIn.length * 2));
+          grown.set(countedIn);
+          countedIn = grown;
+        }
+        for (let i = 0; i < found.length; i++) {
+          const k = found[i]!;
+          if (countedIn[k] === stamp) continue;
+          countedIn[k] = stamp;
+          if (p === pairTok.length) {
+            const grownTok = new Int32Array(p * 2);
+            grownTok.set(pairTok);
+            pairTok = grownTok;
+            const grownField = new Uint8Array(p * 2);
+            grownField.set(pairField);
+            pairField = grownField;
+          }
+          pairTok[p] = k;
+          pairField[p] = f;
+          p++;
+        }
+      }
+    }
+    docStart[n] = p;
+    const seenTokens = interner.tokens;
+    const order = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
+    this.vocab = order.map((i) => seenTokens[i]!);
+    const renumber = new Int32Array(order.length);
+    order.forEach((k, t) => (renumber[k] = t));
+
+    const pairs = p;
+    this.docStart = docStart;
+    this.docTok = new Int32Array(pairs);
+    this.docField = pairField.slice(0, pairs);
+    const counts = new Int32Array(this.vocab.length + 1);
+    for (let q = 0; q < pairs; q++) {
+      const t = renumber[pairTok[q]!]!;
+      this.docTok[q] = t;
+      counts[t + 1]++;
+    }
+    this.tokStart = new Int32Array(this.vocab.length + 1);
+    for (let t = 0; t < this.vocab.length; t++) this.tokStart[t + 1] = this.tokStart[t] + counts[t + 1];
+    this.postDoc = new Int32Array(pairs);
+    this.postField = new Uint8Array(pairs);
+    const fill = this.tokStart.slice(0, this.vocab.length);
+    for (let d = 0; d < n; d++) {
+      for (let q = this.docStart[d]; q < this.docStart[d + 1]; q++) {
+        const at = fill[this.docTok[q]]++;
+        this.postDoc[at] = d;
+        this.postField[at] = this.docField[q];
+      }
+    }
     this.epoch = new Int32Array(n);
     this.hits = new Int32Array(n);
     this.score = new Int32Array(n);
