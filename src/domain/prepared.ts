@@ -213,33 +213,14 @@ function objectJson(o: object): string {
   return base.length === 2 ? `{${tail.slice(1)}}` : `${base.slice(0, -1)}${tail}}`;
 }
 
-type Segment = string | Buffer | { bytes: Buffer; tail: string };
-
-function segmentLength(g: Segment): number {
-  if (typeof g === 'string') return Buffer.byteLength(g, 'utf8');
-  if (Buffer.isBuffer(g)) return g.length;
-  return g.tail === '' ? g.bytes.length : mergedLength(g);
-}
-
-function writeSegment(out: Buffer, off: number, g: Segment): number {
-  if (typeof g === 'string') return off + out.write(g, off, 'utf8');
-  if (Buffer.isBuffer(g)) return off + g.copy(out, off);
-  if (g.tail === '') return off + g.bytes.copy(out, off);
-  off += g.bytes.copy(out, off, 0, g.bytes.length - 1);
-  off += out.write(g.bytes.length === 2 ? g.tail.slice(1) : g.tail, off, 'utf8'); // '{}': no leading ','
-  out[off] = 0x7d; // }
-  return off + 1;
-}
-
 /**
- * The UTF-8 bytes of JSON.stringify(output) for a tool output, byte for byte, reusing the
- * prepared bytes of the frozen records inside its top-level arrays: a 650 kB deep listing is a
- * copy of cached buffers, not a serialisation, and needs no UTF-8 encoding per call; a page of
- * search hits is its summaries' bytes with each hit's few extra members written between them.
- * The answer is written into one buffer of its exact length.
+ * The pieces of JSON.stringify(output), in order: text, and for each top-level array of frozen
+ * records that is itself frozen (the same listing page again) its prepared JSON, as `frozenArray`
+ * gives it. A page made for this call (search hits) is written into the text from each element's
+ * prepared JSON.
  */
-export function stringifyOutput(output: Record<string, unknown>): Buffer {
-  const segs: Segment[] = [];
+function outputPieces<P>(output: Record<string, unknown>, frozenArray: (v: readonly object[]) => P): (string | P)[] {
+  const pieces: (string | P)[] = [];
   let text = '{';
   let first = true;
   for (const k of Object.keys(output)) {
@@ -248,13 +229,10 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
       text += `${first ? '' : ','}${JSON.stringify(k)}:`;
       first = false;
       if (Object.isFrozen(v)) {
-        // The same frozen page again (a listing): the same bytes, prepared once.
-        segs.push(text, arrayBytes(v as object[]));
+        pieces.push(text, frozenArray(v as object[]));
         text = '';
         continue;
       }
-      // A page made for this call (search hits): each element's prepared JSON text, joined
-      // into the answer's text (one UTF-8 encoding at the end, no native call per element).
       text += '[';
       for (let i = 0; i < v.length; i++) text += (i ? ',' : '') + objectJson(v[i] as object);
       text += ']';
@@ -265,37 +243,31 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
     text += `${first ? '' : ','}${JSON.stringify(k)}:${json}`;
     first = false;
   }
-  segs.push(`${text}}`);
+  pieces.push(`${text}}`);
+  return pieces;
+}
+
+/**
+ * The UTF-8 bytes of JSON.stringify(output) for a tool output, byte for byte, reusing the
+ * prepared bytes of the frozen records inside its top-level arrays: a 650 kB deep listing is a
+ * copy of cached buffers, not a serialisation, and needs no UTF-8 encoding per call; a page of
+ * search hits is its summaries' prepared JSON with each hit's few extra members between them.
+ * The answer is written into one buffer of its exact length.
+ */
+export function stringifyOutput(output: Record<string, unknown>): Buffer {
+  const pieces = outputPieces(output, arrayBytes);
   let total = 0;
-  for (const g of segs) total += segmentLength(g);
+  for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : g.length;
   const out = Buffer.allocUnsafe(total);
   let off = 0;
-  for (const g of segs) off = writeSegment(out, off, g);
+  for (const g of pieces) off += typeof g === 'string' ? out.write(g, off, 'utf8') : g.copy(out, off);
   return out;
 }
 
 /**
- * JSON.stringify(output) for a tool output, as text: the JSON text of the frozen records inside
- * its top-level arrays is prepared once (a search hit: its summary's text and its extras), so only
- * the rest is serialised per call. The text block of an MCP tool result carries it.
+ * JSON.stringify(output) for a tool output, as text, from the same prepared JSON (a frozen
+ * listing page: its JSON text prepared once). The text block of an MCP tool result carries it.
  */
 export function outputJson(output: Record<string, unknown>): string {
-  let text = '{';
-  let first = true;
-  for (const k of Object.keys(output)) {
-    const v = output[k];
-    let json: string | undefined;
-    if (Array.isArray(v) && v.length > 0 && v.every(isFrozenObject)) {
-      if (Object.isFrozen(v)) json = preparedJson(v);
-      else {
-        json = '[';
-        for (let i = 0; i < v.length; i++) json += (i ? ',' : '') + objectJson(v[i] as object);
-        json += ']';
-      }
-    } else json = JSON.stringify(v);
-    if (json === undefined) continue;
-    text += `${first ? '' : ','}${JSON.stringify(k)}:${json}`;
-    first = false;
-  }
-  return `${text}}`;
+  return outputPieces(output, preparedJson).join('');
 }
