@@ -23,37 +23,43 @@ export function registryStamp(module: URL | string = TOOLS_REGISTRY_MODULE): { s
   }
 }
 
-let listing: Tool[] | null | undefined;
+interface CacheFile {
+  tools?: Tool[];
+  registry?: { size?: unknown; mtime_ms?: unknown };
+}
+
+/** The shipped file, read and parsed at most once per process (both readers below use it). */
+let shipped: CacheFile | null | undefined;
+
+/** The parsed file, or null when it cannot be read or parsed. */
+function readCacheFile(file: URL | string): CacheFile | null {
+  if (file === TOOLS_LIST_CACHE && shipped !== undefined) return shipped;
+  let doc: CacheFile | null;
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile;
+  } catch {
+    doc = null;
+  }
+  if (file === TOOLS_LIST_CACHE) shipped = doc;
+  return doc;
+}
 
 /**
- * The prebuilt entries without importing the registry (stdio's handshake), read once per
- * process: only when the file's stamp matches the compiled registry module as it is now, so a
- * registry compiled again without rewriting the file (a bare tsc) is never described by an
- * older file. Null otherwise; the caller then imports the registry and converts it.
+ * The prebuilt entries without importing the registry (stdio's handshake): only when the file's
+ * stamp matches the compiled registry module as it is now, so a registry compiled again without
+ * rewriting the file (a bare tsc) is never described by an older file. Null otherwise; the caller
+ * then imports the registry and converts it.
  */
 export function prebuiltToolList(file: URL | string = TOOLS_LIST_CACHE, module: URL | string = TOOLS_REGISTRY_MODULE): Tool[] | null {
-  if (listing !== undefined && file === TOOLS_LIST_CACHE && module === TOOLS_REGISTRY_MODULE) return listing;
-  let found: Tool[] | null = null;
-  try {
-    const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { tools?: Tool[]; registry?: { size?: unknown; mtime_ms?: unknown } };
-    const now = registryStamp(module);
-    if (Array.isArray(doc.tools) && now && doc.registry?.size === now.size && doc.registry?.mtime_ms === now.mtime_ms) found = doc.tools;
-  } catch {
-    found = null;
-  }
-  if (file === TOOLS_LIST_CACHE && module === TOOLS_REGISTRY_MODULE) listing = found;
-  return found;
+  const doc = readCacheFile(file);
+  if (!doc || !Array.isArray(doc.tools)) return null;
+  const now = registryStamp(module);
+  return now && doc.registry?.size === now.size && doc.registry?.mtime_ms === now.mtime_ms ? doc.tools : null;
 }
 
 /** The prebuilt entries when the file lists exactly these tools in this order, else null. */
 export function prebuiltToolEntries(names: readonly string[], file: URL | string = TOOLS_LIST_CACHE): Tool[] | null {
-  let doc: { tools?: Tool[] };
-  try {
-    doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { tools?: Tool[] };
-  } catch {
-    return null;
-  }
-  const tools = doc.tools;
+  const tools = readCacheFile(file)?.tools;
   if (!Array.isArray(tools) || tools.length !== names.length || tools.some((t, i) => t?.name !== names[i])) return null;
   return tools;
 }

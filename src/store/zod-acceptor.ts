@@ -42,7 +42,8 @@ interface Schema {
 
 class Unsupported extends Error {}
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** An object JSON.parse makes: not an array, Object.prototype as its prototype. */
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 function lengthChecks(def: Def): number {
   let min = 0;
@@ -104,7 +105,7 @@ function compile(s: Schema): Acceptor {
       if (k.type !== 'string' || k.checks?.length) throw new Unsupported('record key');
       const val = compile(def.valueType!);
       return (v) => {
-        if (!isObject(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+        if (!isPlainObject(v)) return false;
         for (const key of Object.keys(v)) if (key === '__proto__' || !val(v[key])) return false;
         return true;
       };
@@ -119,7 +120,7 @@ function compile(s: Schema): Acceptor {
       });
       const n = keys.length;
       return (v) => {
-        if (!isObject(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+        if (!isPlainObject(v)) return false;
         // The value's keys must be the shape's, in its order, optional ones possibly absent:
         // then zod's copy has the same keys in the same order.
         let i = 0;
