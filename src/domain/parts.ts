@@ -93,13 +93,12 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
 
   const offset = p.offset ?? 0;
   // Category, quarantine and paging are applied inside the index, before its top-k selection.
-  const { page, total, quarantinedExcluded: excluded } = ctx.index.query(terms, {
-    category,
-    includeQuarantine: includeQ,
-    offset,
-    limit,
-    ...(spec ? { filter: spec.filter, orderBy: spec.orderBy, allWhenNoTerms: true } : {}),
-  });
+  const { page, total, quarantinedExcluded: excluded } = ctx.index.query(
+    terms,
+    spec
+      ? { category, includeQuarantine: includeQ, offset, limit, filter: spec.filter, orderBy: spec.orderBy, allWhenNoTerms: true }
+      : { category, includeQuarantine: includeQ, offset, limit },
+  );
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
   const byId = new Map(records.map((r) => [r.id, r]));

@@ -144,7 +144,7 @@ function hitTail(h: Record<string, unknown>): string {
 }
 
 /** An object's JSON as prepared bytes plus, for a search hit, the members after its summary's. */
-function objectPieces(o: object): { bytes: Buffer; tail: string } {
+function objectPieces(o: object): ObjectPiece {
   const summary = PreparedHit.summaryOf(o);
   if (!summary) return { bytes: objectBytes(o), tail: '' };
   // JSON.stringify(hit) = the summary's JSON without its '}', the extras' members, '}'.
@@ -162,18 +162,30 @@ function objectBytes(o: object): Buffer {
   return b;
 }
 
-/**
- * Objects' pieces written into one buffer: each object's bytes (for an extended one without its
- * closing '}', then its tail and '}'), separated by ',' and, for an array, inside '[' ']'.
- */
-function joinPieces(pieces: readonly { bytes: Buffer; tail: string }[], array: boolean): Buffer {
+type ObjectPiece = { bytes: Buffer; tail: string };
+
+/** Objects' pieces written into one buffer of their exact length (see writePieces). */
+function joinPieces(pieces: readonly ObjectPiece[], array: boolean): Buffer {
+  const out = Buffer.allocUnsafe(piecesLength(pieces, array));
+  writePieces(out, 0, pieces, array);
+  return out;
+}
+
+/** The byte length writePieces writes. */
+function piecesLength(pieces: readonly ObjectPiece[], array: boolean): number {
   let total = array ? 2 : 0;
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i]!;
     total += (i ? 1 : 0) + (p.tail === '' ? p.bytes.length : mergedLength(p));
   }
-  const out = Buffer.allocUnsafe(total);
-  let off = 0;
+  return total;
+}
+
+/**
+ * Writes objects' pieces at `off`: each object's bytes (for an extended one without its closing
+ * '}', then its tail and '}'), separated by ',' and, for an array, inside '[' ']'. Returns the end.
+ */
+function writePieces(out: Buffer, off: number, pieces: readonly ObjectPiece[], array: boolean): number {
   if (array) out[off++] = 0x5b; // [
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i]!;
@@ -188,19 +200,20 @@ function joinPieces(pieces: readonly { bytes: Buffer; tail: string }[], array: b
     out[off++] = 0x7d; // }
   }
   if (array) out[off++] = 0x5d; // ]
-  return out;
+  return off;
 }
 
-function mergedLength(p: { bytes: Buffer; tail: string }): number {
+function mergedLength(p: ObjectPiece): number {
   return p.bytes.length - 1 + Buffer.byteLength(p.tail, 'utf8') - (p.bytes.length === 2 ? 1 : 0) + 1;
 }
 
-/** The UTF-8 JSON of an array of frozen objects, from each object's prepared bytes. */
+/** The UTF-8 JSON of a frozen array of frozen objects, from each object's prepared bytes, once. */
 function arrayBytes(v: readonly object[]): Buffer {
-  const cached = arrayBytesOf.get(v);
-  if (cached) return cached;
-  const out = joinPieces(v.map(objectPieces), true);
-  if (Object.isFrozen(v)) arrayBytesOf.set(v, out); // the same frozen page again: the same bytes
+  let out = arrayBytesOf.get(v);
+  if (!out) {
+    out = joinPieces(v.map(objectPieces), true);
+    arrayBytesOf.set(v, out); // the same frozen page again: the same bytes
+  }
   return out;
 }
 
@@ -215,27 +228,19 @@ function objectJson(o: object): string {
 
 /**
  * The pieces of JSON.stringify(output), in order: text, and for each top-level array of frozen
- * records that is itself frozen (the same listing page again) its prepared JSON, as `frozenArray`
- * gives it. A page made for this call (search hits) is written into the text from each element's
- * prepared JSON.
+ * records or search hits its JSON as `objectArray` gives it (a listing page the store hands out
+ * again, frozen, or a page of hits made for this call).
  */
-function outputPieces<P>(output: Record<string, unknown>, frozenArray: (v: readonly object[]) => P): (string | P)[] {
+function outputPieces<P>(output: Record<string, unknown>, objectArray: (v: readonly object[]) => P): (string | P)[] {
   const pieces: (string | P)[] = [];
   let text = '{';
   let first = true;
   for (const k of Object.keys(output)) {
     const v = output[k];
     if (Array.isArray(v) && v.length > 0 && v.every(isFrozenObject)) {
-      text += `${first ? '' : ','}${JSON.stringify(k)}:`;
+      pieces.push(`${text}${first ? '' : ','}${JSON.stringify(k)}:`, objectArray(v as object[]));
+      text = '';
       first = false;
-      if (Object.isFrozen(v)) {
-        pieces.push(text, frozenArray(v as object[]));
-        text = '';
-        continue;
-      }
-      text += '[';
-      for (let i = 0; i < v.length; i++) text += (i ? ',' : '') + objectJson(v[i] as object);
-      text += ']';
       continue;
     }
     const json = JSON.stringify(v);
@@ -247,6 +252,14 @@ function outputPieces<P>(output: Record<string, unknown>, frozenArray: (v: reado
   return pieces;
 }
 
+/** The JSON text of an array of frozen objects or search hits: prepared once for a frozen array. */
+function arrayJson(v: readonly object[]): string {
+  if (Object.isFrozen(v)) return preparedJson(v);
+  let text = '[';
+  for (let i = 0; i < v.length; i++) text += (i ? ',' : '') + objectJson(v[i] as object);
+  return `${text}]`;
+}
+
 /**
  * The UTF-8 bytes of JSON.stringify(output) for a tool output, byte for byte, reusing the
  * prepared bytes of the frozen records inside its top-level arrays: a 650 kB deep listing is a
@@ -255,12 +268,14 @@ function outputPieces<P>(output: Record<string, unknown>, frozenArray: (v: reado
  * The answer is written into one buffer of its exact length.
  */
 export function stringifyOutput(output: Record<string, unknown>): Buffer {
-  const pieces = outputPieces(output, arrayBytes);
+  // A page of hits made for this call is written as its hits' pieces (each summary's prepared
+  // bytes, the hit's few extra members after them), never as one long string to flatten and encode.
+  const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (Object.isFrozen(v) ? arrayBytes(v) : v.map(objectPieces)));
   let total = 0;
-  for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : g.length;
+  for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : Buffer.isBuffer(g) ? g.length : piecesLength(g, true);
   const out = Buffer.allocUnsafe(total);
   let off = 0;
-  for (const g of pieces) off += typeof g === 'string' ? out.write(g, off, 'utf8') : g.copy(out, off);
+  for (const g of pieces) off = typeof g === 'string' ? off + out.write(g, off, 'utf8') : Buffer.isBuffer(g) ? off + g.copy(out, off) : writePieces(out, off, g, true);
   return out;
 }
 
@@ -269,5 +284,5 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
  * listing page: its JSON text prepared once). The text block of an MCP tool result carries it.
  */
 export function outputJson(output: Record<string, unknown>): string {
-  return outputPieces(output, preparedJson).join('');
+  return outputPieces(output, arrayJson).join('');
 }

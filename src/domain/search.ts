@@ -359,7 +359,7 @@ export class SearchIndex {
     if (terms.length === 0 || this.ids.length === 0) return new Int32Array(0);
     const ranges = terms.map((t) => {
       const r = this.range(t);
-      return { ...r, postings: this.tokStart[r.hi] - this.tokStart[r.lo] };
+      return { lo: r.lo, hi: r.hi, exact: r.exact, postings: this.tokStart[r.hi] - this.tokStart[r.lo] };
     });
     if (ranges.some((r) => r.postings === 0)) return new Int32Array(0);
     ranges.sort((a, b) => a.postings - b.postings);

@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { AnyTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
-import { errorResponse, peerAddress, type AppEnv } from './common.js';
+import { errorResponse, peerAddress, requestHeader, requestHeaders, type AppEnv } from './common.js';
 import { resolveClientAddress, trustedProxies } from './client-address.js';
 import { httpServerOptions, isClientAbort, sandboxExposure } from './hardening.js';
 import { DATASETS } from '../resources/datasets.js';
@@ -46,14 +46,17 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
     c.set('requestId', requestId);
-    c.set('clientAddress', resolveClientAddress(peerAddress(c), c.req.raw.headers, proxies));
+    const headers = requestHeaders(c);
+    c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies));
     const started = performance.now();
-    if (!isAllowedHost(c.req.header('host'), allowedHosts)) {
-      log.warn('rejected host', { host: c.req.header('host'), path: c.req.path });
+    const host = headers.get('host') ?? undefined;
+    if (!isAllowedHost(host, allowedHosts)) {
+      log.warn('rejected host', { host, path: c.req.path });
       return errorResponse(c, new DomainError('forbidden', 'Host not allowed', { field: 'Host' }));
     }
-    if (!isAllowedOrigin(c.req.header('origin'), config.allowedOrigins)) {
-      log.warn('rejected origin', { origin: c.req.header('origin'), path: c.req.path });
+    const origin = headers.get('origin') ?? undefined;
+    if (!isAllowedOrigin(origin, config.allowedOrigins)) {
+      log.warn('rejected origin', { origin, path: c.req.path });
       return errorResponse(c, new DomainError('forbidden', 'Origin not allowed', { field: 'Origin' }));
     }
     await next();
@@ -80,8 +83,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     return m;
   };
   app.use('*', (c, next) => {
-    const length = c.req.header('content-length');
-    const chunked = c.req.header('transfer-encoding') !== undefined;
+    const length = requestHeader(c, 'content-length');
+    const chunked = requestHeader(c, 'transfer-encoding') !== undefined;
     // A GET or HEAD without Content-Length or Transfer-Encoding carries no body: nothing to limit.
     // (Asking hono's bodyLimit would build the whole fetch Request and its AbortSignal per call.)
     if ((c.req.method === 'GET' || c.req.method === 'HEAD') && length === undefined && !chunked) return next();

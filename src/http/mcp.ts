@@ -17,7 +17,7 @@ import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
 import { DomainError } from '../domain/errors.js';
-import { clientAddress, errorResponse, requestText, type AppEnv } from './common.js';
+import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
 import { SessionQuota } from './session-quota.js';
@@ -118,7 +118,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
   }
 
   const authInfo = (c: Context<AppEnv>): AuthInfo => {
-    const caller: HttpCallerInfo = { credentials: presentedKeys(c.req.raw.headers, undefined), clientAddress: clientAddress(c) };
+    const caller: HttpCallerInfo = { credentials: presentedKeys(requestHeaders(c), undefined), clientAddress: clientAddress(c) };
     return { token: '', clientId: caller.clientAddress ?? 'unknown', scopes: [], extra: { caller } };
   };
 
@@ -175,7 +175,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     // A request on one of this server's open sessions that claims no 2026 envelope is a 2025-era
     // session request: served by its session without asking the SDK to classify it again
     // (the classification validates the whole message, about a twentieth of a call's cost).
-    const sid = opts.stateless ? undefined : c.req.header('mcp-session-id');
+    const sid = opts.stateless ? undefined : requestHeader(c, 'mcp-session-id');
     if (sid !== undefined && !claimsEnvelope(body)) {
       const now = deps.clock().getTime();
       sweep(now);
@@ -185,7 +185,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
         return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
       }
     }
-    if (opts.stateless && method === 'POST' && !wantsProgress(body) && (plainLegacyRequest(c.req.header('mcp-protocol-version'), body) || (await isLegacyRequest(c.req.raw, body)))) {
+    if (opts.stateless && method === 'POST' && !wantsProgress(body) && (plainLegacyRequest(requestHeader(c, 'mcp-protocol-version'), body) || (await isLegacyRequest(c.req.raw, body)))) {
       return statelessJson(c, body);
     }
     if (opts.stateless || !(await isLegacyRequest(c.req.raw, body))) {

@@ -10,7 +10,7 @@ import { DomainError, invalidInput } from '../domain/errors.js';
 import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
 import { runTool } from '../tools/run.js';
 import { stringifyOutput } from '../domain/prepared.js';
-import { clientAddress, errorResponse, requestText, type AppEnv } from './common.js';
+import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { presentedKeys } from './security.js';
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | undefined;
@@ -72,9 +72,9 @@ export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {
   return {
     deps,
     surface: 'rest',
-    credentials: presentedKeys(c.req.raw.headers, c.req.queries('key')),
+    credentials: presentedKeys(requestHeaders(c), c.req.queries('key')),
     clientAddress: clientAddress(c),
-    idempotencyKey: c.req.header('idempotency-key') ?? null,
+    idempotencyKey: requestHeader(c, 'idempotency-key') ?? null,
     progress: async () => {},
     setHeader: (name, value) => c.header(name, value),
     // Read when a tool asks: building the request's AbortSignal costs more than a search.

@@ -18,7 +18,8 @@ export function hostnameOf(host: string): string {
 }
 
 export function isAllowedHost(host: string | undefined, allowed: readonly string[]): boolean {
-  if (!host) return false;
+  // Repeated Host headers arrive joined with ", " (RFC 9112 allows exactly one): never an allowed host.
+  if (!host || host.includes(',')) return false;
   const name = hostnameOf(host);
   if (LOOPBACK_HOSTNAMES.has(name) || /^127(\.\d{1,3}){3}$/.test(name)) return true;
   const lower = host.trim().toLowerCase();
