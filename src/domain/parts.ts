@@ -59,8 +59,9 @@ export interface SearchResult {
   };
 }
 
-export function detailUrl(baseUrl: string, id: string): string {
-  return `${baseUrl.replace(/\/$/, '')}/api/entity/${encodeURIComponent(id)}`;
+/** The start of every detail_url under baseUrl: the record's encoded id follows. */
+function detailUrlPrefix(baseUrl: string): string {
+  return `${baseUrl.replace(/\/$/, '')}/api/entity/`;
 }
 
 export function checkLimit(limit: number | undefined, def: number, max: number): { limit: number; clamped: boolean } {
@@ -101,13 +102,15 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   );
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
-  const byId = new Map(records.map((r) => [r.id, r]));
   const data: SearchHit[] = [];
-  for (const m of page) {
-    const r = byId.get(m.id);
-    if (!r) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
+  const urlPrefix = ctx.baseUrl === null ? null : detailUrlPrefix(ctx.baseUrl);
+  for (let i = 0; i < page.length; i++) {
+    const m = page[i]!;
+    // getMany answers in the order asked, leaving out ids it does not know.
+    const r = records[i];
+    if (r?.id !== m.id) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
     const extras: HitExtras & Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
-    if (ctx.baseUrl !== null) extras.detail_url = detailUrl(ctx.baseUrl, r.id);
+    if (urlPrefix !== null) extras.detail_url = urlPrefix + encodeURIComponent(r.id);
     if (specFields.length > 0) extras.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
     data.push(searchHit(preparedSummary(r), extras));
   }

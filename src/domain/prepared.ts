@@ -89,6 +89,8 @@ export interface HitExtras {
  */
 class PreparedHit {
   readonly #summary: SummaryEntity;
+  /** Whether the summary is frozen (a prepared one), so that its prepared bytes can stand for it. */
+  readonly #prepared: boolean;
 
   constructor(s: SummaryEntity, x: HitExtras) {
     const o = this as unknown as Record<string, unknown>;
@@ -113,12 +115,17 @@ class PreparedHit {
     if (x.detail_url !== undefined) o.detail_url = x.detail_url;
     if (x.specs !== undefined) o.specs = x.specs;
     this.#summary = s;
+    this.#prepared = Object.isFrozen(s);
     Object.freeze(this);
   }
 
   /** The summary a hit was made from, when its prepared bytes can stand for the hit's first fields. */
   static summaryOf(v: object): SummaryEntity | undefined {
-    return #summary in v && Object.isFrozen((v as PreparedHit).#summary) ? (v as PreparedHit).#summary : undefined;
+    return #summary in v && (v as PreparedHit).#prepared ? (v as PreparedHit).#summary : undefined;
+  }
+
+  static is(v: object): boolean {
+    return #summary in v;
   }
 }
 
@@ -127,7 +134,8 @@ export function searchHit<S extends SummaryEntity, X extends HitExtras>(summary:
   return new PreparedHit(summary, extras) as unknown as S & X;
 }
 
-const isFrozenObject = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.isFrozen(x);
+/** A search hit (frozen when made) or another frozen non-array object: its JSON can be prepared. */
+const isFrozenObject = (x: unknown) => x !== null && typeof x === 'object' && (PreparedHit.is(x) || (!Array.isArray(x) && Object.isFrozen(x)));
 
 const KEY_SCORE = ',"relevance_score":';
 const KEY_FIELDS = ',"matched_fields":';
@@ -148,12 +156,16 @@ function objectPieces(o: object): ObjectPiece {
   const summary = PreparedHit.summaryOf(o);
   if (!summary) return { bytes: objectBytes(o), tail: '' };
   // JSON.stringify(hit) = the summary's JSON without its '}', the extras' members, '}'.
-  return { bytes: objectBytes(summary), tail: hitTail(o as Record<string, unknown>) };
+  return { bytes: frozenBytes(summary), tail: hitTail(o as Record<string, unknown>) };
 }
 
 function objectBytes(o: object): Buffer {
   if (PreparedHit.summaryOf(o)) return joinPieces([objectPieces(o)], false);
-  if (!Object.isFrozen(o)) return Buffer.from(JSON.stringify(o), 'utf8');
+  return Object.isFrozen(o) ? frozenBytes(o) : Buffer.from(JSON.stringify(o), 'utf8');
+}
+
+/** The UTF-8 JSON of a frozen object, once. */
+function frozenBytes(o: object): Buffer {
   let b = bytesOf.get(o);
   if (!b) {
     b = Buffer.from(preparedJson(o), 'utf8');

@@ -24,9 +24,10 @@ export type ToolOutcome = { ok: true; output: Record<string, unknown> } | { ok: 
 /** An argument the tool does not take -> invalid_input naming it and the nearest valid one. */
 export function unknownArgument(tool: AnyTool, rawInput: unknown): DomainError | null {
   if (typeof rawInput !== 'object' || rawInput === null || Array.isArray(rawInput)) return null;
-  const valid = Object.keys(tool.inputSchema.shape);
+  const shape = tool.inputSchema.shape as Record<string, unknown>;
   for (const k of Object.keys(rawInput)) {
-    if (valid.includes(k)) continue;
+    if (Object.hasOwn(shape, k)) continue;
+    const valid = Object.keys(shape);
     const near = valid.length ? nearest(k, valid) : null;
     return new DomainError(
       'invalid_input',
