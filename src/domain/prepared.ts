@@ -285,9 +285,30 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
   const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (Object.isFrozen(v) ? arrayBytes(v) : v.map(objectPieces)));
   let total = 0;
   for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : Buffer.isBuffer(g) ? g.length : piecesLength(g, true);
-  const out = Buffer.allocUnsafe(total);
+  const out = answerBuffer(total);
   let off = 0;
   for (const g of pieces) off = typeof g === 'string' ? off + out.write(g, off, 'utf8') : Buffer.isBuffer(g) ? off + g.copy(out, off) : writePieces(out, off, g, true);
+  return out;
+}
+
+/**
+ * Answers up to this size are cut from shared slabs, as node cuts small Buffers from its 8 kB pool:
+ * a search answer (2-20 kB) is over that pool's 4 kB limit, and an ArrayBuffer of its own per
+ * answer cost more than writing the answer into it. A slab lives while any answer cut from it does.
+ */
+const SLAB_ANSWER_MAX = 16 * 1024;
+const SLAB_SIZE = 128 * 1024;
+let slab: Buffer | null = null;
+let slabOffset = 0;
+
+function answerBuffer(size: number): Buffer {
+  if (size > SLAB_ANSWER_MAX) return Buffer.allocUnsafe(size);
+  if (slab === null || slabOffset + size > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+    slabOffset = 0;
+  }
+  const out = slab.subarray(slabOffset, slabOffset + size);
+  slabOffset += (size + 7) & ~7; // the next answer starts 8-byte aligned, as in node's pool
   return out;
 }
 

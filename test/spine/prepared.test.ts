@@ -81,3 +81,20 @@ describe('prepared views', () => {
     }
   });
 });
+
+describe('answers cut from shared slabs', () => {
+  it('many answers kept at once each keep their own bytes (no answer overwrites another), small and large', () => {
+    const frozen = deepFreeze(read());
+    const outputs: Record<string, unknown>[] = [];
+    // Pages of 1..40 hits (a few hundred bytes to well over the slab limit), each hit a little different.
+    for (let n = 1; n <= 40; n++) {
+      const start = (n * 7) % Math.max(1, frozen.length - n);
+      const data = frozen.slice(start, start + n).map((e, i) => searchHit(preparedSummary(e), { relevance_score: n + i, matched_fields: ['name'], detail_url: `http://x/api/entity/${i}` }));
+      outputs.push({ data, next_cursor: n % 2 ? null : 'c', meta: { n } });
+    }
+    const answers = outputs.map((o) => stringifyOutput(o));
+    const expected = outputs.map((o) => JSON.stringify(o));
+    expect(answers.map((b) => b.toString('utf8'))).toEqual(expected);
+    expect(new Set(answers.map((b) => b.length > 16 * 1024)).size).toBe(2); // both kinds were made
+  });
+});
