@@ -1,4 +1,4 @@
-/** Builds dist/ once before the suite: the stdio and CLI tests spawn the real binary. */
+/** Builds dist/ once before the suite, as `npm run build` does: the stdio and CLI tests spawn the real binary. */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -8,4 +8,7 @@ export default function setup(): void {
     cwd: root,
     stdio: 'inherit',
   });
+  // As `npm run build` does: the prebuilt tools/list, stamped for the registry just compiled (a
+  // stale stamp would leave every later stdio start converting the schemas again).
+  execFileSync(process.execPath, [path.join(root, 'scripts/tools-list-cache.mjs')], { cwd: root, stdio: 'inherit' });
 }
