@@ -44,11 +44,10 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   const proxies = trustedProxies(config.trustedProxies);
 
   app.use('*', async (c, next) => {
-    const requestId = randomUUID();
-    c.set('requestId', requestId);
     const headers = requestHeaders(c);
     c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies));
-    const started = performance.now();
+    const timed = log.debugEnabled !== false; // the request's debug line, when it is written
+    const started = timed ? performance.now() : 0;
     const host = headers.get('host') ?? undefined;
     if (!isAllowedHost(host, allowedHosts)) {
       log.warn('rejected host', { host, path: c.req.path });
@@ -60,7 +59,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       return errorResponse(c, new DomainError('forbidden', 'Origin not allowed', { field: 'Origin' }));
     }
     await next();
-    log.debug('request', { id: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
+    if (timed) log.debug('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
 
   // Per-route body limits: routes that carry file content declare a larger one; /mcp takes the

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { DomainError } from '../domain/errors.js';
 
 /** clientAddress: set once per request by the app (trusted proxies applied); null when unknown. */
-export type AppEnv = { Variables: { requestId: string; clientAddress?: string | null }; Bindings: Partial<HttpBindings> };
+export type AppEnv = { Variables: { clientAddress?: string | null }; Bindings: Partial<HttpBindings> };
 
 /**
  * The request body as text. On node (the server's own listener) a body of declared length is read
