@@ -69,19 +69,40 @@ async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unk
 }
 
 export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {
-  return {
-    deps,
-    surface: 'rest',
-    credentials: presentedKeys(requestHeaders(c), c.req.queries('key')),
-    clientAddress: clientAddress(c),
-    idempotencyKey: requestHeader(c, 'idempotency-key') ?? null,
-    progress: async () => {},
-    setHeader: (name, value) => c.header(name, value),
-    // Read when a tool asks: building the request's AbortSignal costs more than a search.
-    get signal() {
-      return c.req.raw.signal;
-    },
+  return new RestToolContext(c, deps);
+}
+
+/**
+ * A REST call's tool context. A class, so that `signal` is a getter on the prototype: an object
+ * literal with a getter closing over the request gets a hidden class of its own on every call,
+ * made in the old generation and holding the whole request there until a full collection
+ * (bench/README.md, "Garbage per call").
+ */
+class RestToolContext implements ToolContext {
+  readonly surface = 'rest' as const;
+  readonly credentials: ToolContext['credentials'];
+  readonly clientAddress: string | null;
+  readonly idempotencyKey: string | null;
+
+  constructor(
+    private readonly c: Context<AppEnv>,
+    readonly deps: Deps,
+  ) {
+    this.credentials = presentedKeys(requestHeaders(c), c.req.queries('key'));
+    this.clientAddress = clientAddress(c);
+    this.idempotencyKey = requestHeader(c, 'idempotency-key') ?? null;
+  }
+
+  // Own properties, as callers may pass them on unbound (access.ts hands setHeader to the rate limiter).
+  readonly progress = async (): Promise<void> => {};
+  readonly setHeader = (name: string, value: string): void => {
+    this.c.header(name, value);
   };
+
+  // Read when a tool asks: building the request's AbortSignal costs more than a search.
+  get signal(): AbortSignal {
+    return this.c.req.raw.signal;
+  }
 }
 
 export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyTool[]): void {
