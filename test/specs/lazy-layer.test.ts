@@ -31,3 +31,34 @@ describe('SpecIndex: rows and same_as links built on first use', () => {
     expect(idx.sameAs).toBe(idx.sameAs); // built once
   });
 });
+
+describe('SpecIndex: compact rows', () => {
+  const build = () => new SpecIndex(entities, { buses: parseBusTable(read('buses.json')), manufacturers: parseManufacturers(read('manufacturers.json')) });
+
+  it('finds a row by its id in any spelling of case, and nothing for an unknown id', () => {
+    const idx = build();
+    const id = entities.find((e) => /[A-Z]/.test(e.id))!.id;
+    const row = idx.get(id);
+    expect(row?.id).toBe(id);
+    expect(idx.get(id.toLowerCase())).toBe(row);
+    expect(idx.get(id.toLowerCase().replace(/^./, (c) => c.toUpperCase()))).toBe(row);
+    expect(idx.get('NO-SUCH-ID')).toBeNull();
+  });
+
+  it('shares one manufacturer reading per written name and one frozen empty list for rows with nothing unread', () => {
+    const idx = build();
+    const byName = new Map<string, unknown>();
+    for (const r of idx.rows) {
+      const e = entities.find((x) => x.id === r.id)!;
+      if (r.manufacturer && e.manufacturer) {
+        const seen = byName.get(e.manufacturer);
+        if (seen) expect(r.manufacturer).toBe(seen);
+        byName.set(e.manufacturer, r.manufacturer);
+      }
+      expect(Object.isFrozen(r.specs.specs) && Object.isFrozen(r.specs.unread)).toBe(true);
+    }
+    expect([...byName.keys()].length).toBeLessThan(idx.rows.length); // names do repeat in the sample
+    const empties = idx.rows.filter((r) => r.specs.unread.length === 0).map((r) => r.specs.unread);
+    expect(new Set(empties).size).toBe(1);
+  });
+});

@@ -24,7 +24,7 @@ import { rosMention } from '../compatibility/software-tokens.js';
 import { splitPieces } from '../compatibility/buses.js';
 import { parseParameter } from '../parameters/parse.js';
 import type { ParameterHint, ParsedParameter, Quantity } from '../parameters/types.js';
-import type { Spec, SpecKind, UnreadValue } from './types.js';
+import type { Spec, SpecConditions, SpecKind, UnreadValue } from './types.js';
 
 export interface ReadEnv {
   buses: BusTable;
@@ -52,7 +52,14 @@ export interface SpecFieldDef {
   read(e: StoredEntity, env: ReadEnv): FieldReading;
 }
 
-const NO_CONDITIONS = { rating: null, voltage_v: null, measuring_end: null, load: null };
+const NO_CONDITIONS: SpecConditions = Object.freeze({ rating: null, voltage_v: null, measuring_end: null, load: null });
+
+/** A reading's conditions; the one shared object when it declares none (most readings). */
+function conditionsOf(c: ParsedParameter['condition']): SpecConditions {
+  return c.rating === null && c.voltage_v === null && c.measuring_end === null && c.load === null
+    ? NO_CONDITIONS
+    : { rating: c.rating, voltage_v: c.voltage_v, measuring_end: c.measuring_end, load: c.load };
+}
 
 /** A spec from a parser reading. */
 export function specFromParsed(field: string, source: string, p: ParsedParameter): Spec {
@@ -68,7 +75,7 @@ export function specFromParsed(field: string, source: string, p: ParsedParameter
     values: null,
     notation: p.input,
     source,
-    conditions: { rating: p.condition.rating, voltage_v: p.condition.voltage_v, measuring_end: p.condition.measuring_end, load: p.condition.load },
+    conditions: conditionsOf(p.condition),
     qualifier: p.qualifier,
     dialect: p.dialect,
     level: p.comparability.level,
@@ -96,6 +103,8 @@ function declaredField(
   def: Omit<SpecFieldDef, 'read' | 'parse_quantity'> & { parse_quantity: Quantity },
   sources: DeclaredSource[],
 ): SpecFieldDef {
+  // Each source's name made once, shared by every spec read from it (not a new string per record).
+  const names = new Map(sources.map((s) => [s, `declared.${s.key}`]));
   return {
     ...def,
     read(e) {
@@ -104,7 +113,7 @@ function declaredField(
         const raw = e.declared[s.key];
         if (raw === undefined) continue;
         const p = parseParameter(raw, s.hint);
-        const source = `declared.${s.key}`;
+        const source = names.get(s)!;
         if (p.recognized && p.quantity === def.parse_quantity && p.si !== null && (!s.take || s.take(p))) out.specs.push(specFromParsed(def.name, source, p));
         // Not taken here: listed as unread unless another field reads the same source (the layer settles that).
         else out.unread.push({ field: def.name, source, notation: raw, reason: unreadReason(p, def.parse_quantity) });
@@ -142,14 +151,16 @@ function readCount(raw: string): number | null {
 }
 
 function simpleField(def: Omit<SpecFieldDef, 'read'>, key: keyof StoredEntity['declared'], reader: (raw: string) => { value: number | null; values: string[] | null } | null, dialect: string, what: string): SpecFieldDef {
+  const source = `declared.${key}`;
+  const reason = `not read exactly as ${what}`;
   return {
     ...def,
     read(e) {
       const raw = e.declared[key];
       if (raw === undefined) return { specs: [], unread: [] };
       const r = reader(raw);
-      if (!r) return { specs: [], unread: [{ field: def.name, source: `declared.${key}`, notation: raw, reason: `not read exactly as ${what}` }] };
-      return { specs: [codeSpec(def.name, def.quantity, `declared.${key}`, raw, r.value, r.values, dialect, 'B')], unread: [] };
+      if (!r) return { specs: [], unread: [{ field: def.name, source, notation: raw, reason }] };
+      return { specs: [codeSpec(def.name, def.quantity, source, raw, r.value, r.values, dialect, 'B')], unread: [] };
     },
   };
 }

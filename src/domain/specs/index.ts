@@ -33,6 +33,7 @@ export class SpecIndex implements FieldTable {
   private readonly entities: readonly StoredEntity[];
   private built: { rows: readonly SpecRow[]; byId: ReadonlyMap<string, SpecRow> } | null = null;
   private sameAsIndex: SameAsIndex | null = null;
+  private byLowerId: ReadonlyMap<string, SpecRow> | null = null;
 
   constructor(entities: readonly StoredEntity[], opts: { buses: BusTable; manufacturers: ManufacturerTable; fields?: readonly SpecFieldDef[] }) {
     this.fields = Object.freeze([...(opts.fields ?? defaultSpecFields())]);
@@ -44,16 +45,24 @@ export class SpecIndex implements FieldTable {
   private rowsBuilt(): { rows: readonly SpecRow[]; byId: ReadonlyMap<string, SpecRow> } {
     if (this.built) return this.built;
     const env = { buses: this.buses };
+    // One reading per manufacturer name, shared by its records (they are frozen, never changed).
+    const readings = new Map<string | null, ManufacturerReading | null>();
+    const reading = (name: string | null) => {
+      let r = readings.get(name);
+      if (r === undefined) readings.set(name, (r = this.manufacturers.read(name)));
+      return r;
+    };
     const rows = deepFreeze(
       this.entities.map((e) => ({
         id: e.id,
         category: e.category,
         quarantine: e.quarantine,
         specs: buildEntitySpecs(e, this.fields, env),
-        manufacturer: this.manufacturers.read(e.manufacturer),
+        manufacturer: reading(e.manufacturer),
       })),
     );
-    this.built = { rows, byId: new Map(rows.map((r) => [r.id.toLowerCase(), r])) };
+    // Keyed by the id as written (no second string per row); other spellings go through byLowerId.
+    this.built = { rows, byId: new Map(rows.map((r) => [r.id, r])) };
     return this.built;
   }
 
@@ -68,7 +77,13 @@ export class SpecIndex implements FieldTable {
   }
 
   get(id: string): SpecRow | null {
-    return this.rowsBuilt().byId.get(id.toLowerCase()) ?? null;
+    const built = this.rowsBuilt();
+    const exact = built.byId.get(id);
+    if (exact) return exact;
+    // Ids match case-insensitively: the lower-case table is made the first time an id is asked for
+    // in another spelling (or is not known), not for every process.
+    this.byLowerId ??= new Map(built.rows.map((r) => [r.id.toLowerCase(), r]));
+    return this.byLowerId.get(id.toLowerCase()) ?? null;
   }
 
   specsOf(id: string): readonly Spec[] {

@@ -77,8 +77,8 @@ export class SameAsIndex {
   private readonly pos = new Map<string, number>();
   /** duplicate_of links: [record, the record it duplicates], catalogue order of the first. */
   private readonly dups: [number, number][] = [];
-  /** Name keys per catalogue position (null: no manufacturer read). */
-  private readonly keyed: (Keyed | null)[];
+  /** Each company's written forms as tokens, longest first (for stripping from product names). */
+  private readonly formsOf = new Map<string, string[][]>();
   /** Buckets of records sharing a key, in the order the keys were first seen; only buckets of two or more. */
   private readonly buckets: number[][] = [];
   /** Catalogue position -> the buckets (indices into buckets) it is in. */
@@ -103,30 +103,11 @@ export class SameAsIndex {
         this.uf.union(i, j);
       }
     });
-    const formsOf = new Map<string, string[][]>();
-    this.keyed = entities.map((e) => {
-      const m = manufacturers.read(e.manufacturer);
-      if (!m) return null;
-      let forms = formsOf.get(m.canonical);
-      if (!forms) {
-        forms = companyForms(manufacturers, m.canonical).map(tokens).sort((x, y) => y.length - x.length);
-        formsOf.set(m.canonical, forms);
-      }
-      const full = tokens(e.name_en || e.name);
-      let model = [...full];
-      for (let changed = true; changed; ) {
-        changed = false;
-        for (const f of forms) if (startsWith(model, f)) {
-          model = model.slice(f.length);
-          changed = true;
-        }
-      }
-      const versioned = model.length > 1 && model[model.length - 1] === 'v2';
-      if (versioned) model = model.slice(0, -1);
-      return { e, company: m.canonical, written: m.written, brand: m.brand, full: full.join(' '), model: model.join(' '), versioned };
-    });
+    // Name keys are made here to bucket the records and made again for the members of a group
+    // when its links are written: kept for every record they took about a third of this index.
+    const keyed = entities.map((e) => this.keyOf(e));
     const byKey = new Map<string, number[]>();
-    this.keyed.forEach((k, i) => {
+    keyed.forEach((k, i) => {
       if (!k) return;
       const keys = new Set([`full\u0000${k.company}\u0000${k.full}`]);
       if (/\d/.test(k.model)) keys.add(`model\u0000${k.company}\u0000${k.model}`);
@@ -157,6 +138,29 @@ export class SameAsIndex {
       else this.groups.set(r, [i]);
     }
     for (const [r, g] of this.groups) if (g.length < 2) this.groups.delete(r);
+  }
+
+  /** A record's name keys (null: no manufacturer read). */
+  private keyOf(e: StoredEntity): Keyed | null {
+    const m = this.manufacturers.read(e.manufacturer);
+    if (!m) return null;
+    let forms = this.formsOf.get(m.canonical);
+    if (!forms) {
+      forms = companyForms(this.manufacturers, m.canonical).map(tokens).sort((x, y) => y.length - x.length);
+      this.formsOf.set(m.canonical, forms);
+    }
+    const full = tokens(e.name_en || e.name);
+    let model = [...full];
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const f of forms) if (startsWith(model, f)) {
+        model = model.slice(f.length);
+        changed = true;
+      }
+    }
+    const versioned = model.length > 1 && model[model.length - 1] === 'v2';
+    if (versioned) model = model.slice(0, -1);
+    return { e, company: m.canonical, written: m.written, brand: m.brand, full: full.join(' '), model: model.join(' '), versioned };
   }
 
   /** Records that are the same product as id (never including id). */
@@ -217,7 +221,7 @@ export class SameAsIndex {
     }
     for (const members of this.buckets) {
       if (!inGroup(members[0]!)) continue;
-      const group = members.map((i) => this.keyed[i]!);
+      const group = members.map((i) => this.keyOf(this.entities[i]!)!);
       for (let i = 0; i < group.length; i++) {
         for (let j = i + 1; j < group.length; j++) {
           const a = group[i]!;
