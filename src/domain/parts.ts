@@ -8,7 +8,7 @@ import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import { levenshtein } from './distance.js';
-import { preparedSummary, searchHit, type HitExtras } from './prepared.js';
+import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
 import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
@@ -110,9 +110,10 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
     const r = records[i];
     if (r?.id !== m.id) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
     const extras: HitExtras & Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
-    if (urlPrefix !== null) extras.detail_url = urlPrefix + encodeURIComponent(r.id);
+    const summary = preparedSummary(r);
+    if (urlPrefix !== null) extras.detail_url = preparedUrl(summary, urlPrefix);
     if (specFields.length > 0) extras.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
-    data.push(searchHit(preparedSummary(r), extras));
+    data.push(searchHit(summary, extras));
   }
   return {
     data,

@@ -44,6 +44,30 @@ export function preparedJson(o: object): string {
   return s;
 }
 
+/** A record's detail URL under a prefix, and its JSON text (the last prefix asked for, per record). */
+const urlOf = new WeakMap<object, { prefix: string; url: string; json: string }>();
+
+/**
+ * prefix + encodeURIComponent(id), kept per frozen record for the prefix last asked for (a
+ * server has one), with its JSON text: a page of hits then neither builds nor escapes its URLs.
+ */
+export function preparedUrl(e: { id: string }, prefix: string): string {
+  if (!Object.isFrozen(e)) return prefix + encodeURIComponent(e.id);
+  let u = urlOf.get(e);
+  if (u === undefined || u.prefix !== prefix) {
+    const url = prefix + encodeURIComponent(e.id);
+    u = { prefix, url, json: JSON.stringify(url) };
+    urlOf.set(e, u);
+  }
+  return u.url;
+}
+
+/** JSON.stringify(url), from the cache when url is the one preparedUrl made for e. */
+function urlJson(e: object, url: string): string {
+  const u = urlOf.get(e);
+  return u !== undefined && u.url === url ? u.json : JSON.stringify(url);
+}
+
 const deepListOf = new WeakMap<readonly StoredEntity[], readonly DeepEntity[]>();
 const summaryListOf = new WeakMap<readonly StoredEntity[], readonly SummaryEntity[]>();
 const arrayBytesOf = new WeakMap<readonly unknown[], Buffer>();
@@ -143,10 +167,10 @@ const KEY_URL = ',"detail_url":';
 const KEY_SPECS = ',"specs":';
 
 /** The members a hit adds after its summary's, as JSON.stringify writes them (each preceded by ','). */
-function hitTail(h: Record<string, unknown>): string {
+function hitTail(h: Record<string, unknown>, summary: object): string {
   const fields = h.matched_fields as object;
   let out = KEY_SCORE + JSON.stringify(h.relevance_score) + KEY_FIELDS + (Object.isFrozen(fields) ? preparedJson(fields) : JSON.stringify(fields));
-  if (h.detail_url !== undefined) out += KEY_URL + JSON.stringify(h.detail_url);
+  if (h.detail_url !== undefined) out += KEY_URL + urlJson(summary, h.detail_url as string);
   if (h.specs !== undefined) out += KEY_SPECS + JSON.stringify(h.specs);
   return out;
 }
@@ -156,7 +180,7 @@ function objectPieces(o: object): ObjectPiece {
   const summary = PreparedHit.summaryOf(o);
   if (!summary) return { bytes: objectBytes(o), tail: '' };
   // JSON.stringify(hit) = the summary's JSON without its '}', the extras' members, '}'.
-  return { bytes: frozenBytes(summary), tail: hitTail(o as Record<string, unknown>) };
+  return { bytes: frozenBytes(summary), tail: hitTail(o as Record<string, unknown>, summary) };
 }
 
 function objectBytes(o: object): Buffer {
@@ -234,7 +258,7 @@ function objectJson(o: object): string {
   const summary = PreparedHit.summaryOf(o);
   if (!summary) return preparedJson(o);
   const base = preparedJson(summary);
-  const tail = hitTail(o as Record<string, unknown>);
+  const tail = hitTail(o as Record<string, unknown>, summary);
   return base.length === 2 ? `{${tail.slice(1)}}` : `${base.slice(0, -1)}${tail}}`;
 }
 

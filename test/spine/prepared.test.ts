@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredEntity } from '../../src/domain/entity.js';
 import { SUMMARY_FIELDS } from '../../src/domain/entity.js';
-import { outputJson, preparedDeep, preparedSummary, searchHit, stringifyOutput } from '../../src/domain/prepared.js';
+import { outputJson, preparedDeep, preparedSummary, preparedUrl, searchHit, stringifyOutput } from '../../src/domain/prepared.js';
 import { deepFreeze } from '../../src/store/memory-catalogue.js';
 
 const read = () => (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: StoredEntity[] }).entities;
@@ -96,5 +96,30 @@ describe('answers cut from shared slabs', () => {
     const expected = outputs.map((o) => JSON.stringify(o));
     expect(answers.map((b) => b.toString('utf8'))).toEqual(expected);
     expect(new Set(answers.map((b) => b.length > 16 * 1024)).size).toBe(2); // both kinds were made
+  });
+});
+
+describe('detail URLs prepared per record', () => {
+  it('equal prefix + encodeURIComponent(id) for every prefix asked for, and serialise like JSON.stringify whoever made them', () => {
+    const frozen = deepFreeze(read());
+    const odd = deepFreeze({ ...read()[0]!, id: 'X/Y "q" ü%' }) as StoredEntity;
+    for (const e of [frozen[0]!, frozen[1]!, odd]) {
+      const s = preparedSummary(e);
+      for (const prefix of ['http://a.example/api/entity/', 'https://b.example:8443/x/api/entity/', 'http://a.example/api/entity/']) {
+        const url = preparedUrl(s, prefix);
+        expect(url).toBe(prefix + encodeURIComponent(e.id));
+        expect(preparedUrl(s, prefix)).toBe(url);
+        // A hit carrying this URL, another URL, or none: the same bytes as the plain object.
+        for (const detail_url of [url, `${url}?other`, undefined]) {
+          const extras = detail_url === undefined ? { relevance_score: 3, matched_fields: ['id'] } : { relevance_score: 3, matched_fields: ['id'], detail_url };
+          const out = { data: [searchHit(s, extras)], meta: { n: 1 } };
+          const plain = JSON.stringify({ data: [{ ...s, ...extras }], meta: { n: 1 } });
+          expect(stringifyOutput(out).toString('utf8')).toBe(plain);
+          expect(outputJson(out)).toBe(plain);
+        }
+      }
+    }
+    const loose = { ...read()[0]!, id: 'A B' };
+    expect(preparedUrl(loose, 'p/')).toBe('p/A%20B');
   });
 });
