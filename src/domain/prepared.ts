@@ -13,9 +13,10 @@ const jsonOf = new WeakMap<object, string>();
 
 /** toDeep(e), once per frozen record (the result is frozen too). */
 export function preparedDeep(e: StoredEntity): DeepEntity {
-  if (!Object.isFrozen(e)) return toDeep(e);
+  // Only frozen records are ever cached, so a hit needs no Object.isFrozen (a runtime call).
   let d = deepOf.get(e);
   if (!d) {
+    if (!Object.isFrozen(e)) return toDeep(e);
     d = Object.freeze(toDeep(e)); // its nested values are the record's own, already frozen
     deepOf.set(e, d);
   }
@@ -24,9 +25,9 @@ export function preparedDeep(e: StoredEntity): DeepEntity {
 
 /** toSummary(e), once per frozen record (the result is frozen too). */
 export function preparedSummary(e: StoredEntity): SummaryEntity {
-  if (!Object.isFrozen(e)) return toSummary(e);
   let s = summaryOf.get(e);
   if (!s) {
+    if (!Object.isFrozen(e)) return toSummary(e);
     s = Object.freeze(toSummary(e));
     summaryOf.set(e, s);
   }
@@ -35,11 +36,10 @@ export function preparedSummary(e: StoredEntity): SummaryEntity {
 
 /** JSON.stringify(o), once per frozen object (objects from this module and the snapshot are frozen all the way down). */
 export function preparedJson(o: object): string {
-  if (!Object.isFrozen(o)) return JSON.stringify(o);
   let s = jsonOf.get(o);
   if (s === undefined) {
     s = JSON.stringify(o);
-    jsonOf.set(o, s);
+    if (Object.isFrozen(o)) jsonOf.set(o, s);
   }
   return s;
 }
@@ -52,9 +52,9 @@ const urlOf = new WeakMap<object, { prefix: string; url: string; json: string }>
  * server has one), with its JSON text: a page of hits then neither builds nor escapes its URLs.
  */
 export function preparedUrl(e: { id: string }, prefix: string): string {
-  if (!Object.isFrozen(e)) return prefix + encodeURIComponent(e.id);
   let u = urlOf.get(e);
   if (u === undefined || u.prefix !== prefix) {
+    if (!Object.isFrozen(e)) return prefix + encodeURIComponent(e.id);
     const url = prefix + encodeURIComponent(e.id);
     u = { prefix, url, json: JSON.stringify(url) };
     urlOf.set(e, u);

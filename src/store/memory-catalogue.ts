@@ -48,6 +48,8 @@ function storeUnavailable(cause: unknown): DomainError {
 
 export class MemoryCatalogue implements Catalogue {
   private readonly byId = new Map<string, StoredEntity>();
+  /** The same records by their ids as written: what the search index hands back, looked up without lower-casing. */
+  private readonly byExactId = new Map<string, StoredEntity>();
   /** Catalogue records in id order. */
   private readonly sorted: readonly StoredEntity[];
   /** Catalogue and open-source-layer ids, lower-cased, in id order (for idsWithPrefix). */
@@ -68,12 +70,18 @@ export class MemoryCatalogue implements Catalogue {
     private readonly health: () => void,
   ) {
     this.sorted = deepFreeze(sortedById(data.entities));
-    for (const e of this.sorted) this.byId.set(e.id.toLowerCase(), e);
-    for (const e of oss) {
+    const lowerOf = new Map<StoredEntity, string>();
+    const add = (e: StoredEntity) => {
       const k = e.id.toLowerCase();
-      if (!this.byId.has(k)) this.byId.set(k, deepFreeze(e));
-    }
-    this.allIds = mergeById(this.sorted, sortedById(oss)).map((e) => ({ lower: e.id.toLowerCase(), id: e.id }));
+      if (this.byId.has(k)) return;
+      this.byId.set(k, e);
+      this.byExactId.set(e.id, e);
+      lowerOf.set(e, k);
+    };
+    for (const e of this.sorted) add(e);
+    for (const e of oss) add(deepFreeze(e));
+    // The lower-cased ids made above are shared with allIds (not made a second time).
+    this.allIds = mergeById(this.sorted, sortedById(oss)).map((e) => ({ lower: lowerOf.get(e) ?? e.id.toLowerCase(), id: e.id }));
     const counts = new Map<string, number>();
     for (const e of this.sorted) counts.set(e.category, (counts.get(e.category) ?? 0) + 1);
     const known = new Set(data.categories.map((c) => c.slug));
@@ -110,15 +118,20 @@ export class MemoryCatalogue implements Catalogue {
     return this.sorted;
   }
 
+  /** Case-insensitive: the id as written first, then lower-cased. */
+  private lookup(id: string): StoredEntity | undefined {
+    return this.byExactId.get(id) ?? this.byId.get(id.toLowerCase());
+  }
+
   get(id: string) {
-    return this.read(() => this.byId.get(id.toLowerCase()) ?? null);
+    return this.read(() => this.lookup(id) ?? null);
   }
 
   getMany(ids: readonly string[]) {
     return this.read(() => {
       const out: StoredEntity[] = [];
       for (const i of ids) {
-        const e = this.byId.get(i.toLowerCase());
+        const e = this.lookup(i);
         if (e) out.push(e);
       }
       return out;
