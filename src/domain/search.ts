@@ -239,6 +239,10 @@ export class SearchIndex {
   private readonly score: Int32Array;
   private readonly termBest: Int32Array;
   private readonly mask: Uint8Array;
+  /** The candidates of the current query (a typed array of its own per query cost more than the match). */
+  private readonly cand: Int32Array;
+  /** Sort keys of a sorted query, made on the first one (each document's key is set before it is compared). */
+  private sortKeys: Float64Array | null = null;
   private query_ = 0;
 
   constructor(entities: readonly StoredEntity[]) {
@@ -323,6 +327,7 @@ export class SearchIndex {
     this.score = new Int32Array(n);
     this.termBest = new Int32Array(n);
     this.mask = new Uint8Array(n);
+    this.cand = new Int32Array(n);
   }
 
   get size(): number {
@@ -368,7 +373,7 @@ export class SearchIndex {
     const { epoch, hits, score, termBest, mask } = this;
     // First (most selective) term: its postings are the candidates.
     const first = ranges[0];
-    let cand: Int32Array = new Int32Array(first.postings);
+    let cand: Int32Array = this.cand; // a document is a candidate at most once: n slots suffice
     let nc = 0;
     for (let at = this.tokStart[first.lo], end = this.tokStart[first.hi]; at < end; at++) {
       const d = this.postDoc[at];
@@ -456,7 +461,7 @@ export class SearchIndex {
   /** Every document, with score 0 and no matched field (valid until the next call, like matchAll). */
   private everyDoc(): Int32Array {
     const n = this.ids.length;
-    const all = new Int32Array(n);
+    const all = this.cand;
     for (let d = 0; d < n; d++) {
       all[d] = d;
       this.score[d] = 0;
@@ -487,7 +492,7 @@ export class SearchIndex {
     const filter = opts.filter;
     const orderBy = opts.orderBy;
     let keys: Float64Array | null = null;
-    if (orderBy) keys = new Float64Array(this.ids.length);
+    if (orderBy) keys = this.sortKeys ??= new Float64Array(this.ids.length);
     // better(a, b): a ranks before b.
     const better = keys
       ? (a: number, b: number) => {
