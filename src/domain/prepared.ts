@@ -45,7 +45,7 @@ export function preparedJson(o: object): string {
 }
 
 /** A record's detail URL under a prefix, and its JSON text (the last prefix asked for, per record). */
-const urlOf = new WeakMap<object, { prefix: string; url: string; json: string }>();
+const urlOf = new WeakMap<object, { prefix: string; url: string; json: string; member?: Buffer }>();
 
 /**
  * prefix + encodeURIComponent(id), kept per frozen record for the prefix last asked for (a
@@ -175,12 +175,53 @@ function hitTail(h: Record<string, unknown>, summary: object): string {
   return out;
 }
 
-/** An object's JSON as prepared bytes plus, for a search hit, the members after its summary's. */
+/**
+ * An object's JSON as bytes: prepared bytes and, for a search hit, the members after its
+ * summary's as byte pieces: the score's digits and, prepared once, `,"matched_fields":[...]` per
+ * field list and `,"detail_url":"..."` per record (then `,"specs":...` as text, when present).
+ */
+interface ObjectPiece {
+  bytes: Buffer;
+  /** null: the bytes are the whole object. */
+  hit: { score: string; fields: Buffer; url: Buffer | null; rest: string; restBytes: number } | null;
+}
+
+const SCORE_KEY = Buffer.from(KEY_SCORE, 'latin1');
+
 function objectPieces(o: object): ObjectPiece {
   const summary = PreparedHit.summaryOf(o);
-  if (!summary) return { bytes: objectBytes(o), tail: '' };
-  // JSON.stringify(hit) = the summary's JSON without its '}', the extras' members, '}'.
-  return { bytes: frozenBytes(summary), tail: hitTail(o as Record<string, unknown>, summary) };
+  if (!summary) return { bytes: objectBytes(o), hit: null };
+  const h = o as Record<string, unknown>;
+  const rest = h.specs === undefined ? '' : KEY_SPECS + JSON.stringify(h.specs);
+  return {
+    bytes: frozenBytes(summary),
+    hit: {
+      score: JSON.stringify(h.relevance_score),
+      fields: fieldsBytes(h.matched_fields as object),
+      url: h.detail_url === undefined ? null : urlBytes(summary, h.detail_url as string),
+      rest,
+      restBytes: rest === '' ? 0 : Buffer.byteLength(rest, 'utf8'),
+    },
+  };
+}
+
+const fieldsBytesOf = new WeakMap<object, Buffer>();
+
+/** `,"matched_fields":<JSON>` as bytes, once per frozen field list (a search has a handful). */
+function fieldsBytes(fields: object): Buffer {
+  let b = fieldsBytesOf.get(fields);
+  if (!b) {
+    b = Buffer.from(KEY_FIELDS + JSON.stringify(fields), 'utf8');
+    if (Object.isFrozen(fields)) fieldsBytesOf.set(fields, b);
+  }
+  return b;
+}
+
+/** `,"detail_url":<JSON>` as bytes: kept with the record's prepared URL when url is that one. */
+function urlBytes(summary: object, url: string): Buffer {
+  const u = urlOf.get(summary);
+  if (u === undefined || u.url !== url) return Buffer.from(KEY_URL + JSON.stringify(url), 'utf8');
+  return (u.member ??= Buffer.from(KEY_URL + u.json, 'utf8'));
 }
 
 function objectBytes(o: object): Buffer {
@@ -198,8 +239,6 @@ function frozenBytes(o: object): Buffer {
   return b;
 }
 
-type ObjectPiece = { bytes: Buffer; tail: string };
-
 /** Objects' pieces written into one buffer of their exact length (see writePieces). */
 function joinPieces(pieces: readonly ObjectPiece[], array: boolean): Buffer {
   const out = Buffer.allocUnsafe(piecesLength(pieces, array));
@@ -212,35 +251,52 @@ function piecesLength(pieces: readonly ObjectPiece[], array: boolean): number {
   let total = array ? 2 : 0;
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i]!;
-    total += (i ? 1 : 0) + (p.tail === '' ? p.bytes.length : mergedLength(p));
+    const x = p.hit;
+    total += i ? 1 : 0;
+    if (x === null) {
+      total += p.bytes.length;
+      continue;
+    }
+    // The summary without its '}' (for '{}' also without the score key's ','), the members, '}'.
+    total += p.bytes.length - 1 - (p.bytes.length === 2 ? 1 : 0) + SCORE_KEY.length + x.score.length + x.fields.length + (x.url?.length ?? 0) + x.restBytes + 1;
   }
   return total;
 }
 
 /**
- * Writes objects' pieces at `off`: each object's bytes (for an extended one without its closing
- * '}', then its tail and '}'), separated by ',' and, for an array, inside '[' ']'. Returns the end.
+ * Writes objects' pieces at `off`: each object's bytes (for a hit without its closing '}', then
+ * its members and '}'), separated by ',' and, for an array, inside '[' ']'. Returns the end.
+ * Byte pieces are copied with TypedArray#set; the score (ASCII digits) byte by byte.
  */
 function writePieces(out: Buffer, off: number, pieces: readonly ObjectPiece[], array: boolean): number {
   if (array) out[off++] = 0x5b; // [
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i]!;
     if (i) out[off++] = 0x2c; // ,
-    if (p.tail === '') {
-      off += p.bytes.copy(out, off);
-      continue;
+    out.set(p.bytes, off);
+    off += p.bytes.length;
+    const x = p.hit;
+    if (x === null) continue;
+    off -= 1; // over the summary's '}'
+    if (p.bytes.length === 2) {
+      out.set(SCORE_KEY.subarray(1), off); // '{}': no ',' before the first member
+      off += SCORE_KEY.length - 1;
+    } else {
+      out.set(SCORE_KEY, off);
+      off += SCORE_KEY.length;
     }
-    const empty = p.bytes.length === 2; // '{}': the tail's leading ',' is dropped
-    off += p.bytes.copy(out, off, 0, p.bytes.length - 1);
-    off += out.write(empty ? p.tail.slice(1) : p.tail, off, 'utf8');
+    for (let k = 0; k < x.score.length; k++) out[off++] = x.score.charCodeAt(k);
+    out.set(x.fields, off);
+    off += x.fields.length;
+    if (x.url !== null) {
+      out.set(x.url, off);
+      off += x.url.length;
+    }
+    if (x.rest !== '') off += out.write(x.rest, off, 'utf8');
     out[off++] = 0x7d; // }
   }
   if (array) out[off++] = 0x5d; // ]
   return off;
-}
-
-function mergedLength(p: ObjectPiece): number {
-  return p.bytes.length - 1 + Buffer.byteLength(p.tail, 'utf8') - (p.bytes.length === 2 ? 1 : 0) + 1;
 }
 
 /** The UTF-8 JSON of a frozen array of frozen objects, from each object's prepared bytes, once. */
