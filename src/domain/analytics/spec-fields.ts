@@ -3,14 +3,13 @@
  * list_spec_fields take them like any other field. A record whose TRL or momentum is unknown has
  * no spec for the field: it never matches a filter on it (and is counted as not declared).
  */
-import type { SpecFieldDef } from '../specs/fields.js';
+import { NO_CONDITIONS, type SpecFieldDef } from '../specs/fields.js';
 import type { Spec } from '../specs/types.js';
 import type { Intelligence } from './document.js';
 
-const NO_CONDITIONS = { rating: null, voltage_v: null, measuring_end: null, load: null };
-
-function spec(field: string, quantity: string, value: number, notation: string, source: string): Spec {
-  return { field, quantity, unit: null, value, min: null, max: null, exact: String(value), values: null, notation, source, conditions: NO_CONDITIONS, qualifier: null, dialect: `analytics.${field}`, level: 'B' };
+/** `reader` ("analytics.trl", ...) is both the spec's source and its dialect: one string per field, not one per record. */
+function spec(field: string, quantity: string, value: number, notation: string, reader: string): Spec {
+  return { field, quantity, unit: null, value, min: null, max: null, exact: String(value), values: null, notation, source: reader, conditions: NO_CONDITIONS, qualifier: null, dialect: reader, level: 'B' };
 }
 
 /** intel: the intelligence document, asked for when a field is first read (it may be built lazily). */

@@ -52,7 +52,8 @@ export interface SpecFieldDef {
   read(e: StoredEntity, env: ReadEnv): FieldReading;
 }
 
-const NO_CONDITIONS: SpecConditions = Object.freeze({ rating: null, voltage_v: null, measuring_end: null, load: null });
+/** The conditions of a reading that declares none: one shared frozen object. */
+export const NO_CONDITIONS: SpecConditions = Object.freeze({ rating: null, voltage_v: null, measuring_end: null, load: null });
 
 /** A reading's conditions; the one shared object when it declares none (most readings). */
 function conditionsOf(c: ParsedParameter['condition']): SpecConditions {
