@@ -54,8 +54,8 @@ const urlOf = new WeakMap<object, { prefix: string; url: string; json: string; m
 export function preparedUrl(e: { id: string }, prefix: string): string {
   let u = urlOf.get(e);
   if (u === undefined || u.prefix !== prefix) {
-    if (!Object.isFrozen(e)) return prefix + encodeURIComponent(e.id);
     const url = prefix + encodeURIComponent(e.id);
+    if (!Object.isFrozen(e)) return url;
     u = { prefix, url, json: JSON.stringify(url) };
     urlOf.set(e, u);
   }
@@ -169,7 +169,7 @@ const KEY_SPECS = ',"specs":';
 /** The members a hit adds after its summary's, as JSON.stringify writes them (each preceded by ','). */
 function hitTail(h: Record<string, unknown>, summary: object): string {
   const fields = h.matched_fields as object;
-  let out = KEY_SCORE + JSON.stringify(h.relevance_score) + KEY_FIELDS + (Object.isFrozen(fields) ? preparedJson(fields) : JSON.stringify(fields));
+  let out = KEY_SCORE + JSON.stringify(h.relevance_score) + KEY_FIELDS + preparedJson(fields);
   if (h.detail_url !== undefined) out += KEY_URL + urlJson(summary, h.detail_url as string);
   if (h.specs !== undefined) out += KEY_SPECS + JSON.stringify(h.specs);
   return out;
