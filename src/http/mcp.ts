@@ -129,12 +129,12 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
    * Other mid-call notifications (log messages of a failed call) are not sent on this path; the
    * result carries the whole error.
    */
-  async function statelessJson(c: Context<AppEnv>, body: unknown): Promise<Response> {
+  async function statelessJson(c: Context<AppEnv>, body: unknown, auth: AuthInfo): Promise<Response> {
     const server = createServer(deps, { surface: 'mcp-http', era: 'legacy' });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: opts.maxBody });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+      return await transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: auth });
     } finally {
       transport.close().catch(() => {});
       server.close().catch(() => {});
@@ -164,12 +164,20 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     const method = c.req.method;
     if (!allowed.split(', ').includes(method)) return jsonRpcError(c, 405, -32000, `Method not allowed; /mcp accepts ${allowed}`, { Allow: allowed });
 
+    // The caller (keys, address) is read once per request, whichever path serves it.
+    let auth: AuthInfo | undefined;
+    const authOf = () => (auth ??= authInfo(c));
     let body: unknown;
+    /** Serves the request on an open 2025-era session. */
+    const onSession = (s: Session, now: number) => {
+      s.lastSeen = now;
+      return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authOf() });
+    };
     if (method === 'POST') {
       const parsed = await parseBody(c);
       if (parsed instanceof Response) return parsed;
       body = parsed;
-      const limited = await limitMcpReads(c, deps, body, authInfo(c).extra!.caller as HttpCallerInfo);
+      const limited = await limitMcpReads(c, deps, body, authOf().extra!.caller as HttpCallerInfo);
       if (limited) return limited;
     }
     // A request on one of this server's open sessions that claims no 2026 envelope is a 2025-era
@@ -180,16 +188,13 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       const now = deps.clock().getTime();
       sweep(now);
       const s = live(sid, now);
-      if (s) {
-        s.lastSeen = now;
-        return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
-      }
+      if (s) return onSession(s, now);
     }
     if (opts.stateless && method === 'POST' && !wantsProgress(body) && (plainLegacyRequest(requestHeader(c, 'mcp-protocol-version'), body) || (await isLegacyRequest(c.req.raw, body)))) {
-      return statelessJson(c, body);
+      return statelessJson(c, body, authOf());
     }
     if (opts.stateless || !(await isLegacyRequest(c.req.raw, body))) {
-      return modern.fetch(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+      return modern.fetch(c.req.raw, { parsedBody: body, authInfo: authOf() });
     }
 
     const now = deps.clock().getTime();
@@ -197,8 +202,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     if (sid) {
       const s = live(sid, now);
       if (!s) return jsonRpcError(c, 404, -32001, 'Session not found');
-      s.lastSeen = now;
-      return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+      return onSession(s, now);
     }
 
     if (method !== 'POST') return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -236,7 +240,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       }
     };
     await server.connect(transport);
-    return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authInfo(c) });
+    return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authOf() });
   });
 
   return {
