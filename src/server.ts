@@ -223,8 +223,9 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
   });
   server.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    const { runTool, toolText, exportStore } = registry ?? (await loadRegistry());
-    const table = tableOf(registry!);
+    const reg = await loadRegistry();
+    const { runTool, toolText, exportStore } = reg;
+    const table = tableOf(reg);
     const found = table.byName.get(name);
     if (!found) throw invalidParams(`Unknown tool "${name}". Call tools/list for the available tools.`);
     const { tool, entry } = found;
@@ -256,11 +257,11 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     };
   });
 
-  server.setRequestHandler('resources/list', async () => ({ resources: await (registry ?? (await loadRegistry())).listResources(deps) }));
-  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (registry ?? (await loadRegistry())).listResourceTemplates() }));
+  server.setRequestHandler('resources/list', async () => ({ resources: await (await loadRegistry()).listResources(deps) }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await loadRegistry()).listResourceTemplates() }));
   server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
-    const { readResource, ResourceMissing } = registry ?? (await loadRegistry());
+    const { readResource, ResourceMissing } = await loadRegistry();
     try {
       return await readResource(deps, uri);
     } catch (err) {
@@ -270,9 +271,9 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     }
   });
 
-  server.setRequestHandler('prompts/list', async () => ({ prompts: (registry ?? (await loadRegistry())).listPrompts() }));
+  server.setRequestHandler('prompts/list', async () => ({ prompts: (await loadRegistry()).listPrompts() }));
   server.setRequestHandler('prompts/get', async (request) => {
-    const { getPrompt } = registry ?? (await loadRegistry());
+    const { getPrompt } = await loadRegistry();
     const r = await getPrompt(deps, request.params.name, request.params.arguments ?? {});
     if (r.error !== undefined) throw invalidParams(r.error);
     return r.result!;
@@ -280,7 +281,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
 
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument } = request.params;
-    const { completeResourceArgument, completePromptArgument } = registry ?? (await loadRegistry());
+    const { completeResourceArgument, completePromptArgument } = await loadRegistry();
     const context = request.params.context?.arguments ?? {};
     const r =
       ref.type === 'ref/resource'
