@@ -43,7 +43,9 @@ async function startOurs(opts = {}) {
   const { buildDeps } = await importDist('deps.js');
   const { silentLogger } = await importDist('log.js');
   const { startHttpServer } = await importDist('http/app.js');
-  const deps = buildDeps(loadConfig({}, { ...benchConfigOverrides(dataDir), stateless: Boolean(opts.stateless) }), { log: silentLogger });
+  const overrides = { ...benchConfigOverrides(dataDir), stateless: Boolean(opts.stateless) };
+  if (opts.answerCache !== undefined) overrides.answerCacheEntries = opts.answerCache; // else the default
+  const deps = buildDeps(loadConfig({}, overrides), { log: silentLogger });
   const running = await startHttpServer(deps);
   let apiKey = null;
   if (opts.paidCredits) {

@@ -313,6 +313,8 @@ async function benchHttp(dataDir) {
     const floorRest = await start('floor-rest', { bodies: [...bodies, ['/api/entities.json', paid.body]] });
     const floorMcp = await start('floor-mcp', { results });
     const oursStateless = await start('ours', { stateless: true });
+    // The same server with the answer cache off: every call searches and serialises its answer.
+    const uncached = await start('ours', { answerCache: 0 });
     const floorStateless = await start('floor-mcp', { results, stateless: true });
 
     const rest = loadOpts(
@@ -320,7 +322,7 @@ async function benchHttp(dataDir) {
       (res, i) => (res.status !== 200 ? `HTTP ${res.status}` : Buffer.byteLength(res.body) !== restLen.get(restPaths[i % restPaths.length]) ? 'body size differs' : null),
     );
     const sessions = new Map();
-    for (const s of [ours, floorMcp]) {
+    for (const s of [ours, floorMcp, uncached]) {
       const list = [];
       for (let w = 0; w < HTTP_CONCURRENCY; w++) list.push(await openMcpSession(s.port, LATEST_PROTOCOL_VERSION));
       sessions.set(s.port, list);
@@ -341,14 +343,14 @@ async function benchHttp(dataDir) {
     );
 
     const out = {};
-    out.rest = await compare('REST search', { floor: floorRest, ours }, rest, HTTP_REQUESTS);
+    out.rest = await compare('REST search', { floor: floorRest, ours, uncached }, rest, HTTP_REQUESTS);
     log('REST search: one request at a time');
     out.rest_sequential = await sequential(ours.port);
-    out.mcp = await compare('MCP stateful', { floor: floorMcp, ours }, mcp, HTTP_REQUESTS);
+    out.mcp = await compare('MCP stateful', { floor: floorMcp, ours, uncached }, mcp, HTTP_REQUESTS);
     out.mcp_stateless = await compare('MCP stateless', { floor: floorStateless, ours: oursStateless }, mcpStateless, HTTP_REQUESTS);
     out.paid = await compare('paid entities.json', { floor: floorRest, ours }, paidLoad, PAID_REQUESTS, Math.min(HTTP_WARMUP, 100));
     out.search_in_server = (await ask(ours, { type: 'search', rounds: SCALE_SEARCH_ROUNDS }, 'search-result')).stats;
-    for (const s of [ours, floorMcp]) for (const h of sessions.get(s.port)) await closeMcpSession(s.port, h);
+    for (const s of [ours, floorMcp, uncached]) for (const h of sessions.get(s.port)) await closeMcpSession(s.port, h);
     out.body_bytes = { rest_median: median([...restLen.values()]), mcp_median: median(results.map(([, r]) => Buffer.byteLength(JSON.stringify(r)))), paid: paidLen };
     return out;
   } finally {
@@ -367,7 +369,8 @@ async function benchScale(sourceFile) {
     let server = null;
     try {
       const t0 = performance.now();
-      server = await startChild('ours', cat.dataDir);
+      // Answer cache off: these rows measure how the search's cost grows with the catalogue.
+      server = await startChild('ours', cat.dataDir, { answerCache: 0 });
       // Start = fork until /healthz answers 200 (node start, imports, data load, index, listen).
       for (;;) {
         const r = await send(undefined, server.port, { path: '/healthz' }).catch(() => null);
@@ -489,8 +492,10 @@ async function main() {
       ['measure', 'ours', 'baseline', 'ratio', 'goal', 'baseline is'],
       ['REST GET /api/search (req/s)', fmt(rest.ours.rps), fmt(rest.floor.rps), x(rest.ours.rps / rest.floor.rps), goal('>= 0.7x'), 'bare node:http, same bytes (ours/floor)'],
       ['  REST p50 / p99 (ms)', `${fmt(rest.ours.p50_ms, 2)} / ${fmt(rest.ours.p99_ms, 2)}`, `${fmt(rest.floor.p50_ms, 2)} / ${fmt(rest.floor.p99_ms, 2)}`, x(rest.ours.p50_ms / rest.floor.p50_ms), '', 'p50 ours/floor'],
+      ['  answer cache off (req/s)', fmt(rest.uncached.rps), fmt(rest.floor.rps), x(rest.uncached.rps / rest.floor.rps), '', 'same floor; every call searches and serialises'],
       ['MCP tools/call stateful (req/s)', fmt(mcp.ours.rps), fmt(mcp.floor.rps), x(mcp.ours.rps / mcp.floor.rps), goal('>= 0.8x'), 'bare SDK server, 1 tool (ours/floor)'],
       ['  MCP p50 / p99 (ms)', `${fmt(mcp.ours.p50_ms, 2)} / ${fmt(mcp.ours.p99_ms, 2)}`, `${fmt(mcp.floor.p50_ms, 2)} / ${fmt(mcp.floor.p99_ms, 2)}`, x(mcp.ours.p50_ms / mcp.floor.p50_ms), '', 'p50 ours/floor'],
+      ['  answer cache off (req/s)', fmt(mcp.uncached.rps), fmt(mcp.floor.rps), x(mcp.uncached.rps / mcp.floor.rps), '', 'same floor; every call searches and serialises'],
       ['MCP tools/call --stateless (req/s)', fmt(mcpSl.ours.rps), fmt(mcpSl.floor.rps), x(mcpSl.ours.rps / mcpSl.floor.rps), goal('>= 0.8x'), 'bare stateless SDK server (ours/floor)'],
       ['search p50 in process (us/query)', fmt(s.ours.p50, 1), fmt(s.scan.p50, 1), x(s.ours.p50 / s.scan.p50), goal('<= 20 us'), 'linear scan of name (ours/scan)'],
       ['search p99 in process (us/query)', fmt(s.ours.p99, 1), fmt(s.scan.p99, 1), x(s.ours.p99 / s.scan.p99), goal('<= 100 us'), 'linear scan of name (ours/scan)'],
@@ -522,9 +527,10 @@ async function main() {
     ];
     const loads = [rest, mcp, mcpSl, paid];
     const seqRuns = [httpRes.rest_sequential, big.rest_sequential].filter(Boolean);
-    const errOurs = loads.reduce((a, l) => a + l.ours.errors, 0) + (big.rest?.errors ?? 0) + seqRuns.reduce((a, r) => a + r.errors, 0);
+    const side = (l, k) => l.ours[k] + (l.uncached?.[k] ?? 0); // ours with the answer cache on, and off
+    const errOurs = loads.reduce((a, l) => a + side(l, 'errors'), 0) + (big.rest?.errors ?? 0) + seqRuns.reduce((a, r) => a + r.errors, 0);
     const errFloor = loads.reduce((a, l) => a + l.floor.errors, 0);
-    const reqOurs = loads.reduce((a, l) => a + l.ours.requests, 0) + (big.rest?.requests ?? 0) + seqRuns.reduce((a, r) => a + r.requested, 0);
+    const reqOurs = loads.reduce((a, l) => a + side(l, 'requests'), 0) + (big.rest?.requests ?? 0) + seqRuns.reduce((a, r) => a + r.requested, 0);
     const reqFloor = loads.reduce((a, l) => a + l.floor.requests, 0);
     rows.push(['HTTP errors (of requests)', `${errOurs} / ${reqOurs}`, `${errFloor} / ${reqFloor}`, '', 'must be 0', '']);
 

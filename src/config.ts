@@ -67,9 +67,14 @@ export interface Config {
   allowSandboxPayments: boolean;
   /** A request (headers and body) must arrive within this many seconds, else 408 and the connection closes. */
   requestTimeoutSeconds: number;
+  /** Finished answers of cacheable catalogue tools kept in memory (src/store/answer-cache.ts); 0 turns the cache off. */
+  answerCacheEntries: number;
 }
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Upper bound of ROBOT_PARTS_ANSWER_CACHE (a 100-hit search answer and its serialised forms take up to ~0.2 MB). */
+export const ANSWER_CACHE_MAX = 1024;
 
 const bool = (v: string | undefined) => v === '1' || v === 'true';
 
@@ -116,12 +121,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     paymentByEmail: bool(env.ROBOT_PARTS_PAYMENT_BY_EMAIL),
     allowSandboxPayments: bool(env.ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS),
     requestTimeoutSeconds: intEnv(env, 'ROBOT_PARTS_REQUEST_TIMEOUT_SECONDS', 30),
+    answerCacheEntries: intEnv(env, 'ROBOT_PARTS_ANSWER_CACHE', 128),
   };
   const merged = { ...base, ...overrides };
   if (merged.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(merged.databaseUrl)) {
     throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
   }
   if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
+  if (merged.answerCacheEntries > ANSWER_CACHE_MAX) throw new Error(`ROBOT_PARTS_ANSWER_CACHE must be at most ${ANSWER_CACHE_MAX}`);
   merged.publicUrlConfigured = overrides.publicUrlConfigured ?? (overrides.publicBaseUrl !== undefined || env.ROBOT_PARTS_PUBLIC_URL !== undefined);
   if (overrides.publicBaseUrl === undefined && env.ROBOT_PARTS_PUBLIC_URL === undefined) {
     merged.publicBaseUrl = `http://${merged.host.includes(':') ? `[${merged.host}]` : merged.host}:${merged.port}`;

@@ -30,6 +30,7 @@ import { loadDatasets } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
+import { AnswerCache } from './store/answer-cache.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
@@ -63,6 +64,8 @@ export interface Deps {
   ossLayer: WhereUsedLayer;
   /** TRL, momentum and the intelligence document, computed once (on first use) from the loaded data (immutable). */
   analytics: Intelligence;
+  /** Finished answers of the cacheable catalogue tools (bounded; config.answerCacheEntries, 0 = off). */
+  answers: AnswerCache;
   /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
   close(): void | Promise<void>;
 }
@@ -348,6 +351,7 @@ function wire(
     get ossLayer() {
       return parts().ossLayer;
     },
+    answers: new AnswerCache(config.answerCacheEntries),
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },

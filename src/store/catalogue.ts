@@ -46,4 +46,6 @@ export interface Catalogue {
   /** Ids starting with the prefix (case-insensitive), catalogue and open-source layer, in id order. */
   idsWithPrefix(prefix: string, limit: number): Promise<string[]>;
   meta(): Promise<CatalogueMeta>;
+  /** Settles when the store can be read, rejects with store_unavailable when not (what every read checks first). */
+  probe(): Promise<void>;
 }

@@ -127,6 +127,10 @@ export class MemoryCatalogue implements Catalogue {
     return this.read(() => this.lookup(id) ?? null);
   }
 
+  probe() {
+    return this.read(() => undefined);
+  }
+
   getMany(ids: readonly string[]) {
     return this.read(() => {
       const out: StoredEntity[] = [];

@@ -178,6 +178,12 @@ export class SqliteCatalogue implements Catalogue {
     });
   }
 
+  probe() {
+    return this.read(() => {
+      this.prepare('SELECT 1').get();
+    });
+  }
+
   getMany(ids: readonly string[]) {
     return this.read(() => {
       if (ids.length === 0) {

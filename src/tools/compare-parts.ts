@@ -51,6 +51,7 @@ export const comparePartsTool = defineTool({
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,
+  cacheable: true,
   rest: [
     { method: 'POST', path: '/api/compare', summary: 'Compare 2-10 parts side by side ({ids: [...]})' },
     { method: 'GET', path: '/api/compare', summary: 'Compare 2-10 parts side by side (?ids=A&ids=B)' },

@@ -81,6 +81,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     document: (output: z.infer<O>) => { name: string; mimeType: string; text: string } | null;
     link: (output: z.infer<O>, uri: string) => z.infer<O>;
   };
+  /**
+   * The answer is a function of the validated arguments, the surface and the catalogue snapshot
+   * alone: the handler reads nothing from the context but `partsContext(ctx)` and other
+   * immutable deps (no credentials, accounts, clock, idempotency key or headers). runTool then
+   * keeps the finished answer (deps.answers, bounded) and hands the same frozen object back for
+   * the same arguments on the same surface. Never set it on a tool that charges, reads a key or
+   * varies with time.
+   */
+  cacheable?: true;
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

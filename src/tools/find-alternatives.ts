@@ -41,6 +41,7 @@ export const findAlternativesTool = defineTool({
     meta: z.object({ limit: z.number().int(), license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,
+  cacheable: true,
   rest: [{ method: 'GET', path: '/api/parts/:id/alternatives', summary: 'Alternatives to one part, ranked by spec closeness (must=<where text>)' }],
   handler: async (input, ctx) => {
     const r = await alternativesOf(partsContext(ctx), input);

@@ -41,6 +41,7 @@ export const getPartTool = defineTool({
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,
+  cacheable: true,
   rest: [{ method: 'GET', path: '/api/entity/:id', summary: 'One entity, free-tier fields' }],
   handler: async ({ id }, ctx) => {
     const r = await getPart(partsContext(ctx), id);

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError, isDomainError } from '../domain/errors.js';
+import { deepFreeze } from '../domain/freeze.js';
 import { applyRateLimit } from './access.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { nearest } from '../domain/specs/where.js';
@@ -19,6 +20,10 @@ export function validationError(err: z.ZodError): DomainError {
   return new DomainError('invalid_input', `${field}: ${msg}`, { field, issues: fields });
 }
 
+/**
+ * `output` is deep-frozen and shared when the tool is cacheable (the same arguments get the same
+ * object again), so surfaces may prepare its serialised forms once per object.
+ */
 export type ToolOutcome = { ok: true; output: Record<string, unknown> } | { ok: false; error: DomainError };
 
 /** An argument the tool does not take -> invalid_input naming it and the nearest valid one. */
@@ -45,7 +50,20 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
   if (!parsed.success) return { ok: false, error: validationError(parsed.error) };
   try {
     await applyRateLimit(ctx, parsed.data);
+    const { answers } = ctx.deps;
+    // Keyed by tool, surface (detail URLs differ over stdio) and the validated arguments.
+    const key = tool.cacheable && answers.enabled ? `${tool.name}\u0000${ctx.surface}\u0000${JSON.stringify(parsed.data)}` : null;
+    if (key !== null) {
+      const hit = answers.get(key);
+      if (hit !== undefined) {
+        // The answer is not read from the store again, but an unreadable store still answers
+        // store_unavailable, never a remembered result.
+        await ctx.deps.catalogue.probe();
+        return { ok: true, output: hit };
+      }
+    }
     const output = (await tool.handler(parsed.data, ctx)) as Record<string, unknown>;
+    if (key !== null) answers.set(key, deepFreeze(output));
     return { ok: true, output };
   } catch (err) {
     if (isDomainError(err)) {

@@ -23,9 +23,17 @@ export function composeText(summary: string | undefined | null, structured: unkn
   return line ? `${line}\n${json}` : json;
 }
 
+/** Text blocks of a cacheable tool's answers (frozen, handed out again): made once per answer and tool. */
+const textOf = new WeakMap<object, { tool: AnyTool; text: string }>();
+
 /** The text block for a tool's output. */
 export function toolText(tool: AnyTool, output: Record<string, unknown>): string {
-  return composeText(tool.text ? tool.text(output) : null, output);
+  const keep = tool.cacheable === true && Object.isFrozen(output);
+  const known = keep ? textOf.get(output) : undefined;
+  if (known !== undefined && known.tool === tool) return known.text;
+  const text = composeText(tool.text ? tool.text(output) : null, output);
+  if (keep) textOf.set(output, { tool, text });
+  return text;
 }
 
 /** The structured result carried by a text block built by composeText (inverse, for clients and tests). */
