@@ -44,7 +44,9 @@ const PAID_REQUESTS = SMOKE ? 10 : 600; // per measured run of the 650 kB listin
 const SCALE_REQUESTS = SMOKE ? 20 : 1000; // per measured run at the largest scale
 const SEQUENTIAL_REQUESTS = SMOKE ? 10 : 400; // one at a time: latency without queueing
 const HTTP_CONCURRENCY = 16;
-const HTTP_ROUNDS = SMOKE ? 1 : 3; // floor and ours alternate; the median round is reported
+// Floor and ours take turns in every order (the load generator and the machine warm up during a
+// run); a req/s ratio is the median over rounds of ours/floor measured in the same round.
+const HTTP_ROUNDS = SMOKE ? 1 : 6;
 const HTTP_WARMUP = SMOKE ? 10 : 400;
 const SCALE_SIZES = SMOKE ? [2_000] : [10_000, 100_000]; // besides the shipped catalogue
 const SCALE_SEARCH_ROUNDS = SMOKE ? 2 : 30;
@@ -211,19 +213,34 @@ const agg = (list) => ({
   runs: list,
 });
 
-/** sides: { floor?: {port}, ours: {port} }; opts(port) -> runLoad options without total. */
+/** Every order of the items (2 sides: 2 orders, 3 sides: 6). */
+function permutations(items) {
+  if (items.length <= 1) return [items];
+  return items.flatMap((x, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [x, ...rest]));
+}
+
+/**
+ * sides: { floor: {port}, ours: {port}, ...}; opts(port) -> runLoad options without total.
+ * Each round runs every side once, the order rotating through every permutation. `paired[side]`
+ * is the median over rounds of side/floor req/s within the round: a drift of the machine's speed
+ * during the comparison (seen as the first rounds running slower for every server) then cancels
+ * out, where the ratio of the two sides' median runs can pair a slow round of one with a fast
+ * round of the other.
+ */
 async function compare(label, sides, opts, total, warmup = HTTP_WARMUP, rounds = HTTP_ROUNDS) {
   log(`${label}: warm-up`);
   for (const s of Object.values(sides)) await runLoad({ ...opts(s.port), total: warmup });
   const runs = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+  const orders = permutations(Object.keys(sides));
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? Object.keys(sides) : Object.keys(sides).reverse();
-    for (const side of order) {
+    for (const side of orders[r % orders.length]) {
       log(`${label}: round ${r + 1}/${rounds} ${side}`);
       runs[side].push(await runLoad({ ...opts(sides[side].port), total }));
     }
   }
-  return Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, agg(v)]));
+  const out = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, agg(v)]));
+  if (runs.floor) out.paired = Object.fromEntries(Object.keys(sides).filter((k) => k !== 'floor').map((k) => [k, median(runs[k].map((run, r) => run.rps / runs.floor[r].rps))]));
+  return out;
 }
 
 const loadOpts = (build, check) => (port) => ({ port, concurrency: HTTP_CONCURRENCY, deadlineMs: RUN_DEADLINE_MS, build, check });
@@ -490,13 +507,13 @@ async function main() {
     const growth = (row) => (row.search.p50 / shippedCost) / (row.size / search.entities);
     const rows = [
       ['measure', 'ours', 'baseline', 'ratio', 'goal', 'baseline is'],
-      ['REST GET /api/search (req/s)', fmt(rest.ours.rps), fmt(rest.floor.rps), x(rest.ours.rps / rest.floor.rps), goal('>= 0.7x'), 'bare node:http, same bytes (ours/floor)'],
+      ['REST GET /api/search (req/s)', fmt(rest.ours.rps), fmt(rest.floor.rps), x(rest.paired.ours), goal('>= 0.7x'), 'bare node:http, same bytes (ours/floor)'],
       ['  REST p50 / p99 (ms)', `${fmt(rest.ours.p50_ms, 2)} / ${fmt(rest.ours.p99_ms, 2)}`, `${fmt(rest.floor.p50_ms, 2)} / ${fmt(rest.floor.p99_ms, 2)}`, x(rest.ours.p50_ms / rest.floor.p50_ms), '', 'p50 ours/floor'],
-      ['  answer cache off (req/s)', fmt(rest.uncached.rps), fmt(rest.floor.rps), x(rest.uncached.rps / rest.floor.rps), '', 'same floor; every call searches and serialises'],
-      ['MCP tools/call stateful (req/s)', fmt(mcp.ours.rps), fmt(mcp.floor.rps), x(mcp.ours.rps / mcp.floor.rps), goal('>= 0.8x'), 'bare SDK server, 1 tool (ours/floor)'],
+      ['  answer cache off (req/s)', fmt(rest.uncached.rps), fmt(rest.floor.rps), x(rest.paired.uncached), '', 'same floor; every call searches and serialises'],
+      ['MCP tools/call stateful (req/s)', fmt(mcp.ours.rps), fmt(mcp.floor.rps), x(mcp.paired.ours), goal('>= 0.8x'), 'bare SDK server, 1 tool (ours/floor)'],
       ['  MCP p50 / p99 (ms)', `${fmt(mcp.ours.p50_ms, 2)} / ${fmt(mcp.ours.p99_ms, 2)}`, `${fmt(mcp.floor.p50_ms, 2)} / ${fmt(mcp.floor.p99_ms, 2)}`, x(mcp.ours.p50_ms / mcp.floor.p50_ms), '', 'p50 ours/floor'],
-      ['  answer cache off (req/s)', fmt(mcp.uncached.rps), fmt(mcp.floor.rps), x(mcp.uncached.rps / mcp.floor.rps), '', 'same floor; every call searches and serialises'],
-      ['MCP tools/call --stateless (req/s)', fmt(mcpSl.ours.rps), fmt(mcpSl.floor.rps), x(mcpSl.ours.rps / mcpSl.floor.rps), goal('>= 0.8x'), 'bare stateless SDK server (ours/floor)'],
+      ['  answer cache off (req/s)', fmt(mcp.uncached.rps), fmt(mcp.floor.rps), x(mcp.paired.uncached), '', 'same floor; every call searches and serialises'],
+      ['MCP tools/call --stateless (req/s)', fmt(mcpSl.ours.rps), fmt(mcpSl.floor.rps), x(mcpSl.paired.ours), goal('>= 0.8x'), 'bare stateless SDK server (ours/floor)'],
       ['search p50 in process (us/query)', fmt(s.ours.p50, 1), fmt(s.scan.p50, 1), x(s.ours.p50 / s.scan.p50), goal('<= 20 us'), 'linear scan of name (ours/scan)'],
       ['search p99 in process (us/query)', fmt(s.ours.p99, 1), fmt(s.scan.p99, 1), x(s.ours.p99 / s.scan.p99), goal('<= 100 us'), 'linear scan of name (ours/scan)'],
       ['  index only p50 (us/query)', fmt(s.index_only.p50, 1), fmt(s.scan.p50, 1), x(s.index_only.p50 / s.scan.p50), '', 'linear scan of name (index/scan)'],
@@ -520,7 +537,7 @@ async function main() {
         `(cost growth)/(size growth x${fmt(row.size / search.entities, 0)}) vs shipped`,
       ]),
       ['rate-limit write per free call (us)', fmt(rateLimit.hit_us, 1), fmt(rateLimit.search_us, 1), x(rateLimit.hit_us / rateLimit.search_us), '', 'in-process search it guards (SQLite file, WAL)'],
-      ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.ours.rps / paid.floor.rps), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
+      ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.paired.ours), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
       ['stdio cold start to tools/list (ms)', fmt(stdio.ours_ms), fmt(stdio.bare_ms), x(stdio.ours_ms / stdio.bare_ms), goal('<= 1.5x'), 'bare SDK stdio server, 1 tool (ours/bare)'],
       ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), x(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), '', 'JSON.parse of the file (ours/parse)'],
       ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), x(mem.deps.rss_bytes / mem.parse.rss_bytes), '', 'info'],
@@ -540,7 +557,7 @@ async function main() {
       `node ${process.version}  ${os.platform()} ${os.arch()}  ${cpus.length} cpu (${cpus[0]?.model ?? 'unknown'})  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n` +
       `catalogue: ${data.source === 'shipped' ? 'data/catalogue/entities.json' : 'SYNTHETIC (800 generated records, not the shipped catalogue)'}, ${search.entities} entities, dataset ${search.dataset_version}; scaled copies: ${SCALE_SIZES.map((n) => fmt(n)).join(', ')}\n` +
       `search: ${search.queries} queries x ${search.rounds} rounds per method after 1 s warm-up\n` +
-      `HTTP: ${HTTP_REQUESTS} requests/run (paid ${PAID_REQUESTS}, scaled ${SCALE_REQUESTS}), concurrency ${HTTP_CONCURRENCY}, keep-alive, ${HTTP_ROUNDS} runs per side (median shown), servers in child processes on 127.0.0.1\n` +
+      `HTTP: ${HTTP_REQUESTS} requests/run (paid ${PAID_REQUESTS}, scaled ${SCALE_REQUESTS}), concurrency ${HTTP_CONCURRENCY}, keep-alive, ${HTTP_ROUNDS} runs per side in rotating order (median run shown; a req/s ratio is the median over rounds of ours/floor in the same round), servers in child processes on 127.0.0.1\n` +
       `body size (median): REST ${fmt(httpRes.body_bytes.rest_median)} B, MCP result ${fmt(httpRes.body_bytes.mcp_median)} B, paid listing ${fmt(httpRes.body_bytes.paid)} B\n`;
     const elapsed = (performance.now() - started) / 1000;
     process.stdout.write(`${header}\n${table(rows)}\n\nwall time ${fmt(elapsed, 1)} s; details in ${path.relative(ROOT, RESULTS)}\n`);
@@ -564,14 +581,23 @@ async function main() {
           catalogue: { source: data.source, entities: search.entities, dataset_version: search.dataset_version },
           config: { search_rounds: search.rounds, queries: QUERIES, http_requests: HTTP_REQUESTS, paid_requests: PAID_REQUESTS, scale_requests: SCALE_REQUESTS, http_concurrency: HTTP_CONCURRENCY, http_rounds: HTTP_ROUNDS, http_warmup: HTTP_WARMUP, scale_sizes: SCALE_SIZES },
           ratios: {
-            rest_ours_over_floor_rps: rest.ours.rps / rest.floor.rps,
-            mcp_ours_over_floor_rps: mcp.ours.rps / mcp.floor.rps,
-            rest_uncached_over_floor_rps: rest.uncached.rps / rest.floor.rps,
-            mcp_uncached_over_floor_rps: mcp.uncached.rps / mcp.floor.rps,
-            mcp_stateless_ours_over_floor_rps: mcpSl.ours.rps / mcpSl.floor.rps,
+            rest_ours_over_floor_rps: rest.paired.ours,
+            mcp_ours_over_floor_rps: mcp.paired.ours,
+            rest_uncached_over_floor_rps: rest.paired.uncached,
+            mcp_uncached_over_floor_rps: mcp.paired.uncached,
+            mcp_stateless_ours_over_floor_rps: mcpSl.paired.ours,
             search_p50_ours_over_scan: s.ours.p50 / s.scan.p50,
             search_p99_ours_over_scan: s.ours.p99 / s.scan.p99,
-            paid_ours_over_floor_rps: paid.ours.rps / paid.floor.rps,
+            paid_ours_over_floor_rps: paid.paired.ours,
+            // The same ratios as the ratio of each side's median run (the estimator before the paired one).
+            median_runs: {
+              rest: rest.ours.rps / rest.floor.rps,
+              rest_uncached: rest.uncached.rps / rest.floor.rps,
+              mcp: mcp.ours.rps / mcp.floor.rps,
+              mcp_uncached: mcp.uncached.rps / mcp.floor.rps,
+              mcp_stateless: mcpSl.ours.rps / mcpSl.floor.rps,
+              paid: paid.ours.rps / paid.floor.rps,
+            },
             stdio_ours_over_bare_ms: stdio.ours_ms / stdio.bare_ms,
             cost_growth_over_size_growth: Object.fromEntries(scale.map((row) => [row.size, growth(row)])),
             heap_deps_over_parse: mem.deps.heap_used_bytes / mem.parse.heap_used_bytes,
