@@ -70,6 +70,19 @@ describe('ROBOT_PARTS_ANSWER_CACHE', () => {
   });
 });
 
+describe('which tools are cacheable', () => {
+  it('only read-only, idempotent tools whose REST routes take nothing from the caller', () => {
+    const cacheable = TOOLS.filter((t) => t.cacheable);
+    expect(cacheable.map((t) => t.name).sort()).toEqual(['compare_parts', 'find_alternatives', 'get_part', 'search_parts']);
+    for (const t of cacheable) {
+      expect(t.annotations.readOnlyHint && t.annotations.idempotentHint, t.name).toBe(true);
+      expect(t.artifact, t.name).toBeUndefined();
+      expect(Object.keys(t.inputSchema.shape), t.name).not.toContain('api_key');
+      for (const r of t.rest) expect(r.prepare, `${t.name} ${r.path}`).toBeUndefined();
+    }
+  });
+});
+
 const CALLS: [string, Record<string, unknown>][] = [
   ['search_parts', { q: 'servo' }],
   ['search_parts', { q: 'servo', limit: 2 }],
