@@ -9,9 +9,13 @@ import type { AnyTool } from './define.js';
 
 export const SUMMARY_MAX = 300;
 
-/** Folds a summary to one line of at most SUMMARY_MAX characters. */
+/** Whitespace other than single spaces between words: what folding changes. */
+const UNFOLDED = /[^\S ]| {2}|^ | $/;
+
+/** Folds a summary to one line of at most SUMMARY_MAX characters (whitespace runs -> one space, trimmed). */
 export function oneLine(summary: string): string {
-  const s = summary.replace(/\s*\n\s*/g, ' ').replace(/\s+/g, ' ').trim();
+  // Most summaries are one line already: tested without making two new strings per call.
+  const s = UNFOLDED.test(summary) ? summary.replace(/\s+/g, ' ').trim() : summary;
   return s.length > SUMMARY_MAX ? `${s.slice(0, SUMMARY_MAX - 1)}…` : s;
 }
 
