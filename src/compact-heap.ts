@@ -35,3 +35,23 @@ export function compactHeap(): boolean {
   gc();
   return true;
 }
+
+let soon = false;
+
+/**
+ * Two full collections as soon as the running code yields (a microtask), for garbage left by a
+ * build made while serving: the spec layer's first build at 100,000 records leaves ~90 MB. The
+ * first collection frees it; the second lets V8 hand the emptied pages back, which lowers the
+ * resident set (at 100k: ~450 -> ~380 MB; each collection ~150 ms). The pause lands on the
+ * request that made the build (which already waits ~2.8 s for it), not on a later one. Builds
+ * reported before it runs are folded into it.
+ */
+export function compactHeapSoon(collect: () => unknown = compactHeap): void {
+  if (soon) return;
+  soon = true;
+  queueMicrotask(() => {
+    soon = false;
+    collect();
+    collect();
+  });
+}

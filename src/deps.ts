@@ -66,8 +66,20 @@ export interface Deps {
   analytics: Intelligence;
   /** Finished answers of the cacheable catalogue tools (bounded; config.answerCacheEntries, 0 = off). */
   answers: AnswerCache;
+  /**
+   * Calls `listener` after each lazy build of derived data (the spec layer's rows, its same_as
+   * links, the analytics document: built on the first call that needs them); returns the
+   * unsubscribe. The HTTP server uses it to release the build's garbage (src/compact-heap.ts).
+   */
+  onLazyBuild(listener: (built: LazyBuild) => void): () => void;
   /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
   close(): void | Promise<void>;
+}
+
+/** What a lazy build made, over how many records. */
+export interface LazyBuild {
+  what: 'spec_rows' | 'same_as' | 'analytics';
+  records: number;
 }
 
 interface AccountStores {
@@ -116,6 +128,8 @@ interface CatalogueParts {
 
 interface LoadedData {
   registries: Registries;
+  /** Listeners of lazy builds (Deps.onLazyBuild). */
+  lazyBuildListeners: Set<(built: LazyBuild) => void>;
   /** The catalogue parts, built on the first call (given the store's probe); the same object after. */
   catalogueParts: (probe: () => void) => CatalogueParts;
 }
@@ -134,7 +148,13 @@ function loadRegistries(config: Config): Registries {
   };
 }
 
-function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, manufacturers }: Registries, probe: () => void): CatalogueParts {
+function buildCatalogueParts(
+  config: Config,
+  opts: BuildOptions,
+  { knowledge, manufacturers }: Registries,
+  probe: () => void,
+  built: (b: LazyBuild) => void,
+): CatalogueParts {
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
   const layer = readOssLayer(config.dataDir);
@@ -145,7 +165,13 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
   // (get_analytics, get_part, a trl/momentum filter): plain searches never need it.
   const analyticsInput = { entities: data.entities, categories: data.categories, meta: data.meta, oss: ossBomLines(layer.doc), ...readAnalyticsTables(config.dataDir) };
   let intelligence: Intelligence | null = null;
-  const analytics = () => (intelligence ??= buildIntelligence(analyticsInput));
+  const analytics = () => {
+    if (intelligence === null) {
+      intelligence = buildIntelligence(analyticsInput);
+      built({ what: 'analytics', records: analyticsInput.entities.length });
+    }
+    return intelligence;
+  };
   // The catalogue is immutable while the process runs: it is served from an in-memory snapshot
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
@@ -154,7 +180,12 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
   const index = new SearchIndex(catalogue.sortedRecords); // already in id order: not sorted again
   // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
   // Its rows and same_as links are built on first use (SpecIndex).
-  const specs = new SpecIndex(data.entities, { buses: knowledge.buses, manufacturers, fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)] });
+  const specs = new SpecIndex(data.entities, {
+    buses: knowledge.buses,
+    manufacturers,
+    fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)],
+    onBuilt: (what, records) => built({ what, records }),
+  });
   return {
     data,
     ossCount: oss.length,
@@ -175,10 +206,15 @@ function buildCatalogueParts(config: Config, opts: BuildOptions, { knowledge, ma
 function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedData {
   const data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir));
   const registries = loadRegistries(config);
+  const lazyBuildListeners = new Set<(b: LazyBuild) => void>();
+  const notify = (b: LazyBuild) => {
+    for (const listener of lazyBuildListeners) listener(b);
+  };
   let built: CatalogueParts | null = null;
   return {
     registries,
-    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe)),
+    lazyBuildListeners,
+    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify)),
   };
 }
 
@@ -282,7 +318,7 @@ function wire(
   log: Logger,
   /** Throws once the deps are closed (the catalogue then answers store_unavailable). */
   probe: () => void,
-  { registries: { plans, knowledge }, catalogueParts }: LoadedData,
+  { registries: { plans, knowledge }, catalogueParts, lazyBuildListeners }: LoadedData,
   /** Build the catalogue parts on first use (stdio) instead of now. */
   deferCatalogue: boolean,
   stores: AccountStores,
@@ -352,6 +388,12 @@ function wire(
       return parts().ossLayer;
     },
     answers: new AnswerCache(config.answerCacheEntries),
+    onLazyBuild(listener) {
+      lazyBuildListeners.add(listener);
+      return () => {
+        lazyBuildListeners.delete(listener);
+      };
+    },
     accounts,
     rateLimiter: stores.rateLimiter,
     payments: { gateway, plans },

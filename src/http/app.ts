@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { compactHeap } from '../compact-heap.js';
+import { compactHeap, compactHeapSoon } from '../compact-heap.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { AnyTool } from '../tools/define.js';
@@ -163,6 +163,9 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
+/** A lazy build over fewer records leaves too little garbage to be worth two full collections. */
+const LAZY_COMPACT_MIN_RECORDS = 10_000;
+
 export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promise<RunningServer> {
   await deps.ready;
   const exposed = sandboxExposure(deps.config, deps.payments.gateway.name);
@@ -170,6 +173,10 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
   const { app, mcp } = createApp(deps, opts);
   // The catalogue and its indexes are built: release what building them left behind, once.
   compactHeap();
+  // So with what a large catalogue's first spec-filtered search or analytics call builds later.
+  const stopCompacting = deps.onLazyBuild((built) => {
+    if (built.records >= LAZY_COMPACT_MIN_RECORDS) compactHeapSoon();
+  });
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
@@ -182,6 +189,7 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
           url,
           port: info.port,
           close: async () => {
+            stopCompacting();
             await mcp.closeAll();
             await new Promise<void>((res) => {
               server.close(() => res());
@@ -191,8 +199,12 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
           },
         });
       });
-      server.on('error', reject);
+      server.on('error', (err) => {
+        stopCompacting();
+        reject(err);
+      });
     } catch (err) {
+      stopCompacting();
       reject(err);
     }
   });

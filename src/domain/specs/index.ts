@@ -34,12 +34,18 @@ export class SpecIndex implements FieldTable {
   private built: { rows: readonly SpecRow[]; byId: ReadonlyMap<string, SpecRow> } | null = null;
   private sameAsIndex: SameAsIndex | null = null;
   private byLowerId: ReadonlyMap<string, SpecRow> | null = null;
+  /** Told after each lazy build (the rows, the same_as links), with the number of records built over. */
+  private readonly onBuilt: (what: 'spec_rows' | 'same_as', records: number) => void;
 
-  constructor(entities: readonly StoredEntity[], opts: { buses: BusTable; manufacturers: ManufacturerTable; fields?: readonly SpecFieldDef[] }) {
+  constructor(
+    entities: readonly StoredEntity[],
+    opts: { buses: BusTable; manufacturers: ManufacturerTable; fields?: readonly SpecFieldDef[]; onBuilt?: (what: 'spec_rows' | 'same_as', records: number) => void },
+  ) {
     this.fields = Object.freeze([...(opts.fields ?? defaultSpecFields())]);
     this.buses = opts.buses;
     this.manufacturers = opts.manufacturers;
     this.entities = entities;
+    this.onBuilt = opts.onBuilt ?? (() => {});
   }
 
   private rowsBuilt(): { rows: readonly SpecRow[]; byId: ReadonlyMap<string, SpecRow> } {
@@ -63,6 +69,7 @@ export class SpecIndex implements FieldTable {
     );
     // Keyed by the id as written (no second string per row); other spellings go through byLowerId.
     this.built = { rows, byId: new Map(rows.map((r) => [r.id, r])) };
+    this.onBuilt('spec_rows', rows.length);
     return this.built;
   }
 
@@ -73,7 +80,11 @@ export class SpecIndex implements FieldTable {
 
   /** The same_as links between records. Built on first use. */
   get sameAs(): SameAsIndex {
-    return (this.sameAsIndex ??= new SameAsIndex(this.entities, this.manufacturers));
+    if (this.sameAsIndex === null) {
+      this.sameAsIndex = new SameAsIndex(this.entities, this.manufacturers);
+      this.onBuilt('same_as', this.entities.length);
+    }
+    return this.sameAsIndex;
   }
 
   get(id: string): SpecRow | null {
