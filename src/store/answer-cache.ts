@@ -7,7 +7,7 @@
  *
  * Bounded: at most `maxEntries` answers (0 turns the cache off), evicted by the CLOCK
  * (second-chance) rule: an answer used since the hand last passed it stays for another round.
- * A hit only sets a flag, so serving from the cache allocates nothing. Keys longer than
+ * A hit only sets a flag: the cache allocates nothing to serve it. Keys longer than
  * ANSWER_KEY_MAX_CHARS are not cached (a long `where` list is computed every time).
  *
  * What a cached answer does not skip is run by the caller on every call (src/tools/run.ts):

@@ -21,8 +21,9 @@ export function validationError(err: z.ZodError): DomainError {
 }
 
 /**
- * `output` is deep-frozen and shared when the tool is cacheable (the same arguments get the same
- * object again), so surfaces may prepare its serialised forms once per object.
+ * For a cacheable tool with the answer cache on, `output` is deep-frozen and shared (the same
+ * arguments get the same object again), so surfaces may prepare its serialised forms once per
+ * object; otherwise it is the handler's own.
  */
 export type ToolOutcome = { ok: true; output: Record<string, unknown> } | { ok: false; error: DomainError };
 
