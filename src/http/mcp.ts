@@ -17,6 +17,7 @@ import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
 import { DomainError } from '../domain/errors.js';
+import { isPlainObject } from '../domain/freeze.js';
 import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
@@ -55,8 +56,6 @@ function claimsEnvelope(body: unknown): boolean {
     return meta !== undefined && meta !== null && typeof meta === 'object' && meta[PROTOCOL_VERSION_META_KEY] !== undefined;
   });
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 /**
  * True for the common 2025-era request the SDK's isLegacyRequest would classify as legacy: one

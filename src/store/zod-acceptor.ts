@@ -15,6 +15,7 @@
  * At 100,000 catalogue records zod's parse (and its copies) took about 0.4 s of start-up.
  */
 import type { z } from 'zod';
+import { isPlainObject } from '../domain/freeze.js';
 
 export type Acceptor = (value: unknown) => boolean;
 
@@ -42,8 +43,6 @@ interface Schema {
 
 class Unsupported extends Error {}
 
-/** An object JSON.parse makes: not an array, Object.prototype as its prototype. */
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 
 function lengthChecks(def: Def): number {
   let min = 0;
