@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import type { AnyTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
-import { errorResponse, peerAddress, requestHeader, requestHeaders, type AppEnv } from './common.js';
+import { bodyFraming, errorResponse, peerAddress, requestHeaders, type AppEnv } from './common.js';
 import { resolveClientAddress, trustedProxies } from './client-address.js';
 import { httpServerOptions, isClientAbort, sandboxExposure } from './hardening.js';
 import { DATASETS } from '../resources/datasets.js';
@@ -82,8 +82,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     return m;
   };
   app.use('*', (c, next) => {
-    const length = requestHeader(c, 'content-length');
-    const chunked = requestHeader(c, 'transfer-encoding') !== undefined;
+    const { length, chunked } = bodyFraming(c);
     // A GET or HEAD without Content-Length or Transfer-Encoding carries no body: nothing to limit.
     // (Asking hono's bodyLimit would build the whole fetch Request and its AbortSignal per call.)
     if ((c.req.method === 'GET' || c.req.method === 'HEAD') && length === undefined && !chunked) return next();

@@ -16,9 +16,9 @@ export type AppEnv = { Variables: { clientAddress?: string | null }; Bindings: P
  */
 export function requestText(c: Context<AppEnv>): Promise<string> {
   const incoming = c.env?.incoming;
-  if (!incoming || incoming.headers['content-length'] === undefined || incoming.headers['transfer-encoding'] !== undefined || incoming.readableDidRead || incoming.readableEnded) {
-    return c.req.text();
-  }
+  if (!incoming) return c.req.text();
+  const framing = bodyFraming(c);
+  if (framing.length === undefined || framing.chunked || incoming.readableDidRead || incoming.readableEnded) return c.req.text();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const fail = (err: Error) => {
@@ -76,6 +76,15 @@ class RawHeaders implements HeaderReader {
     }
     return value;
   }
+}
+
+/**
+ * How the request's body is framed: its declared Content-Length (undefined when absent) and
+ * whether it is chunked. Declared and not chunked: node's parser reads exactly that many bytes.
+ */
+export function bodyFraming(c: Context<AppEnv>): { length: string | undefined; chunked: boolean } {
+  const h = requestHeaders(c);
+  return { length: h.get('content-length') ?? undefined, chunked: h.get('transfer-encoding') !== null };
 }
 
 /** One request header (undefined when absent), as `c.req.header(name)` gives it. */
