@@ -11,7 +11,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { runTool } from '../../src/tools/run.js';
 import type { ToolContext } from '../../src/tools/define.js';
 import { startTestServer } from '../support/http.js';
-import { testDeps } from '../support/deps.js';
+import { testDeps, toolContext } from '../support/deps.js';
 import { call, errorBody, memoryClient } from '../support/mcp.js';
 
 const answer = (n: number) => Object.freeze({ n });
@@ -155,10 +155,6 @@ describe('cacheable tools over MCP', () => {
     expect(() => (a.output.data as unknown[]).pop()).toThrow(TypeError);
   });
 });
-
-function toolContext(deps: Deps, surface: ToolContext['surface']): ToolContext {
-  return { deps, surface, credentials: [], clientAddress: null, idempotencyKey: null, progress: async () => {}, setHeader: () => {} };
-}
 
 describe('the cache is per surface', () => {
   it('keeps the stdio answer (no detail_url) apart from the HTTP one (detail_url)', async () => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { buildDeps } from '../../src/deps.js';
+import { buildDeps, type Deps, type LazyBuild } from '../../src/deps.js';
 import { silentLogger } from '../../src/log.js';
 import { testConfig } from '../support/deps.js';
 import { catalogueData, makeEntity } from '../support/factory.js';
@@ -74,35 +74,34 @@ it('a deferred catalogue is read on first use and is the shipped one (the same r
 });
 
 it('tells onLazyBuild listeners once per lazy build, with the records it covered, until unsubscribed', async () => {
-  const { testDeps } = await import('../support/deps.js');
+  const { testDeps, toolContext } = await import('../support/deps.js');
   const { sampleEntities } = await import('../support/factory.js');
   const { TOOLS } = await import('../../src/tools/index.js');
   const { runTool } = await import('../../src/tools/run.js');
+  const run = async (deps: Deps, name: string, args: Record<string, unknown>) => {
+    const r = await runTool(TOOLS.find((t) => t.name === name)!, args, toolContext(deps));
+    if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
+  };
+  const n = sampleEntities().length;
   const d = testDeps(undefined, { answerCacheEntries: 0 });
   try {
-    const seen: { what: string; records: number }[] = [];
+    const seen: LazyBuild[] = [];
     const off = d.onLazyBuild((b) => seen.push(b));
-    const ctx = { deps: d, surface: 'mcp-memory' as const, credentials: [], clientAddress: null, idempotencyKey: null, progress: async () => {}, setHeader: () => {} };
-    const run = async (name: string, args: Record<string, unknown>) => {
-      const r = await runTool(TOOLS.find((t) => t.name === name)!, args, ctx);
-      if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
-    };
-    await run('search_parts', { q: 'servo' });
+    await run(d, 'search_parts', { q: 'servo' });
     expect(seen).toEqual([]); // a plain search builds nothing
-    await run('search_parts', { where: 'torque_rated>=1 N·m' });
-    await run('search_parts', { where: 'torque_rated>=2 N·m' });
-    const n = sampleEntities().length;
+    await run(d, 'search_parts', { where: 'torque_rated>=1 N·m' });
+    await run(d, 'search_parts', { where: 'torque_rated>=2 N·m' });
     // The rows read every field, TRL and momentum included: the analytics document is built first.
     const both = [
       { what: 'analytics', records: n },
       { what: 'spec_rows', records: n },
     ];
     expect(seen).toEqual(both);
-    await run('search_parts', { where: 'trl>=1' });
-    await run('get_part', { id: 'ACT-001' });
+    await run(d, 'search_parts', { where: 'trl>=1' });
+    await run(d, 'get_part', { id: 'ACT-001' });
     expect(seen).toEqual(both);
     off();
-    await run('find_alternatives', { id: 'ACT-001' }); // builds the same_as links: nobody is told now
+    await run(d, 'find_alternatives', { id: 'ACT-001' }); // builds the same_as links: nobody is told now
     expect(seen).toHaveLength(2);
   } finally {
     d.close();
@@ -110,12 +109,10 @@ it('tells onLazyBuild listeners once per lazy build, with the records it covered
   // The same call on deps with a listener: the same_as links are a lazy build of their own.
   const d2 = testDeps(undefined, { answerCacheEntries: 0 });
   try {
-    const seen: { what: string; records: number }[] = [];
+    const seen: LazyBuild[] = [];
     d2.onLazyBuild((b) => seen.push(b));
-    const ctx = { deps: d2, surface: 'mcp-memory' as const, credentials: [], clientAddress: null, idempotencyKey: null, progress: async () => {}, setHeader: () => {} };
-    const r = await runTool(TOOLS.find((t) => t.name === 'find_alternatives')!, { id: 'ACT-001' }, ctx);
-    expect(r.ok).toBe(true);
-    expect(seen).toContainEqual({ what: 'same_as', records: sampleEntities().length });
+    await run(d2, 'find_alternatives', { id: 'ACT-001' });
+    expect(seen).toContainEqual({ what: 'same_as', records: n });
   } finally {
     d2.close();
   }

@@ -2,6 +2,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/entity.js';
 import { silentLogger } from '../../src/log.js';
+import type { Surface, ToolContext } from '../../src/tools/define.js';
 import { catalogueData, sampleEntities } from './factory.js';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -17,4 +18,9 @@ export function testDeps(entities: StoredEntity[] = sampleEntities(), overrides:
 /** Deps over the shipped data/ catalogue. */
 export function realDeps(overrides: Partial<Config> = {}): Deps {
   return buildDeps(testConfig(overrides), { log: silentLogger });
+}
+
+/** A tool context with no caller (no key, no address), as an in-process caller of runTool has. */
+export function toolContext(deps: Deps, surface: Surface = 'mcp-memory'): ToolContext {
+  return { deps, surface, credentials: [], clientAddress: null, idempotencyKey: null, progress: async () => {}, setHeader: () => {} };
 }

@@ -5,17 +5,21 @@ import type { StoredEntity } from '../../src/domain/entity.js';
 import { startHttpServer, type AppOptions, type RunningServer } from '../../src/http/app.js';
 import { realDeps, testDeps } from './deps.js';
 
-export async function startTestServer(entities?: StoredEntity[], overrides: Partial<Config> = {}, opts: AppOptions = {}): Promise<RunningServer & { deps: Deps; stop: () => Promise<void> }> {
-  const deps = testDeps(entities, overrides);
+type TestServer = RunningServer & { deps: Deps; stop: () => Promise<void> };
+
+/** A server on these deps on a free loopback port; stop() closes both. */
+async function serveDeps(deps: Deps, opts: AppOptions = {}): Promise<TestServer> {
   const s = await startHttpServer(deps, opts);
   return { ...s, deps, stop: async () => { await s.close(); deps.close(); } };
 }
 
+export function startTestServer(entities?: StoredEntity[], overrides: Partial<Config> = {}, opts: AppOptions = {}): Promise<TestServer> {
+  return serveDeps(testDeps(entities, overrides), opts);
+}
+
 /** A server over the shipped data/ on a free loopback port. */
-export async function startRealServer(overrides: Partial<Config> = {}): Promise<RunningServer & { deps: Deps; stop: () => Promise<void> }> {
-  const deps = realDeps(overrides);
-  const s = await startHttpServer(deps);
-  return { ...s, deps, stop: async () => { await s.close(); deps.close(); } };
+export function startRealServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  return serveDeps(realDeps(overrides));
 }
 
 /** A raw HTTP request (fetch forbids setting Host). */
