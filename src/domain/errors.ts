@@ -40,6 +40,14 @@ const STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/** The HTTP status an error code is answered with. */
+export function errorStatus(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+/** Every error code, in declaration order. */
+export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
+
 export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

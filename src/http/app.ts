@@ -16,8 +16,8 @@ import { bodyFraming, errorResponse, peerAddress, requestHeaders, type AppEnv } 
 import { resolveClientAddress, trustedProxies } from './client-address.js';
 import { httpServerOptions, isClientAbort, sandboxExposure } from './hardening.js';
 import { DATASETS } from '../resources/datasets.js';
-import { mountMcp, type McpHttpHandle } from './mcp.js';
-import { buildOpenApi } from './openapi.js';
+import { mcpPaths, mountMcp, type McpHttpHandle } from './mcp.js';
+import { buildOpenApi, FREE, json, operation, type OpenApiPaths } from './openapi.js';
 import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
@@ -25,9 +25,53 @@ import { isAllowedHost, isAllowedOrigin } from './security.js';
 
 export interface AppOptions {
   tools?: readonly AnyTool[];
-  /** Extra routes mounted before the fallback (accounts, payments, ...). */
-  extend?: (app: Hono<AppEnv>, deps: Deps) => void;
+  /** Extra routes mounted before the fallback (accounts, payments, ...); what it returns goes into /openapi.json. */
+  extend?: (app: Hono<AppEnv>, deps: Deps) => OpenApiPaths | void;
 }
+
+/** /healthz and /openapi.json as /openapi.json describes them. */
+const SERVICE_PATHS: OpenApiPaths = {
+  '/healthz': {
+    get: operation({
+      operationId: 'healthz',
+      summary: 'Health: the dataset loaded and whether the account store is reachable',
+      security: FREE,
+      responses: Object.fromEntries(
+        [
+          ['200', 'Serving (status ok)'],
+          ['503', 'Degraded: the account store is unreachable (a balancer should route around this instance)'],
+        ].map(([status, description]) => [
+          status,
+          {
+            description,
+            content: json({
+              type: 'object',
+              required: ['status', 'dataset_version', 'indexed', 'database'],
+              properties: {
+                status: { type: 'string', enum: ['ok', 'degraded'] },
+                dataset_version: { type: 'string' },
+                indexed: { type: 'integer', description: 'Records in the search index' },
+                database: {
+                  type: 'object',
+                  required: ['backend', 'reachable', 'migration_version'],
+                  properties: { backend: { type: 'string', enum: ['sqlite', 'postgres'] }, reachable: { type: 'boolean' }, migration_version: { type: ['integer', 'null'] } },
+                },
+              },
+            }),
+          },
+        ]),
+      ),
+    }),
+  },
+  '/openapi.json': {
+    get: operation({
+      operationId: 'openapi',
+      summary: 'This OpenAPI 3.1 document',
+      security: FREE,
+      responses: { '200': { description: 'The document', content: json({ type: 'object' }) } },
+    }),
+  },
+};
 
 export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv>; mcp: McpHttpHandle } {
   const { config, log } = deps;
@@ -106,7 +150,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       throw err;
     }
   });
-  app.get('/openapi.json', (c) => c.json(buildOpenApi(tools, config.publicBaseUrl, DATASETS)));
+  // Built on the first request (the base URL is final once the server listens), then served as is.
+  let openapi: string | undefined;
+  app.get('/openapi.json', (c) => {
+    openapi ??= JSON.stringify(buildOpenApi({ tools, datasets: DATASETS, baseUrl: config.publicBaseUrl, routes: documented }));
+    return c.body(openapi, 200, { 'Content-Type': 'application/json' });
+  });
   for (const d of DATASETS) {
     if (d.restPath === null) continue; // served by its tool's REST route
     app.get(d.restPath, async (c) => {
@@ -120,10 +169,13 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   }
 
   const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: limits.mcp, generalBody: config.bodyLimitBytes, largeBodyTools: limits.mcpTools });
-  mountPaymentRoutes(app, deps);
-  mountIntelligenceChart(app, deps);
+  // The routes that are not tools or datasets, as the modules mounting them describe them.
+  const documented: OpenApiPaths[] = [SERVICE_PATHS, mcpPaths(config.stateless)];
+  documented.push(mountPaymentRoutes(app, deps));
+  documented.push(mountIntelligenceChart(app, deps));
   mountRestRoutes(app, deps, tools);
-  opts.extend?.(app, deps);
+  const extended = opts.extend?.(app, deps);
+  if (extended) documented.push(extended);
 
   app.notFound((c) => errorResponse(c, new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
   app.onError((err, c) => {

@@ -7,10 +7,11 @@ import type { Deps } from '../deps.js';
 import { DomainError, invalidInput } from '../domain/errors.js';
 import { intelligenceSvg } from '../resources/intelligence-chart.js';
 import { errorResponse, type AppEnv } from './common.js';
+import { FREE, operation, type OpenApiPaths } from './openapi.js';
 
 export const INTELLIGENCE_SVG_PATH = '/api/intelligence.svg';
 
-export function mountIntelligenceChart(app: Hono<AppEnv>, deps: Deps): void {
+export function mountIntelligenceChart(app: Hono<AppEnv>, deps: Deps): OpenApiPaths {
   app.get(INTELLIGENCE_SVG_PATH, async (c) => {
     try {
       const all = c.req.queries('category');
@@ -24,4 +25,17 @@ export function mountIntelligenceChart(app: Hono<AppEnv>, deps: Deps): void {
       throw err;
     }
   });
+  return {
+    [INTELLIGENCE_SVG_PATH]: {
+      get: operation({
+        operationId: 'intelligence_svg',
+        summary: 'Intelligence picture (SVG bar charts); ?category= for one category',
+        description: 'The charts drawn from the document GET /api/intelligence.json (get_analytics) returns.',
+        security: FREE,
+        parameters: [{ name: 'category', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 100 }, description: 'Category slug or name; the whole catalogue when absent' }],
+        responses: { '200': { description: 'The SVG image', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
+        errors: ['invalid_input', 'unknown_category'],
+      }),
+    },
+  };
 }

@@ -22,6 +22,7 @@ import { clientAddress, errorResponse, requestHeader, requestHeaders, requestTex
 import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
 import { SessionQuota } from './session-quota.js';
+import { json, KEY_OPTIONAL, operation, type OpenApiPaths } from './openapi.js';
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -68,6 +69,59 @@ export function plainLegacyRequest(protocolHeader: string | undefined, body: unk
   if (body.params !== undefined && !isPlainObject(body.params)) return false;
   if (claimsEnvelope(body)) return false;
   return protocolHeader === undefined || (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(protocolHeader.trim());
+}
+
+const JSON_RPC_ERROR = {
+  type: 'object',
+  required: ['jsonrpc', 'error'],
+  properties: {
+    jsonrpc: { type: 'string', enum: ['2.0'] },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+    id: { type: ['string', 'integer', 'null'] },
+  },
+};
+
+/** /mcp as OpenAPI describes it: the MCP Streamable HTTP transport (GET and DELETE only with sessions). */
+export function mcpPaths(stateless: boolean): OpenApiPaths {
+  const rpcError = (description: string) => ({ description, content: json(JSON_RPC_ERROR) });
+  const session = { name: 'Mcp-Session-Id', in: 'header', required: !stateless, schema: { type: 'string' }, description: 'The session initialize opened (2025-era protocol revisions)' };
+  const common = { security: KEY_OPTIONAL };
+  const paths: OpenApiPaths = {
+    '/mcp': {
+      post: operation({
+        ...common,
+        operationId: 'mcp_post',
+        summary: 'MCP Streamable HTTP: one JSON-RPC message (initialize, tools/list, tools/call, ...)',
+        description: 'The Model Context Protocol endpoint; use an MCP client. The tools are the operations of this document marked x-mcp-tool. A key (Authorization: Bearer or X-API-Key) is read from the HTTP request.',
+        parameters: [{ ...session, required: false }],
+        requestBody: { required: true, content: json({ type: ['object', 'array'], description: 'A JSON-RPC 2.0 message' }) },
+        responses: {
+          '200': { description: 'The JSON-RPC response, as JSON or as an SSE stream', content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } } },
+          '202': { description: 'A notification or response accepted' },
+          '400': rpcError('Not JSON, not a valid JSON-RPC message, or no session'),
+          '404': rpcError('Unknown or expired session'),
+          '429': rpcError('Too many open sessions from this client, or over the rate limit (Retry-After)'),
+        },
+      }),
+    },
+  };
+  if (!stateless) {
+    paths['/mcp']!.get = operation({
+      ...common,
+      operationId: 'mcp_get',
+      summary: "MCP Streamable HTTP: the session's server-to-client SSE stream",
+      parameters: [session],
+      responses: { '200': { description: 'SSE stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '400': rpcError('No session header'), '404': rpcError('Unknown or expired session') },
+    });
+    paths['/mcp']!.delete = operation({
+      ...common,
+      operationId: 'mcp_delete',
+      summary: 'MCP Streamable HTTP: end the session',
+      parameters: [session],
+      responses: { '200': { description: 'Session ended' }, '400': rpcError('No session header'), '404': rpcError('Unknown or expired session') },
+    });
+  }
+  return paths;
 }
 
 function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string, headers: Record<string, string> = {}): Response {

@@ -8,6 +8,7 @@ import { EntityId } from './schemas.js';
 
 export const checkCompatibilityTool = defineTool({
   name: 'check_compatibility',
+  errors: ['not_found'],
   title: 'Check two parts for compatibility',
   description:
     'Four-dimension compatibility of two catalogue parts by id: mechanical (ISO 9409-1 flange rulings), electrical (declared voltage ranges), ' +

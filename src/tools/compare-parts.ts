@@ -23,6 +23,7 @@ export const PartRefSchema = z
 
 export const comparePartsTool = defineTool({
   name: 'compare_parts',
+  errors: ['not_found'],
   title: 'Compare parts side by side',
   description:
     `Side-by-side table of ${COMPARE_MIN} to ${COMPARE_MAX} parts on the normalised spec fields. Each row says whether the values are comparable ` +

@@ -6,6 +6,8 @@ import { ApiKey } from './schemas.js';
 
 export const createPaymentTool = defineTool({
   name: 'create_payment',
+  access: { key: 'required' }, // or, with --payment-by-email, a registered e-mail alone
+  errors: ['not_found'],
   title: 'Buy credits',
   description:
     'Create a payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999). ' +

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
+import type { ErrorCode } from '../domain/errors.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -57,6 +58,11 @@ export interface RestRoute<I> {
   /** Custom rendering (e.g. CSV); default is the JSON of the output. */
   render?: (output: unknown) => RestResponse;
   summary?: string;
+  /**
+   * What `render` serves, one entry per content type (e.g. CSV or a JSON document): the OpenAPI
+   * document describes the 200 response with these instead of the tool's output schema.
+   */
+  produces?: { contentType: string; schema: z.ZodType; description?: string }[];
   /** Request body limit of this route when it needs more than the server's general limit (inline file content). */
   bodyLimitBytes?: number;
 }
@@ -69,6 +75,18 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   outputSchema: O;
   annotations: ToolAnnotations;
   rest: RestRoute<z.infer<I>>[];
+  /**
+   * The API key the call takes (OpenAPI `security` of its REST routes). 'required': refused
+   * without one (401); 'optional': free without, more with one. `charged`: the call debits
+   * credits (402 when short; an Idempotency-Key header makes a retry free). Absent: a free call.
+   */
+  access?: { key: 'required' | 'optional'; charged?: boolean };
+  /**
+   * Error codes the tool answers besides invalid_input and what every HTTP route may answer
+   * (forbidden, payload_too_large, rate_limited) and what `access` implies: the OpenAPI
+   * document declares their statuses on the tool's REST routes.
+   */
+  errors?: readonly ErrorCode[];
   handler: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>;
   /** One-line summary put before the JSON of the output in the MCP text block (src/tools/text.ts). */
   text?: (output: z.infer<O>) => string;

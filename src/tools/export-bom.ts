@@ -30,6 +30,7 @@ function requestDigest(req: unknown): string {
 
 export const exportBomTool = defineTool({
   name: 'export_bom',
+  access: { key: 'required', charged: true },
   title: 'Export a bill of materials',
   description:
     `Export a BOM as CSV (default) or JSON, with line and total costs computed exactly by the service, supplier suggestions and 3D-print suggestions (adapter plates for flange pairs that need one). ` +
@@ -43,6 +44,10 @@ export const exportBomTool = defineTool({
       method: 'POST',
       path: '/api/bom/export',
       summary: 'BOM export (CSV or JSON), 1 credit',
+      produces: [
+        { contentType: 'text/csv', schema: z.string(), description: 'format csv (the default): the BOM as CSV, sent as the attachment bom.csv' },
+        { contentType: 'application/json', schema: BomDocument, description: 'format json: the BOM document {metadata, items, print_suggestions}' },
+      ],
       render: (o) => {
         const out = o as ExportOutput;
         if (out.format === 'csv') {
@@ -52,7 +57,8 @@ export const exportBomTool = defineTool({
             body: out.csv ?? '',
           };
         }
-        return { body: JSON.stringify({ metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions }) };
+        const doc: BomDocument = { metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions };
+        return { body: JSON.stringify(doc) };
       },
     },
   ],

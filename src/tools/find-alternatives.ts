@@ -8,6 +8,7 @@ import { FilterMetaSchema, WhereArg } from './spec-schemas.js';
 
 export const findAlternativesTool = defineTool({
   name: 'find_alternatives',
+  errors: ['not_found'],
   title: 'Find alternative parts',
   description:
     'Parts of the same function (same category; same declared type ranks higher) from other products, ranked by how close their declared specs are to the given part, ' +

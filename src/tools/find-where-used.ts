@@ -72,6 +72,7 @@ export const WhereUsedOutput = z.object({
 
 export const findWhereUsedTool = defineTool({
   name: 'find_where_used',
+  errors: ['not_found'],
   title: 'Which open-source robots use a part',
   description:
     'Answers which robots of the open-source layer use a part, how many and at what stated price: matches BOM lines (item, part numbers, manufacturer column, link labels and URLs) and URDF mesh and material names by name and model number. ' +

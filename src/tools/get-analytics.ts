@@ -6,6 +6,7 @@ import { Category } from './schemas.js';
 
 export const getAnalyticsTool = defineTool({
   name: 'get_analytics',
+  errors: ['unknown_category'],
   title: 'Technology readiness and momentum analytics',
   description:
     'The intelligence document: TRL (1-9, from each record\'s declared lifecycle status by a cited mapping table) and momentum (0-100, a stated weighted formula over measured signals: ' +

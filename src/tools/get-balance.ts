@@ -5,6 +5,7 @@ import { ApiKey } from './schemas.js';
 
 export const getBalanceTool = defineTool({
   name: 'get_balance',
+  access: { key: 'required' },
   title: 'Credit balance',
   description: 'Credits left, plan and number of paid calls of an API key. The key comes from api_key or from the transport (Authorization/X-API-Key header, ROBOT_PARTS_API_KEY on stdio).',
   inputSchema: z.object({ api_key: ApiKey.optional() }),

@@ -9,6 +9,7 @@ import { EntityId, recordMeta } from './schemas.js';
 
 export const getPartTool = defineTool({
   name: 'get_part',
+  errors: ['not_found'],
   title: 'Get one robot part',
   description:
     'Look up one catalogue entity by id (case-insensitive). Returns its free-tier fields, including vendor-declared parameter strings verbatim in `declared`, ' +

@@ -3,6 +3,7 @@ import { defineTool, READ_ONLY } from './define.js';
 
 export const getPaymentStatusTool = defineTool({
   name: 'get_payment_status',
+  errors: ['not_found'],
   title: 'Payment order status',
   description: 'Status of a payment order (pending or paid), with its plan, amount, currency and credits.',
   inputSchema: z.object({ order_id: z.string().min(1).max(200).describe('order_id returned by create_payment') }),

@@ -22,6 +22,8 @@ const listRoute = (path: string, category: string) => ({
 
 export const listPartsTool = defineTool({
   name: 'list_parts',
+  access: { key: 'optional', charged: true },
+  errors: ['unknown_category'],
   title: 'List robot parts',
   description:
     'List catalogue entities, all or one category, in id order, paged by cursor. Summary fields for free; ' +

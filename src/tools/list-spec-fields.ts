@@ -26,6 +26,7 @@ const Facet = z
 
 export const listSpecFieldsTool = defineTool({
   name: 'list_spec_fields',
+  errors: ['unknown_category'],
   title: 'List filterable spec fields',
   description:
     'The normalised spec fields search_parts can filter (where) and sort on, with what an agent needs before filtering: each field\'s quantity, SI unit, ops, accepted units, ' +

@@ -3,6 +3,7 @@ import { defineTool } from './define.js';
 
 export const registerKeyTool = defineTool({
   name: 'register_key',
+  errors: ['already_registered'],
   title: 'Register a free API key',
   description:
     'Create a free API key (gtk_...) with 100 credits for an e-mail address. The key is shown once, in this answer only: store it. ' +

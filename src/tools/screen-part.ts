@@ -8,6 +8,7 @@ import { EntityId, recordMeta } from './schemas.js';
 
 export const screenPartTool = defineTool({
   name: 'screen_part',
+  errors: ['not_found'],
   title: 'Screen a part against the red lines',
   description:
     "Runs the red lines RL-01..RL-06 on one catalogue part's vendor-declared values: torque density (rated torque / module mass), peak-to-rated ratio, backlash without a measurement load, " +

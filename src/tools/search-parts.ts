@@ -22,6 +22,7 @@ const Hit = Summary.partial()
 
 export const searchPartsTool = defineTool({
   name: 'search_parts',
+  errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
     'Keyword search and spec filters over the robot-parts catalogue (actuators, sensors, chips, reducers, grippers, ...). ' +

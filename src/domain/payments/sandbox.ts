@@ -50,7 +50,8 @@ export interface SandboxGatewayOptions {
   payToken?: (orderId: string) => string;
 }
 
-const WebhookBodySchema = z.object({
+/** The sandbox protocol's webhook body (also documented in /openapi.json). */
+export const WebhookBodySchema = z.object({
   type: z.literal('payment.succeeded'),
   order_id: z.string().min(1).max(200),
   plan: z.string().min(1).max(100),
