@@ -212,7 +212,8 @@ function toolOperations(tool: AnyTool): OpenApiPaths {
       parameters,
       requestBody:
         route.method === 'POST'
-          ? { required: true, content: json({ type: 'object', properties: Object.fromEntries(props), required, additionalProperties: false }) }
+          ? // An empty body reads as no arguments: the body is required only when an argument is.
+            { required: required.length > 0, content: json({ type: 'object', properties: Object.fromEntries(props), required, additionalProperties: false }) }
           : undefined,
       responses: { '200': { description: 'OK', headers: okHeaders, content } },
       errors: codes,
