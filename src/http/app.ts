@@ -18,6 +18,7 @@ import { httpServerOptions, isClientAbort, sandboxExposure } from './hardening.j
 import { DATASETS } from '../resources/datasets.js';
 import { mcpPaths, mountMcp, type McpHttpHandle } from './mcp.js';
 import { buildOpenApi, FREE, json, operation, type OpenApiPaths } from './openapi.js';
+import { pagePaths } from './page-docs.js';
 import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
@@ -176,6 +177,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   mountRestRoutes(app, deps, tools);
   const extended = opts.extend?.(app, deps);
   if (extended) documented.push(extended);
+  documented.push(pagePaths(app.routes)); // the web catalogue's pages, those the app serves
 
   app.notFound((c) => errorResponse(c, new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
   app.onError((err, c) => {

@@ -8,9 +8,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import type { Hono } from 'hono';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app.js';
+import type { AppEnv } from '../../src/http/common.js';
+import { documentedPath, PAGE_ROUTES, pagePaths } from '../../src/http/page-docs.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { redoclyLint } from '../../scripts/lint-openapi.js';
 import { startTestServer } from '../support/http.js';
@@ -47,11 +50,11 @@ const operations = () =>
   Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([m, op]) => ({ path: p, method: m, op })));
 
 /** A written copy of the served document, removed after `fn`. */
-async function withFile<T>(fn: (file: string) => Promise<T> | T): Promise<T> {
+async function withFile<T>(fn: (file: string) => Promise<T> | T, content: string = text): Promise<T> {
   const dir = tempDir('openapi-');
   try {
     const file = path.join(dir, 'openapi.json');
-    fs.writeFileSync(file, text);
+    fs.writeFileSync(file, content);
     return await fn(file);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -97,7 +100,7 @@ describe('/openapi.json as a document', () => {
       const served = new Map<string, Set<string>>();
       for (const r of app.routes) {
         if (r.path === '/*' || r.path === '*') continue; // middleware (Host/Origin, body limits)
-        const p = r.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+        const p = documentedPath(r.path);
         const set = served.get(p) ?? new Set<string>();
         set.add(r.method.toLowerCase());
         served.set(p, set);
@@ -143,6 +146,40 @@ describe('/openapi.json as a document', () => {
     const bom = doc.paths['/api/bom/export']!.post!.responses['200']!.content!;
     expect(Object.keys(bom).sort()).toEqual(['application/json', 'text/csv']);
     expect((bom['application/json']!.schema as { required: string[] }).required.sort()).toEqual(['items', 'metadata', 'print_suggestions']);
+  });
+
+  it('pages are documented (text/html) exactly when the app serves them', async () => {
+    expect(pagePaths([])).toEqual({});
+    const routes = [
+      { method: 'GET', path: '/' },
+      { method: 'GET', path: '/parts/:id' },
+      { method: 'POST', path: '/bom' },
+      { method: 'GET', path: '/assets/*' },
+    ];
+    const paths = pagePaths(routes);
+    expect(Object.keys(paths).sort()).toEqual(['/', '/assets/{path}', '/bom', '/parts/{id}']);
+    expect(Object.keys((paths['/parts/{id}']!.get as Op).responses['200']!.content!)).toEqual(['text/html']);
+    expect(Object.keys((paths['/bom']!.post as Op).responses['200']!.content!).sort()).toEqual(['application/json', 'text/csv', 'text/html']);
+    // On an app serving the pages, /openapi.json documents each; the whole document still lints clean.
+    const mountAll = (app: Hono<AppEnv>) => {
+      for (const r of PAGE_ROUTES) {
+        const [method, p] = r.split(' ') as [string, string];
+        app.on(method, p, (c) => c.html('<!doctype html><title>page</title>'));
+      }
+    };
+    const s = await startTestServer(undefined, {}, { extend: mountAll });
+    try {
+      const d = (await (await fetch(`${s.url}/openapi.json`)).json()) as Doc;
+      expect(Object.keys(d.paths['/']!.get!.responses['200']!.content!)).toEqual(['text/html']);
+      for (const r of PAGE_ROUTES) {
+        const [method, p] = r.split(' ') as [string, string];
+        expect(d.paths[documentedPath(p)]?.[method.toLowerCase()], r).toBeDefined();
+      }
+      const lint = await withFile((file) => redoclyLint(file, ['--format=json']), JSON.stringify(d));
+      expect((JSON.parse(lint.stdout) as { totals: { errors: number; warnings: number } }).totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      await s.stop();
+    }
   });
 
   it('a stateless server documents /mcp as POST only, as it serves it', async () => {
