@@ -201,7 +201,7 @@ function toolOperations(tool: AnyTool): OpenApiPaths {
       ...(route.method === 'GET'
         ? props.map(([k, s]) => ({ name: k, in: 'query', required: required.includes(k), schema: s, ...(s.description ? { description: s.description } : {}) }))
         : []),
-      ...(access?.charged ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 200 }, description: 'A retry with the same key and request is answered again without a second charge' }] : []),
+      ...(access?.charged ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' }, description: 'A retry with the same key and request is answered again without a second charge (1 to 255 visible ASCII characters)' }] : []),
     ];
     const op = operation({
       operationId,
