@@ -67,8 +67,25 @@ function portable(node: unknown): unknown {
   return out;
 }
 
-/** The JSON Schema of a zod object (no $schema key), in the portable form described above. */
+/** Drops `additionalProperties: false` (an output is typed by its properties; strictness only matters for what a client sends). */
+function lenient(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(lenient);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === 'additionalProperties' && v === false) continue;
+    out[k] = k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default' ? v : k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([n, s]) => [n, lenient(s)])) : lenient(v);
+  }
+  return out;
+}
+
+/**
+ * The JSON Schema of a zod object (no $schema key), in the portable form described above. Output
+ * schemas leave out `additionalProperties: false`: every field stays typed, and tools/list is
+ * ~6,000 characters shorter.
+ */
 export function toPortableJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
-  return portable(rest) as Json;
+  const p = portable(rest) as Json;
+  return io === 'output' ? (lenient(p) as Json) : p;
 }
