@@ -42,42 +42,90 @@ interface FlangedLine {
   record: StoredEntity;
 }
 
+/** Lines whose parts declare the same registered designations (in the same order): they pair alike. */
+interface FlangeSignature {
+  designations: string[];
+  /** The first flanged line with this signature (its index in the flanged list). */
+  first: number;
+  lines: number[];
+}
+
+/** How two signatures pair: null when some combination bolts together (or nothing is registered). */
+interface SignaturePairing {
+  ruling: FlangeRulingRecord;
+  /** The signature on side a of the plate: the one whose first designation sorts first. */
+  a: FlangeSignature;
+  b: FlangeSignature;
+}
+
+function pairSignatures(s: FlangeSignature, t: FlangeSignature, deps: BomExportDeps): SignaturePairing | null {
+  const rulings = s.designations.flatMap((p) => t.designations.map((q) => ruleFlange(deps.flanges, p, q)));
+  if (rulings.length === 0 || rulings.some((r) => r.verdict !== 'adapter_required')) return null;
+  // One orientation per designation pair, so every part lands on its own pattern's side.
+  const p = s.designations[0]!;
+  const q = t.designations[0]!;
+  const swap = p > q;
+  const ruling = ruleFlange(deps.flanges, swap ? q : p, swap ? p : q);
+  if (ruling.verdict !== 'adapter_required') return null;
+  return swap ? { ruling, a: t, b: s } : { ruling, a: s, b: t };
+}
+
 /**
  * Adapter plate suggestions for every pair of BOM parts whose declared flanges cannot bolt together
  * in any combination (no shared or direct-fitting pattern): the plate for the first combination of
  * registered designations, both bolt patterns named. Pairs needing the same plate are grouped.
+ *
+ * Linear in the lines: the ruling depends on the two parts' designation lists alone, so lines are
+ * grouped by that list (a signature; at most one per flanged catalogue record) and each pair of
+ * signatures is ruled once. Two lines with one signature never need a plate between them (they
+ * share a pattern). Order is that of the pairwise scan over lines (first line, then second): a
+ * plate comes in the order of its first pair, and a part on each side in the order of the first
+ * pair it is in, which is (min(i, m), max(i, m)) for m the first line of the nearest partner
+ * signature.
  */
 function adapterSuggestions(flanged: FlangedLine[], deps: BomExportDeps): ReturnType<typeof adapterPlate>[] {
-  const groups = new Map<string, { ruling: FlangeRulingRecord; a: FlangedLine[]; b: FlangedLine[] }>();
-  for (let i = 0; i < flanged.length; i++) {
-    for (let j = i + 1; j < flanged.length; j++) {
-      const x = flanged[i]!;
-      const y = flanged[j]!;
-      if (x.record.id === y.record.id) continue;
-      const rulings = x.designations.flatMap((p) => y.designations.map((q) => ruleFlange(deps.flanges, p, q)));
-      if (rulings.length === 0 || rulings.some((r) => r.verdict !== 'adapter_required')) continue;
-      // One orientation per designation pair, so every part lands on its own pattern's side.
-      const p = x.designations[0]!;
-      const q = y.designations[0]!;
-      const swap = p > q;
-      const ruling = ruleFlange(deps.flanges, swap ? q : p, swap ? p : q);
-      if (ruling.verdict !== 'adapter_required') continue;
-      const [sa, sb] = swap ? [y, x] : [x, y];
-      const key = `${ruling.pair[0]}|${ruling.pair[1]}`;
-      const g = groups.get(key) ?? { ruling, a: [], b: [] };
-      if (!g.a.includes(sa)) g.a.push(sa);
-      if (!g.b.includes(sb)) g.b.push(sb);
+  const signatures = new Map<string, FlangeSignature>();
+  flanged.forEach((f, i) => {
+    const key = f.designations.join('\u0000');
+    const s = signatures.get(key);
+    if (s) s.lines.push(i);
+    else signatures.set(key, { designations: f.designations, first: i, lines: [i] });
+  });
+  const sigs = [...signatures.values()];
+  const n = flanged.length;
+  // The scan's position of pair (i, j), i < j: row-major over the flanged lines.
+  const at = (i: number, m: number) => Math.min(i, m) * n + Math.max(i, m);
+  const groups = new Map<string, { ruling: FlangeRulingRecord; first: number; a: Map<number, number>; b: Map<number, number> }>();
+  const place = (side: Map<number, number>, line: number, time: number) => {
+    const seen = side.get(line);
+    if (seen === undefined || time < seen) side.set(line, time);
+  };
+  for (let x = 0; x < sigs.length; x++) {
+    for (let y = x + 1; y < sigs.length; y++) {
+      const pairing = pairSignatures(sigs[x]!, sigs[y]!, deps);
+      if (pairing === null) continue;
+      const key = `${pairing.ruling.pair[0]}|${pairing.ruling.pair[1]}`;
+      const g = groups.get(key) ?? { ruling: pairing.ruling, first: Infinity, a: new Map<number, number>(), b: new Map<number, number>() };
       groups.set(key, g);
+      // Each line's first pair with this partner signature is with its first line.
+      for (const i of pairing.a.lines) place(g.a, i, at(i, pairing.b.first));
+      for (const j of pairing.b.lines) place(g.b, j, at(j, pairing.a.first));
+      g.first = Math.min(g.first, at(pairing.a.first, pairing.b.first));
     }
   }
-  return [...groups.values()].map((g) =>
-    adapterPlate(deps.printRules, {
-      ruling: g.ruling,
-      parts_a: g.a.map((f) => ({ line: f.line, id: f.id })),
-      parts_b: g.b.map((f) => ({ line: f.line, id: f.id })),
-      torques: [...g.a, ...g.b].map((f) => partTorque(f.line, f.record.id, f.record)),
-    }),
-  );
+  const inOrder = (side: Map<number, number>) => [...side.entries()].sort((u, v) => u[1] - v[1]).map(([i]) => flanged[i]!);
+  return [...groups.values()]
+    .sort((u, v) => u.first - v.first)
+    .map((g) => {
+      const a = inOrder(g.a);
+      const b = inOrder(g.b);
+      return adapterPlate(deps.printRules, {
+        ruling: g.ruling,
+        parts_a: a.map((f) => ({ line: f.line, id: f.id })),
+        parts_b: b.map((f) => ({ line: f.line, id: f.id })),
+        torques: [...a, ...b].map((f) => partTorque(f.line, f.record.id, f.record)),
+      });
+    });
 }
 
 export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomDocument {
