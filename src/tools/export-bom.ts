@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BomDocument, BomExportRequest, buildBomExport, parseBomExportRequest, recordLookup, renderBomCsv } from '../domain/bom/index.js';
+import { BomDocument, BomExportRequest, parseBomExportRequest } from '../domain/bom/index.js';
+import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { requireAccount } from './access.js';
 import { defineTool } from './define.js';
 import { ApiKey } from './schemas.js';
@@ -60,7 +61,6 @@ export const exportBomTool = defineTool({
     const { api_key: _key, ...raw } = input;
     const req = parseBomExportRequest(raw); // 413 beyond 500 items, before any charge
     const { account } = await requireAccount(ctx, input);
-    const k = ctx.deps.knowledge;
     const charged = await ctx.deps.accounts.charge({
       account,
       cost: BOM_EXPORT_COST,
@@ -69,20 +69,17 @@ export const exportBomTool = defineTool({
       idempotencyKey: ctx.idempotencyKey,
       run: async () => {
         const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
-        const doc = buildBomExport(req, {
-          lookup: recordLookup(records),
-          suppliers: k.suppliers,
-          printRules: k.printRules,
-          flanges: k.flanges,
-          now: ctx.deps.clock(),
+        // Large exports in the worker pool (src/jobs/jobs.ts builds the same document there).
+        return (await ctx.deps.jobs.run('export_bom', { req, records, now: ctx.deps.clock().toISOString() }, {
+          label: 'export_bom',
+          inline: req.items.length < POOL_MIN_BOM_ITEMS,
           // Best effort: a notification the client can no longer receive (it went away) must neither
           // fail the export nor escape as an unhandled rejection, which would end the process.
-          onProgress: (done, total) =>
-            void ctx.progress(done, total, `BOM lines ${done}/${total}`).catch((err: unknown) =>
+          onProgress: (done, total, message) =>
+            void ctx.progress(done, total, message).catch((err: unknown) =>
               ctx.deps.log.debug('progress notification not delivered', { tool: 'export_bom', error: err instanceof Error ? err.message : String(err) }),
             ),
-        });
-        return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null, document_uri: null };
+        })) as Omit<ExportOutput, 'billing'>;
       },
     });
     ctx.setHeader('X-Credits-Remaining', String(charged.credits_remaining));
