@@ -150,7 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
   }
   if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
-  if (merged.jobTimeMs < 100) throw new Error('ROBOT_PARTS_JOB_TIME_MS must be at least 100');
+  if (merged.jobTimeMs < 1) throw new Error('ROBOT_PARTS_JOB_TIME_MS must be at least 1');
   if (merged.jobMemoryMb < 32) throw new Error('ROBOT_PARTS_JOB_MEMORY_MB must be at least 32');
   if (merged.jobOutputBytes < 1024) throw new Error('ROBOT_PARTS_JOB_OUTPUT_BYTES must be at least 1024');
   if (merged.answerCacheEntries > ANSWER_CACHE_MAX) throw new Error(`ROBOT_PARTS_ANSWER_CACHE must be at most ${ANSWER_CACHE_MAX}`);
