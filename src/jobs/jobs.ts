@@ -67,6 +67,7 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
         flanges: k.flanges,
         now: new Date(now),
         onProgress: (done, total) => progress(done, total, `BOM lines ${done}/${total}`),
+        check: (items, lookup) => checkBom(toCheckParts(items, lookup), bomCheckEngines(k)),
       });
       return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null, document_uri: null };
     }

@@ -35,7 +35,9 @@ export const exportBomTool = defineTool({
   description:
     `Export a BOM as CSV (default) or JSON, with line and total costs computed exactly by the service, supplier suggestions and 3D-print suggestions (adapter plates for flange pairs that need one). ` +
     `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (REST header, or _meta.idempotencyKey over MCP) makes a retry free and identical. ` +
-    'At most 500 items. Each line states its price source; lines without a price are listed and left out of the total.',
+    'At most 500 items. Each line states its price source; lines without a price are listed and left out of the total. ' +
+    'Catalogue ids fill a line\'s name, category and manufacturer when the item leaves them out (filled_from_catalogue), beside the catalogue price range and suppliers. ' +
+    'add_required: true also lists the bridges and adapter plates check_bom says the set needs, as unpriced suggested_lines.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -53,7 +55,7 @@ export const exportBomTool = defineTool({
             body: out.csv ?? '',
           };
         }
-        return { body: JSON.stringify({ metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions }) };
+        return { body: JSON.stringify({ metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions, suggested_lines: out.suggested_lines }) };
       },
     },
   ],
@@ -90,6 +92,7 @@ export const exportBomTool = defineTool({
   text: (o) =>
     `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, total ${o.metadata.total_cost_text}${o.metadata.currency ? ` ${o.metadata.currency}` : ''}` +
     `${o.metadata.total_is_partial ? ` (partial: lines ${o.metadata.unpriced_lines.join(', ')} unpriced)` : ''}; ${o.billing.credits_remaining} credits left.` +
+    (o.suggested_lines.length ? ` Suggested (unpriced, not in the total): ${o.suggested_lines.map((s) => s.name).join('; ')}.` : '') +
     (o.csv ? `\n\n${o.csv}` : '') +
     (o.document_uri ? `\nThe CSV is too large to show inline: read ${o.document_uri} (resources/read).` : ''),
   artifact: {

@@ -9,7 +9,8 @@ import { declaredFlanges } from '../compatibility/mechanical.js';
 import { amountToNumber, formatAmount, mulAmount, sumAmounts, type Amount } from './money.js';
 import { noCatalogueUnitPrice, PRICE_BASIS, priceLine, type CataloguePricer } from './pricing.js';
 import { adapterPlate, partTorque, structuralVerdict, type PrintRules } from './print.js';
-import type { BomDocument, BomExportRequest, BomLine, PrintSuggestion } from './schema.js';
+import type { BomDocument, BomExportRequest, BomLine, PrintSuggestion, SuggestedLine } from './schema.js';
+import type { BomCheckResult, Finding } from './check.js';
 import { printServices, suggestSuppliers, type SupplierIndex } from './suppliers.js';
 
 export type RecordLookup = (id: string) => StoredEntity | null | undefined;
@@ -30,6 +31,8 @@ export interface BomExportDeps {
   pricer?: CataloguePricer;
   /** Called every 50 lines and at the end (for MCP progress notifications). */
   onProgress?: (done: number, total: number) => void;
+  /** check_bom over the request's items (for add_required): checkBom with the shipped engines. */
+  check?: (items: BomExportRequest['items'], lookup: RecordLookup) => BomCheckResult;
 }
 
 const orNull = (s: string | undefined) => (s === undefined ? null : s);
@@ -146,12 +149,21 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     if (lineTotal === null) unpriced.push(line);
     else totals.push(lineTotal);
 
+    // Fields the caller left out come from the catalogue record (and say so).
+    const filled: BomLine['filled_from_catalogue'] = [];
+    const fill = (field: 'name' | 'category' | 'manufacturer', sent: string | undefined, known: string | null | undefined): string | null => {
+      if (sent !== undefined) return sent;
+      if (known === null || known === undefined || known === '') return null;
+      filled.push(field);
+      return known;
+    };
     const l: BomLine = {
       line,
       id: item.id,
-      name: orNull(item.name),
-      category: orNull(item.category),
-      manufacturer: orNull(item.manufacturer),
+      name: fill('name', item.name, record?.name),
+      category: fill('category', item.category, record?.category),
+      manufacturer: fill('manufacturer', item.manufacturer, record?.manufacturer),
+      filled_from_catalogue: filled,
       specs: orNull(item.specs),
       supplier: orNull(item.supplier),
       price: item.price ?? null,
@@ -213,6 +225,7 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
   }
 
   const sum = sumAmounts(totals);
+  const suggested = req.add_required && deps.check ? requiredLines(deps.check(req.items, deps.lookup).findings, suggestions) : [];
   return {
     metadata: {
       project_name: req.project_name ?? null,
@@ -230,5 +243,27 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     },
     items: lines,
     print_suggestions: suggestions,
+    suggested_lines: suggested,
   };
+}
+
+/**
+ * What check_bom says the set still needs, as suggested lines: one per bridge_required finding
+ * (the bridge it names) and one per flange_adapter finding (the plate, linked to its print
+ * suggestion). Never priced: a suggestion names what to buy or print, not what it costs.
+ */
+export function requiredLines(findings: readonly Finding[], prints: readonly PrintSuggestion[]): SuggestedLine[] {
+  const out: SuggestedLine[] = [];
+  const lines = (f: Finding) => [...new Set(f.parts.map((p) => p.line))].sort((a, b) => a - b);
+  for (const f of findings) {
+    if (f.kind === 'bridge_required') {
+      const adapters = Array.isArray(f.detail.adapters) ? (f.detail.adapters as string[]) : [];
+      out.push({ kind: 'bridge', name: adapters[0] ?? 'a bus bridge (none named)', quantity: 1, for_lines: lines(f), reason: f.message, source: f.kind, print_suggestion: null, price: null });
+    } else if (f.kind === 'flange_adapter') {
+      const pair = Array.isArray(f.detail.pair) ? (f.detail.pair as string[]) : [];
+      const plate = prints.find((p) => p.kind === 'adapter_plate' && p.side_a.designation === pair[0] && p.side_b.designation === pair[1]);
+      out.push({ kind: 'adapter_plate', name: `adapter plate ${pair.join(' to ')}`, quantity: 1, for_lines: lines(f), reason: f.message, source: f.kind, print_suggestion: plate?.id ?? null, price: null });
+    }
+  }
+  return out;
 }
