@@ -14,12 +14,13 @@ const port = parentPort;
 if (!port) throw new Error('src/jobs/worker.ts runs as a worker thread of the job pool');
 const data = workerData as WorkerData;
 
-let knowledge: Knowledge | null = null;
-let tools: Promise<readonly AnyTool[]> | null = null;
+// Read before the worker reports ready: a job's time limit counts its own work, not the worker's start.
+const knowledge: Knowledge = knowledgeOf(loadDatasets(data.config.dataDir));
+const tools: readonly AnyTool[] = (await import('../tools/index.js')).TOOLS;
 const env: JobEnv = {
   config: data.config,
-  knowledge: () => (knowledge ??= knowledgeOf(loadDatasets(data.config.dataDir))),
-  tools: () => (tools ??= import('../tools/index.js').then((m) => m.TOOLS)),
+  knowledge: () => knowledge,
+  tools: async () => tools,
 };
 
 const post = (m: WorkerMessage) => port.postMessage(m);

@@ -140,6 +140,7 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
   const unpriced: number[] = [];
   const flanged: FlangedLine[] = [];
   const structural: { line: number; id: string; reason: string }[] = [];
+  const supplierMemo = new Map<string, ReturnType<typeof suggestSuppliers>>();
 
   req.items.forEach((item, i) => {
     const line = i + 1;
@@ -183,11 +184,16 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
       print_suggestions: [],
     };
     if (req.include_suppliers) {
-      l.suppliers = suggestSuppliers(deps.suppliers, {
+      const query = {
         manufacturers: [item.manufacturer, record?.manufacturer],
         categories: [item.category, record?.category],
         texts: [item.name, item.specs, record?.name, record?.name_en, record?.type, record?.protocol, record?.interface, ...(record?.interfaces ?? [])],
-      });
+      };
+      // A part repeated on many lines asks the same question: answered once (copied per line).
+      const key = JSON.stringify(query);
+      let found = supplierMemo.get(key);
+      if (found === undefined) supplierMemo.set(key, (found = suggestSuppliers(deps.suppliers, query)));
+      l.suppliers = structuredClone(found);
     }
     lines.push(l);
 
