@@ -13,7 +13,7 @@ import path from 'node:path';
 import { declaredFlanges } from '../../src/domain/compatibility/mechanical.js';
 import { lookupFlange } from '../../src/domain/flange.js';
 import { readFlangeRegistry } from '../../src/store/datasets.js';
-import { readCatalogueData } from '../../src/store/sqlite-catalogue.js';
+import { readCatalogueData } from '../../src/store/catalogue-data.js';
 import { ROOT, startServe, tempDir, type ServeChild } from './common.js';
 
 export interface HeavyCase {
