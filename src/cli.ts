@@ -29,6 +29,12 @@ const COMMON_HELP = `  --db <file>        SQLite file (env ROBOT_PARTS_DB), crea
                      another one is recorded (env ROBOT_PARTS_ADOPT_DATASET=1; see README)
   --data <dir>       dataset folder (env ROBOT_PARTS_DATA_DIR; default: the package's data/)
   --log-level <lvl>  debug | info | warn | error (env ROBOT_PARTS_LOG_LEVEL; default info)
+  --pool-size <n>    worker threads for lint, extract and large BOM runs (env ROBOT_PARTS_POOL_SIZE;
+                     default 2; 0 runs them on the main thread, without the job limits)
+  --pool-queue <n>   jobs that may wait for a worker, 503 beyond (env ROBOT_PARTS_POOL_QUEUE; default 8)
+  --job-time-ms <n>  wall time of one job (env ROBOT_PARTS_JOB_TIME_MS; default 10000)
+  --job-memory-mb <n> heap of one worker, MiB (env ROBOT_PARTS_JOB_MEMORY_MB; default 256)
+  --job-output-bytes <n> JSON size of one job's answer (env ROBOT_PARTS_JOB_OUTPUT_BYTES; default 8388608)
   -h, --help         this help`;
 
 const MAIN_HELP = `robot-parts-mcp ${SERVER_VERSION}: robot component data for AI agents (MCP) and HTTP clients
@@ -91,6 +97,11 @@ export async function main(argv: string[]): Promise<void> {
         'adopt-dataset': { type: 'boolean' },
         data: { type: 'string' },
         'log-level': { type: 'string' },
+        'pool-size': { type: 'string' },
+        'pool-queue': { type: 'string' },
+        'job-time-ms': { type: 'string' },
+        'job-memory-mb': { type: 'string' },
+        'job-output-bytes': { type: 'string' },
         ...(command === 'serve'
           ? {
               host: { type: 'string' },
@@ -131,6 +142,11 @@ export async function main(argv: string[]): Promise<void> {
   set('adoptDataset', values['adopt-dataset'] ? true : undefined);
   set('dataDir', values.data as string | undefined);
   set('logLevel', values['log-level'] as Config['logLevel'] | undefined);
+  set('poolSize', nonNegInt('--pool-size', values['pool-size'] as string | undefined));
+  set('poolQueue', nonNegInt('--pool-queue', values['pool-queue'] as string | undefined));
+  set('jobTimeMs', nonNegInt('--job-time-ms', values['job-time-ms'] as string | undefined));
+  set('jobMemoryMb', nonNegInt('--job-memory-mb', values['job-memory-mb'] as string | undefined));
+  set('jobOutputBytes', nonNegInt('--job-output-bytes', values['job-output-bytes'] as string | undefined));
   set('host', values.host as string | undefined);
   set('port', nonNegInt('--port', values.port as string | undefined));
   set('stateless', values.stateless ? true : undefined);

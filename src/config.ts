@@ -69,12 +69,29 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** Finished answers of cacheable catalogue tools kept in memory (src/store/answer-cache.ts); 0 turns the cache off. */
   answerCacheEntries: number;
+  /** Worker threads for CPU-heavy jobs (lint, extract, large BOM checks and exports; src/jobs/pool.ts); 0 runs them on the main thread. */
+  poolSize: number;
+  /** Jobs that may wait for a worker; beyond it a call is refused (overloaded, 503 with Retry-After). */
+  poolQueue: number;
+  /** Wall time of one job, ms; beyond it the worker is stopped and replaced (limit_exceeded). */
+  jobTimeMs: number;
+  /** V8 heap of one worker, MiB (limit_exceeded when a job needs more). */
+  jobMemoryMb: number;
+  /** JSON size of one job's answer, bytes (limit_exceeded beyond). */
+  jobOutputBytes: number;
 }
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Upper bound of ROBOT_PARTS_ANSWER_CACHE (a 100-hit search answer and its serialised forms take up to ~0.2 MB). */
 export const ANSWER_CACHE_MAX = 1024;
+
+/**
+ * Worker pool defaults, sized for a 2-core machine: two workers (the event loop keeps a core's
+ * share while both run), eight waiting jobs, 10 s and 256 MiB per job, 8 MiB of JSON per answer
+ * (10,000 extracted joints take about 4 MB).
+ */
+export const DEFAULT_POOL = { size: 2, queue: 8, timeMs: 10_000, memoryMb: 256, outputBytes: 8 * 1024 * 1024 } as const;
 
 const bool = (v: string | undefined) => v === '1' || v === 'true';
 
@@ -122,12 +139,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowSandboxPayments: bool(env.ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS),
     requestTimeoutSeconds: intEnv(env, 'ROBOT_PARTS_REQUEST_TIMEOUT_SECONDS', 30),
     answerCacheEntries: intEnv(env, 'ROBOT_PARTS_ANSWER_CACHE', 128),
+    poolSize: intEnv(env, 'ROBOT_PARTS_POOL_SIZE', DEFAULT_POOL.size),
+    poolQueue: intEnv(env, 'ROBOT_PARTS_POOL_QUEUE', DEFAULT_POOL.queue),
+    jobTimeMs: intEnv(env, 'ROBOT_PARTS_JOB_TIME_MS', DEFAULT_POOL.timeMs),
+    jobMemoryMb: intEnv(env, 'ROBOT_PARTS_JOB_MEMORY_MB', DEFAULT_POOL.memoryMb),
+    jobOutputBytes: intEnv(env, 'ROBOT_PARTS_JOB_OUTPUT_BYTES', DEFAULT_POOL.outputBytes),
   };
   const merged = { ...base, ...overrides };
   if (merged.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(merged.databaseUrl)) {
     throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
   }
   if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
+  if (merged.jobTimeMs < 1) throw new Error('ROBOT_PARTS_JOB_TIME_MS must be at least 1');
+  if (merged.jobMemoryMb < 32) throw new Error('ROBOT_PARTS_JOB_MEMORY_MB must be at least 32');
+  if (merged.jobOutputBytes < 1024) throw new Error('ROBOT_PARTS_JOB_OUTPUT_BYTES must be at least 1024');
   if (merged.answerCacheEntries > ANSWER_CACHE_MAX) throw new Error(`ROBOT_PARTS_ANSWER_CACHE must be at most ${ANSWER_CACHE_MAX}`);
   merged.publicUrlConfigured = overrides.publicUrlConfigured ?? (overrides.publicBaseUrl !== undefined || env.ROBOT_PARTS_PUBLIC_URL !== undefined);
   if (overrides.publicBaseUrl === undefined && env.ROBOT_PARTS_PUBLIC_URL === undefined) {

@@ -9,12 +9,8 @@ import type { Config } from './config.js';
 import { buildIntelligence, type Intelligence } from './domain/analytics/document.js';
 import { AccountService } from './domain/accounts/service.js';
 import { KeyedDigests, parseMailboxRules } from './domain/accounts/keys.js';
-import type { PrintRules } from './domain/bom/print.js';
-import { supplierIndex, type SupplierIndex } from './domain/bom/suppliers.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { StoredEntity } from './domain/entity.js';
-import type { BusTable } from './domain/compatibility/index.js';
-import type { FlangeRegistry } from './domain/flange.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
 import { SpecIndex } from './domain/specs/index.js';
@@ -26,7 +22,7 @@ import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
 import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
-import { loadDatasets } from './store/datasets.js';
+import { knowledgeOf, loadDatasets, type Knowledge } from './store/datasets.js';
 import { openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
@@ -37,6 +33,8 @@ import { checkOssIds, readCatalogueData, type CatalogueData } from './store/cata
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
 import { loadOrCreateSecret } from './secret.js';
+import { createJobRunner } from './jobs/pool.js';
+import type { JobRunner } from './jobs/types.js';
 
 export interface Deps {
   config: Config;
@@ -50,7 +48,7 @@ export interface Deps {
   rateLimiter: RateLimiter;
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
-  knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
+  knowledge: Knowledge;
   /** The account store's backend and health (/healthz). */
   store: { backend: 'sqlite' | 'postgres'; health(): Promise<StoreHealth> };
   /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
@@ -66,6 +64,11 @@ export interface Deps {
   analytics: Intelligence;
   /** Finished answers of the cacheable catalogue tools (bounded; config.answerCacheEntries, 0 = off). */
   answers: AnswerCache;
+  /**
+   * CPU-heavy jobs (lint, extract, large BOM checks and exports) off the event loop: a bounded
+   * worker pool with per-job limits (src/jobs/pool.ts; workers start on first use).
+   */
+  jobs: JobRunner;
   /**
    * Calls `listener` after each lazy build of derived data (the spec layer's rows, its same_as
    * links, the analytics document: built on the first call that needs them); returns the
@@ -138,12 +141,7 @@ function loadRegistries(config: Config): Registries {
   const datasets = loadDatasets(config.dataDir);
   return {
     plans: datasets.plans,
-    knowledge: {
-      flanges: datasets.flanges,
-      buses: datasets.buses,
-      suppliers: supplierIndex(datasets.suppliers),
-      printRules: datasets.printRules,
-    },
+    knowledge: knowledgeOf(datasets),
     manufacturers: readManufacturers(config.dataDir),
   };
 }
@@ -367,6 +365,8 @@ function wire(
       gateway: gateway.name,
     });
   }
+  // Secrets stay in the main thread: a worker gets the configuration without them.
+  const jobs = createJobRunner({ ...config, secret: null, webhookSecret: null, stdioApiKey: null, databaseUrl: null }, log, () => knowledge);
   return {
     config,
     clock,
@@ -388,6 +388,7 @@ function wire(
       return parts().ossLayer;
     },
     answers: new AnswerCache(config.answerCacheEntries),
+    jobs,
     onLazyBuild(listener) {
       lazyBuildListeners.add(listener);
       return () => {
@@ -401,7 +402,11 @@ function wire(
     store: backend.store,
     digests,
     ready,
-    close: backend.close,
+    close: () => {
+      // The workers are unref'd (they never hold the process); terminating them frees their heaps.
+      void jobs.close();
+      return backend.close();
+    },
   };
 }
 

@@ -3,12 +3,13 @@
  *
  * Bounded (count and time), loopback only. Runs the fuzzer over every tool on the in-memory
  * MCP client, REST and MCP over HTTP and stdio; the kill -9 ledger check under paid load; the
- * HTTP abuse cases; the CSV read-back. Prints one table and exits non-zero when anything that
+ * HTTP abuse cases; the CSV read-back; the heavy cases under a /healthz liveness probe. Prints one table and exits non-zero when anything that
  * must be 0 is not (internal errors, crashes, output-schema violations, ledger mismatches,
  * CSV formula cells, failed abuse cases).
  */
 import { parseArgs } from 'node:util';
 import { runAbuse } from './abuse.js';
+import { MAX_HEALTHZ_WAIT_MS, runHeavy } from './heavy.js';
 import { runFuzz } from './fuzz.js';
 import { runLedgerCheck } from './ledger.js';
 
@@ -35,6 +36,8 @@ async function main(): Promise<number> {
   const ledger = await runLedgerCheck({ kills: profile.kills, keys: profile.keys, seed, deadline: started + maxSeconds * 900 });
   const tLedger = Date.now();
   const abuse = await runAbuse();
+  const tAbuse = Date.now();
+  const heavy = await runHeavy({ profile: values.profile as 'short' | 'full' });
   const tEnd = Date.now();
 
   const rows: [string, string][] = [];
@@ -54,12 +57,22 @@ async function main(): Promise<number> {
   rows.push(['CSV cells evaluated as formulas (must be 0)', String(fuzz.csv.formulas.length)]);
   rows.push(['CSV exports that failed', String(fuzz.csv.failures.length)]);
   rows.push(['HTTP abuse cases passed', `${abuse.filter((a) => a.ok).length}/${abuse.length}`]);
-  rows.push(['seconds: fuzz / kill -9 / abuse', `${((tFuzz - started) / 1000).toFixed(1)} / ${((tLedger - tFuzz) / 1000).toFixed(1)} / ${((tEnd - tLedger) / 1000).toFixed(1)}`]);
+  rows.push(['heavy cases passed', `${heavy.cases.filter((c) => c.ok).length}/${heavy.cases.length}`]);
+  rows.push([`worst /healthz wait during heavy cases, ms (must be < ${MAX_HEALTHZ_WAIT_MS})`, heavy.worstWaitMs.toFixed(0)]);
+  rows.push(['server peak RSS during heavy cases, MB (VmHWM)', heavy.peakRssMb === null ? 'n/a' : heavy.peakRssMb.toFixed(0)]);
+  const pool = heavy.pool ?? {};
+  rows.push(['pool: jobs completed / rejected (queue full) / timeouts', `${pool.completed ?? 'n/a'} / ${pool.rejected_queue_full ?? 'n/a'} / ${pool.timeouts ?? 'n/a'}`]);
+  rows.push(['pool: memory / output limits hit, workers replaced', `${pool.memory_exceeded ?? 'n/a'} / ${pool.output_exceeded ?? 'n/a'} / ${pool.workers_replaced ?? 'n/a'}`]);
+  rows.push(['seconds: fuzz / kill -9 / abuse / heavy', `${((tFuzz - started) / 1000).toFixed(1)} / ${((tLedger - tFuzz) / 1000).toFixed(1)} / ${((tAbuse - tLedger) / 1000).toFixed(1)} / ${((tEnd - tAbuse) / 1000).toFixed(1)}`]);
 
   const w = Math.max(...rows.map((r) => r[0].length));
   const lines = [`| ${'measure'.padEnd(w)} | value |`, `|${'-'.repeat(w + 2)}|-------|`, ...rows.map(([k, v]) => `| ${k.padEnd(w)} | ${v} |`)];
   process.stdout.write(lines.join('\n') + '\n\nHTTP abuse cases:\n');
   for (const a of abuse) process.stdout.write(`  ${a.ok ? 'pass' : 'FAIL'}  finding ${a.finding.padEnd(2)} ${a.name}: ${a.detail}\n`);
+  process.stdout.write('\nHeavy cases (liveness: /healthz polled throughout each):\n');
+  for (const c of heavy.cases) {
+    process.stdout.write(`  ${c.ok ? 'pass' : 'FAIL'}  ${c.name}: ${c.answers} in ${c.seconds.toFixed(1)} s; worst /healthz wait ${c.worstWaitMs.toFixed(0)} ms over ${c.probes} probes; ${c.detail}\n`);
+  }
   const show = (title: string, xs: { surface?: string; tool?: string; detail: string }[] | string[]) => {
     if (xs.length === 0) return;
     process.stdout.write(`\n${title} (${xs.length}, first 10):\n`);
@@ -73,7 +86,8 @@ async function main(): Promise<number> {
   show('CSV export failures', fuzz.csv.failures);
 
   const bad =
-    fuzz.internal.length + fuzz.crashes.length + fuzz.schemaViolations.length + ledger.mismatches.length + fuzz.csv.formulas.length + fuzz.csv.failures.length + abuse.filter((a) => !a.ok).length;
+    fuzz.internal.length + fuzz.crashes.length + fuzz.schemaViolations.length + ledger.mismatches.length + fuzz.csv.formulas.length + fuzz.csv.failures.length + abuse.filter((a) => !a.ok).length +
+    heavy.cases.filter((c) => !c.ok).length;
   process.stdout.write(bad === 0 ? '\nattack: all clear\n' : `\nattack: ${bad} problem(s)\n`);
   return bad === 0 ? 0 : 1;
 }

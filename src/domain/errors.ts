@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'bad_signature'
   | 'not_applicable'
   | 'forbidden'
+  | 'limit_exceeded'
+  | 'overloaded'
   | 'internal';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -37,6 +39,10 @@ const STATUS: Record<ErrorCode, number> = {
   bad_signature: 401,
   not_applicable: 422,
   forbidden: 403,
+  /** A job went over a per-job limit (time, memory, output size): `limit` names it. */
+  limit_exceeded: 422,
+  /** The worker pool's queue is full: `retry_after` (seconds) says when to try again. */
+  overloaded: 503,
   internal: 500,
 };
 

@@ -144,7 +144,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       // The account store (shared PostgreSQL behind a balancer): unreachable -> 503, so the balancer routes around it.
       const { error, ...database } = await deps.store.health();
       if (error) log.warn('healthz: account store unreachable', { error }); // details stay in the log
-      const body = { status: database.reachable ? 'ok' : 'degraded', dataset_version: meta.dataset_version, indexed: deps.index.size, database };
+      const body = { status: database.reachable ? 'ok' : 'degraded', dataset_version: meta.dataset_version, indexed: deps.index.size, database, pool: deps.jobs.stats() };
       return c.json(body, database.reachable ? 200 : 503);
     } catch (err) {
       if (err instanceof DomainError) return errorResponse(c, err);

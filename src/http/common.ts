@@ -108,6 +108,6 @@ export function clientAddress(c: Context<AppEnv>): string | null {
 }
 
 export function errorResponse(c: Context<AppEnv>, err: DomainError): Response {
-  if (err.code === 'rate_limited' && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
+  if ((err.code === 'rate_limited' || err.code === 'overloaded') && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
   return c.json(err.toBody(), err.status as 400);
 }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePrintRules, type PrintRules } from '../domain/bom/print.js';
-import { parseSupplierRegistry, type SupplierRegistry } from '../domain/bom/suppliers.js';
+import { parseSupplierRegistry, supplierIndex, type SupplierIndex, type SupplierRegistry } from '../domain/bom/suppliers.js';
 import { parseBusTable, type BusTable } from '../domain/compatibility/buses.js';
 import { parseFlangeRegistry, type FlangeRegistry } from '../domain/flange.js';
 import { parsePlans, type PlanCatalog } from '../domain/payments/plans.js';
@@ -54,4 +54,17 @@ export function loadDatasets(dataDir: string): Datasets {
     printRules: loadPrintRules(dataDir),
     plans: loadPlans(dataDir),
   };
+}
+
+/** The registries the compatibility, BOM check and BOM export engines read (deps.knowledge). */
+export interface Knowledge {
+  flanges: FlangeRegistry;
+  buses: BusTable;
+  suppliers: SupplierIndex;
+  printRules: PrintRules;
+}
+
+/** The engines' registries from the datasets: the same in the main thread and in a pool worker. */
+export function knowledgeOf(d: Datasets): Knowledge {
+  return { flanges: d.flanges, buses: d.buses, suppliers: supplierIndex(d.suppliers), printRules: d.printRules };
 }

@@ -1,4 +1,5 @@
-import { bomCheckEngines, BomCheckRequest, BomCheckResult, checkBom, parseBomCheckRequest, recordLookup, toCheckParts } from '../domain/bom/index.js';
+import { BomCheckRequest, BomCheckResult, parseBomCheckRequest } from '../domain/bom/index.js';
+import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { defineTool, READ_ONLY } from './define.js';
 
 export const checkBomTool = defineTool({
@@ -15,6 +16,7 @@ export const checkBomTool = defineTool({
   handler: async (input, ctx) => {
     const req = parseBomCheckRequest(input);
     const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
-    return checkBom(toCheckParts(req.items, recordLookup(records)), bomCheckEngines(ctx.deps.knowledge));
+    // Large checks in the worker pool (src/jobs/jobs.ts runs the same checkBom there).
+    return (await ctx.deps.jobs.run('check_bom', { items: req.items, records }, { label: 'check_bom', inline: req.items.length < POOL_MIN_BOM_ITEMS })) as BomCheckResult;
   },
 });

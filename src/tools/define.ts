@@ -108,6 +108,13 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * varies with time.
    */
   cacheable?: true;
+  /**
+   * CPU-heavy (parses or expands input of up to megabytes): runTool hands the validated
+   * arguments, unchanged, to deps.jobs, and a pool worker runs this same handler there, under the
+   * per-job time, memory and output limits, off the event loop. The handler may read nothing
+   * from the context but deps.config and deps.knowledge (and report progress).
+   */
+  offload?: true;
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

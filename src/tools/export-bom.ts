@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BomDocument, BomExportRequest, buildBomExport, parseBomExportRequest, recordLookup, renderBomCsv } from '../domain/bom/index.js';
+import { BomDocument, BomExportRequest, parseBomExportRequest } from '../domain/bom/index.js';
+import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { requireAccount } from './access.js';
 import { defineTool } from './define.js';
 import { ApiKey } from './schemas.js';
@@ -35,7 +36,9 @@ export const exportBomTool = defineTool({
   description:
     `Export a BOM as CSV (default) or JSON, with line and total costs computed exactly by the service, supplier suggestions and 3D-print suggestions (adapter plates for flange pairs that need one). ` +
     `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (REST header, or _meta.idempotencyKey over MCP) makes a retry free and identical. ` +
-    'At most 500 items. Each line states its price source; lines without a price are listed and left out of the total.',
+    'At most 500 items. Each line states its price source; lines without a price are listed and left out of the total. ' +
+    'Catalogue ids fill a line\'s name, category and manufacturer when the item leaves them out (filled_from_catalogue), beside the catalogue price range and suppliers. ' +
+    'add_required: true also lists the bridges and adapter plates check_bom says the set needs, as unpriced suggested_lines.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -57,7 +60,7 @@ export const exportBomTool = defineTool({
             body: out.csv ?? '',
           };
         }
-        const doc: BomDocument = { metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions };
+        const doc: BomDocument = { metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions, suggested_lines: out.suggested_lines };
         return { body: JSON.stringify(doc) };
       },
     },
@@ -66,7 +69,6 @@ export const exportBomTool = defineTool({
     const { api_key: _key, ...raw } = input;
     const req = parseBomExportRequest(raw); // 413 beyond 500 items, before any charge
     const { account } = await requireAccount(ctx, input);
-    const k = ctx.deps.knowledge;
     const charged = await ctx.deps.accounts.charge({
       account,
       cost: BOM_EXPORT_COST,
@@ -75,20 +77,17 @@ export const exportBomTool = defineTool({
       idempotencyKey: ctx.idempotencyKey,
       run: async () => {
         const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
-        const doc = buildBomExport(req, {
-          lookup: recordLookup(records),
-          suppliers: k.suppliers,
-          printRules: k.printRules,
-          flanges: k.flanges,
-          now: ctx.deps.clock(),
+        // Large exports in the worker pool (src/jobs/jobs.ts builds the same document there).
+        return (await ctx.deps.jobs.run('export_bom', { req, records, now: ctx.deps.clock().toISOString() }, {
+          label: 'export_bom',
+          inline: req.items.length < POOL_MIN_BOM_ITEMS,
           // Best effort: a notification the client can no longer receive (it went away) must neither
           // fail the export nor escape as an unhandled rejection, which would end the process.
-          onProgress: (done, total) =>
-            void ctx.progress(done, total, `BOM lines ${done}/${total}`).catch((err: unknown) =>
+          onProgress: (done, total, message) =>
+            void ctx.progress(done, total, message).catch((err: unknown) =>
               ctx.deps.log.debug('progress notification not delivered', { tool: 'export_bom', error: err instanceof Error ? err.message : String(err) }),
             ),
-        });
-        return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null, document_uri: null };
+        })) as Omit<ExportOutput, 'billing'>;
       },
     });
     ctx.setHeader('X-Credits-Remaining', String(charged.credits_remaining));
@@ -99,6 +98,7 @@ export const exportBomTool = defineTool({
   text: (o) =>
     `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, total ${o.metadata.total_cost_text}${o.metadata.currency ? ` ${o.metadata.currency}` : ''}` +
     `${o.metadata.total_is_partial ? ` (partial: lines ${o.metadata.unpriced_lines.join(', ')} unpriced)` : ''}; ${o.billing.credits_remaining} credits left.` +
+    (o.suggested_lines.length ? ` Suggested (unpriced, not in the total): ${o.suggested_lines.map((s) => s.name).join('; ')}.` : '') +
     (o.csv ? `\n\n${o.csv}` : '') +
     (o.document_uri ? `\nThe CSV is too large to show inline: read ${o.document_uri} (resources/read).` : ''),
   artifact: {

@@ -29,6 +29,7 @@ export const extractRobotPartsTool = defineTool({
     limits: z.object({ max_input_bytes: z.number().int(), max_records: z.number().int(), max_skipped_listed: z.number().int() }).strict(),
   }),
   annotations: READ_ONLY,
+  offload: true,
   rest: [{ method: 'POST', path: '/api/oss/extract', summary: 'Run the URDF / BOM extractors on inline text', bodyLimitBytes: MAX_REQUEST_BYTES }],
   handler: async ({ content, kind }) => {
     const result = extract(content, kind, 'content');

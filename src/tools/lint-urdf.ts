@@ -15,6 +15,7 @@ export const lintUrdfTool = defineTool({
   }),
   outputSchema: LintResult,
   annotations: READ_ONLY,
+  offload: true,
   rest: [{ method: 'POST', path: '/api/oss/lint', summary: 'Lint URDF text (urdfdom check_urdf checks, mimic and transmission references)', bodyLimitBytes: MAX_REQUEST_BYTES }],
   handler: async ({ content }) => {
     assertInputSize(content, 'content');

@@ -44,6 +44,11 @@ export function unknownArgument(tool: AnyTool, rawInput: unknown): DomainError |
   return null;
 }
 
+/** An offloaded tool's call: its arguments to the worker pool, progress back to the caller. */
+function offloaded(tool: AnyTool, input: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
+  return ctx.deps.jobs.run('tool', { name: tool.name, input }, { label: tool.name, onProgress: (p, total, message) => void ctx.progress(p, total, message).catch(() => {}) });
+}
+
 export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
   const unknown = unknownArgument(tool, rawInput);
   if (unknown) return { ok: false, error: unknown };
@@ -63,7 +68,7 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
         return { ok: true, output: hit };
       }
     }
-    const output = (await tool.handler(parsed.data, ctx)) as Record<string, unknown>;
+    const output = (await (tool.offload ? offloaded(tool, parsed.data, ctx) : tool.handler(parsed.data, ctx))) as Record<string, unknown>;
     if (key !== null) answers.set(key, deepFreeze(output));
     return { ok: true, output };
   } catch (err) {

@@ -2,7 +2,8 @@
  * BOM as CSV (csv-stringify), safe to open in a spreadsheet.
  *
  * - Fixed column order (BOM_CSV_COLUMNS; the three supplier columns only when suppliers were
- *   requested). One row per BOM line (row_type "item"), then one row_type "total" row.
+ *   requested). One row per BOM line (row_type "item"), one per suggested line (row_type
+ *   "suggested", unpriced, with add_required), then one row_type "total" row.
  * - Formula injection (OWASP "CSV Injection"): every TEXT cell that begins with = + - @, a tab
  *   or a carriage return gets a single quote in front; so does one whose first visible character
  *   is a formula character (after controls, format characters or white space, or as a full-width
@@ -126,6 +127,19 @@ export function renderBomCsv(doc: BomDocument, includeSuppliers: boolean): strin
   const byId = new Map(doc.print_suggestions.map((p) => [p.id, p]));
   const m = doc.metadata;
   const rows: Record<string, string>[] = doc.items.map((l) => lineRow(l, m.currency, includeSuppliers, byId));
+  // What check_bom says the set still needs: marked row_type "suggested", never priced, not in the total.
+  for (const s of doc.suggested_lines) {
+    const row: Record<string, string> = Object.fromEntries(columns.map((c) => [c, '']));
+    row.row_type = 'suggested';
+    row.id = s.kind;
+    row.name = s.name;
+    row.quantity = String(s.quantity);
+    row.price_source = 'none';
+    row.price_note = `suggested by check_bom (${s.source}) for line(s) ${s.for_lines.join(', ')}: not priced, not in the total. ${s.reason}`;
+    const plate = s.print_suggestion ? byId.get(s.print_suggestion) : undefined;
+    row.print_suggestions = plate ? printText(plate) : '';
+    rows.push(row);
+  }
   const total: Record<string, string> = Object.fromEntries(columns.map((c) => [c, '']));
   total.row_type = 'total';
   total.quantity = String(m.total_quantity);

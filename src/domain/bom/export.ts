@@ -9,7 +9,8 @@ import { declaredFlanges } from '../compatibility/mechanical.js';
 import { amountToNumber, formatAmount, mulAmount, sumAmounts, type Amount } from './money.js';
 import { noCatalogueUnitPrice, PRICE_BASIS, priceLine, type CataloguePricer } from './pricing.js';
 import { adapterPlate, partTorque, structuralVerdict, type PrintRules } from './print.js';
-import type { BomDocument, BomExportRequest, BomLine, PrintSuggestion } from './schema.js';
+import type { BomDocument, BomExportRequest, BomLine, PrintSuggestion, SuggestedLine } from './schema.js';
+import type { BomCheckResult, Finding } from './check.js';
 import { printServices, suggestSuppliers, type SupplierIndex } from './suppliers.js';
 
 export type RecordLookup = (id: string) => StoredEntity | null | undefined;
@@ -30,6 +31,8 @@ export interface BomExportDeps {
   pricer?: CataloguePricer;
   /** Called every 50 lines and at the end (for MCP progress notifications). */
   onProgress?: (done: number, total: number) => void;
+  /** check_bom over the request's items (for add_required): checkBom with the shipped engines. */
+  check?: (items: BomExportRequest['items'], lookup: RecordLookup) => BomCheckResult;
 }
 
 const orNull = (s: string | undefined) => (s === undefined ? null : s);
@@ -42,42 +45,90 @@ interface FlangedLine {
   record: StoredEntity;
 }
 
+/** Lines whose parts declare the same registered designations (in the same order): they pair alike. */
+interface FlangeSignature {
+  designations: string[];
+  /** The first flanged line with this signature (its index in the flanged list). */
+  first: number;
+  lines: number[];
+}
+
+/** How two signatures pair: null when some combination bolts together (or nothing is registered). */
+interface SignaturePairing {
+  ruling: FlangeRulingRecord;
+  /** The signature on side a of the plate: the one whose first designation sorts first. */
+  a: FlangeSignature;
+  b: FlangeSignature;
+}
+
+function pairSignatures(s: FlangeSignature, t: FlangeSignature, deps: BomExportDeps): SignaturePairing | null {
+  const rulings = s.designations.flatMap((p) => t.designations.map((q) => ruleFlange(deps.flanges, p, q)));
+  if (rulings.length === 0 || rulings.some((r) => r.verdict !== 'adapter_required')) return null;
+  // One orientation per designation pair, so every part lands on its own pattern's side.
+  const p = s.designations[0]!;
+  const q = t.designations[0]!;
+  const swap = p > q;
+  const ruling = ruleFlange(deps.flanges, swap ? q : p, swap ? p : q);
+  if (ruling.verdict !== 'adapter_required') return null;
+  return swap ? { ruling, a: t, b: s } : { ruling, a: s, b: t };
+}
+
 /**
  * Adapter plate suggestions for every pair of BOM parts whose declared flanges cannot bolt together
  * in any combination (no shared or direct-fitting pattern): the plate for the first combination of
  * registered designations, both bolt patterns named. Pairs needing the same plate are grouped.
+ *
+ * Linear in the lines: the ruling depends on the two parts' designation lists alone, so lines are
+ * grouped by that list (a signature; at most one per flanged catalogue record) and each pair of
+ * signatures is ruled once. Two lines with one signature never need a plate between them (they
+ * share a pattern). Order is that of the pairwise scan over lines (first line, then second): a
+ * plate comes in the order of its first pair, and a part on each side in the order of the first
+ * pair it is in, which is (min(i, m), max(i, m)) for m the first line of the nearest partner
+ * signature.
  */
 function adapterSuggestions(flanged: FlangedLine[], deps: BomExportDeps): ReturnType<typeof adapterPlate>[] {
-  const groups = new Map<string, { ruling: FlangeRulingRecord; a: FlangedLine[]; b: FlangedLine[] }>();
-  for (let i = 0; i < flanged.length; i++) {
-    for (let j = i + 1; j < flanged.length; j++) {
-      const x = flanged[i]!;
-      const y = flanged[j]!;
-      if (x.record.id === y.record.id) continue;
-      const rulings = x.designations.flatMap((p) => y.designations.map((q) => ruleFlange(deps.flanges, p, q)));
-      if (rulings.length === 0 || rulings.some((r) => r.verdict !== 'adapter_required')) continue;
-      // One orientation per designation pair, so every part lands on its own pattern's side.
-      const p = x.designations[0]!;
-      const q = y.designations[0]!;
-      const swap = p > q;
-      const ruling = ruleFlange(deps.flanges, swap ? q : p, swap ? p : q);
-      if (ruling.verdict !== 'adapter_required') continue;
-      const [sa, sb] = swap ? [y, x] : [x, y];
-      const key = `${ruling.pair[0]}|${ruling.pair[1]}`;
-      const g = groups.get(key) ?? { ruling, a: [], b: [] };
-      if (!g.a.includes(sa)) g.a.push(sa);
-      if (!g.b.includes(sb)) g.b.push(sb);
+  const signatures = new Map<string, FlangeSignature>();
+  flanged.forEach((f, i) => {
+    const key = f.designations.join('\u0000');
+    const s = signatures.get(key);
+    if (s) s.lines.push(i);
+    else signatures.set(key, { designations: f.designations, first: i, lines: [i] });
+  });
+  const sigs = [...signatures.values()];
+  const n = flanged.length;
+  // The scan's position of pair (i, j), i < j: row-major over the flanged lines.
+  const at = (i: number, m: number) => Math.min(i, m) * n + Math.max(i, m);
+  const groups = new Map<string, { ruling: FlangeRulingRecord; first: number; a: Map<number, number>; b: Map<number, number> }>();
+  const place = (side: Map<number, number>, line: number, time: number) => {
+    const seen = side.get(line);
+    if (seen === undefined || time < seen) side.set(line, time);
+  };
+  for (let x = 0; x < sigs.length; x++) {
+    for (let y = x + 1; y < sigs.length; y++) {
+      const pairing = pairSignatures(sigs[x]!, sigs[y]!, deps);
+      if (pairing === null) continue;
+      const key = `${pairing.ruling.pair[0]}|${pairing.ruling.pair[1]}`;
+      const g = groups.get(key) ?? { ruling: pairing.ruling, first: Infinity, a: new Map<number, number>(), b: new Map<number, number>() };
       groups.set(key, g);
+      // Each line's first pair with this partner signature is with its first line.
+      for (const i of pairing.a.lines) place(g.a, i, at(i, pairing.b.first));
+      for (const j of pairing.b.lines) place(g.b, j, at(j, pairing.a.first));
+      g.first = Math.min(g.first, at(pairing.a.first, pairing.b.first));
     }
   }
-  return [...groups.values()].map((g) =>
-    adapterPlate(deps.printRules, {
-      ruling: g.ruling,
-      parts_a: g.a.map((f) => ({ line: f.line, id: f.id })),
-      parts_b: g.b.map((f) => ({ line: f.line, id: f.id })),
-      torques: [...g.a, ...g.b].map((f) => partTorque(f.line, f.record.id, f.record)),
-    }),
-  );
+  const inOrder = (side: Map<number, number>) => [...side.entries()].sort((u, v) => u[1] - v[1]).map(([i]) => flanged[i]!);
+  return [...groups.values()]
+    .sort((u, v) => u.first - v.first)
+    .map((g) => {
+      const a = inOrder(g.a);
+      const b = inOrder(g.b);
+      return adapterPlate(deps.printRules, {
+        ruling: g.ruling,
+        parts_a: a.map((f) => ({ line: f.line, id: f.id })),
+        parts_b: b.map((f) => ({ line: f.line, id: f.id })),
+        torques: [...a, ...b].map((f) => partTorque(f.line, f.record.id, f.record)),
+      });
+    });
 }
 
 export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomDocument {
@@ -89,6 +140,7 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
   const unpriced: number[] = [];
   const flanged: FlangedLine[] = [];
   const structural: { line: number; id: string; reason: string }[] = [];
+  const supplierMemo = new Map<string, ReturnType<typeof suggestSuppliers>>();
 
   req.items.forEach((item, i) => {
     const line = i + 1;
@@ -98,12 +150,21 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     if (lineTotal === null) unpriced.push(line);
     else totals.push(lineTotal);
 
+    // Fields the caller left out come from the catalogue record (and say so).
+    const filled: BomLine['filled_from_catalogue'] = [];
+    const fill = (field: 'name' | 'category' | 'manufacturer', sent: string | undefined, known: string | null | undefined): string | null => {
+      if (sent !== undefined) return sent;
+      if (known === null || known === undefined || known === '') return null;
+      filled.push(field);
+      return known;
+    };
     const l: BomLine = {
       line,
       id: item.id,
-      name: orNull(item.name),
-      category: orNull(item.category),
-      manufacturer: orNull(item.manufacturer),
+      name: fill('name', item.name, record?.name),
+      category: fill('category', item.category, record?.category),
+      manufacturer: fill('manufacturer', item.manufacturer, record?.manufacturer),
+      filled_from_catalogue: filled,
       specs: orNull(item.specs),
       supplier: orNull(item.supplier),
       price: item.price ?? null,
@@ -123,11 +184,16 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
       print_suggestions: [],
     };
     if (req.include_suppliers) {
-      l.suppliers = suggestSuppliers(deps.suppliers, {
+      const query = {
         manufacturers: [item.manufacturer, record?.manufacturer],
         categories: [item.category, record?.category],
         texts: [item.name, item.specs, record?.name, record?.name_en, record?.type, record?.protocol, record?.interface, ...(record?.interfaces ?? [])],
-      });
+      };
+      // A part repeated on many lines asks the same question: answered once (copied per line).
+      const key = JSON.stringify(query);
+      let found = supplierMemo.get(key);
+      if (found === undefined) supplierMemo.set(key, (found = suggestSuppliers(deps.suppliers, query)));
+      l.suppliers = structuredClone(found);
     }
     lines.push(l);
 
@@ -165,6 +231,7 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
   }
 
   const sum = sumAmounts(totals);
+  const suggested = req.add_required && deps.check ? requiredLines(deps.check(req.items, deps.lookup).findings, suggestions) : [];
   return {
     metadata: {
       project_name: req.project_name ?? null,
@@ -182,5 +249,27 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     },
     items: lines,
     print_suggestions: suggestions,
+    suggested_lines: suggested,
   };
+}
+
+/**
+ * What check_bom says the set still needs, as suggested lines: one per bridge_required finding
+ * (the bridge it names) and one per flange_adapter finding (the plate, linked to its print
+ * suggestion). Never priced: a suggestion names what to buy or print, not what it costs.
+ */
+export function requiredLines(findings: readonly Finding[], prints: readonly PrintSuggestion[]): SuggestedLine[] {
+  const out: SuggestedLine[] = [];
+  const lines = (f: Finding) => [...new Set(f.parts.map((p) => p.line))].sort((a, b) => a - b);
+  for (const f of findings) {
+    if (f.kind === 'bridge_required') {
+      const adapters = Array.isArray(f.detail.adapters) ? (f.detail.adapters as string[]) : [];
+      out.push({ kind: 'bridge', name: adapters[0] ?? 'a bus bridge (none named)', quantity: 1, for_lines: lines(f), reason: f.message, source: f.kind, print_suggestion: null, price: null });
+    } else if (f.kind === 'flange_adapter') {
+      const pair = Array.isArray(f.detail.pair) ? (f.detail.pair as string[]) : [];
+      const plate = prints.find((p) => p.kind === 'adapter_plate' && p.side_a.designation === pair[0] && p.side_b.designation === pair[1]);
+      out.push({ kind: 'adapter_plate', name: `adapter plate ${pair.join(' to ')}`, quantity: 1, for_lines: lines(f), reason: f.message, source: f.kind, print_suggestion: plate?.id ?? null, price: null });
+    }
+  }
+  return out;
 }

@@ -53,6 +53,10 @@ export const BomExportRequest = z.object({
     .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as CNY, USD, EUR')
     .optional()
     .describe('ISO 4217 code of the item prices. Optional: when omitted the BOM states the currency as not given'),
+  add_required: z
+    .boolean()
+    .default(false)
+    .describe('Also list the bridges (check_bom bridge_required) and flange adapter plates (flange_adapter) the set needs, as suggested_lines: marked as suggestions, never priced, not in the total'),
 });
 export type BomExportRequest = z.infer<typeof BomExportRequest>;
 export type BomExportRequestInput = z.input<typeof BomExportRequest>;
@@ -107,9 +111,10 @@ export type LineSuppliers = z.infer<typeof LineSuppliers>;
 export const BomLine = z.object({
   line: z.number().int().describe('1-based line number'),
   id: z.string(),
-  name: z.string().nullable(),
-  category: z.string().nullable(),
-  manufacturer: z.string().nullable(),
+  name: z.string().nullable().describe('As sent; else the catalogue name of the part (see filled_from_catalogue)'),
+  category: z.string().nullable().describe('As sent; else the catalogue category'),
+  manufacturer: z.string().nullable().describe('As sent; else the catalogue manufacturer'),
+  filled_from_catalogue: z.array(z.enum(['name', 'category', 'manufacturer'])).describe('Fields the caller left out, filled from the catalogue record'),
   specs: z.string().nullable(),
   supplier: z.string().nullable(),
   price: z.number().nullable().describe('The unit price the caller sent (null when none)'),
@@ -207,9 +212,24 @@ export const BomMetadata = z.object({
 });
 export type BomMetadata = z.infer<typeof BomMetadata>;
 
+export const SuggestedLine = z.object({
+  kind: z.enum(['bridge', 'adapter_plate']).describe('bridge: a bus bridge check_bom requires; adapter_plate: a plate between two flange patterns'),
+  name: z.string().describe('What to add, as check_bom names it (a bridge product or standard adapter; the two flange designations of a plate)'),
+  quantity: z.number().int().describe('One per finding: one bridge per host and bridge, one plate design per designation pair'),
+  for_lines: z.array(z.number().int()).describe('BOM lines the finding concerns'),
+  reason: z.string().describe("check_bom's message for the finding"),
+  source: z.string().describe('The check_bom finding kind this line comes from'),
+  print_suggestion: z.string().nullable().describe('The print_suggestions id of the plate (adapter_plate), else null'),
+  price: z.null().describe('Never priced: a suggestion, not in the total'),
+});
+export type SuggestedLine = z.infer<typeof SuggestedLine>;
+
 export const BomDocument = z.object({
   metadata: BomMetadata,
   items: z.array(BomLine),
   print_suggestions: z.array(PrintSuggestion),
+  suggested_lines: z
+    .array(SuggestedLine)
+    .describe('With add_required: what check_bom says the set still needs (bridges, adapter plates), as unpriced suggestions; empty otherwise'),
 });
 export type BomDocument = z.infer<typeof BomDocument>;

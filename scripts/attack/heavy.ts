@@ -1,0 +1,207 @@
+/**
+ * Heavy cases of the second attack run (issue 23) against the real `serve` binary, each under a
+ * liveness probe: while a case runs, /healthz is polled back to back and the longest wait for an
+ * answer is kept (it must stay under 1 s). Afterwards: the server's peak RSS (VmHWM, workers
+ * included: they are threads of the process) and the pool's counters from /healthz.
+ *
+ * Cases: 200,000 nested elements in <robot> (lint); 100,000 unclosed <link> tags (lint and
+ * extract); xacro property doubling (24 doublings: 167 MB expanded; 40 doublings); export_bom of
+ * 500 flange-bearing catalogue items; a burst of concurrent lints past the pool's queue.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { declaredFlanges } from '../../src/domain/compatibility/mechanical.js';
+import { lookupFlange } from '../../src/domain/flange.js';
+import { readFlangeRegistry } from '../../src/store/datasets.js';
+import { readCatalogueData } from '../../src/store/catalogue-data.js';
+import { ROOT, startServe, tempDir, type ServeChild } from './common.js';
+
+export interface HeavyCase {
+  name: string;
+  /** HTTP statuses and error codes of the answers, e.g. "422 limit_exceeded". */
+  answers: string;
+  seconds: number;
+  /** Longest /healthz wait during the case, ms. */
+  worstWaitMs: number;
+  probes: number;
+  ok: boolean;
+  detail: string;
+}
+
+export interface HeavyReport {
+  cases: HeavyCase[];
+  worstWaitMs: number;
+  peakRssMb: number | null;
+  pool: Record<string, number> | null;
+}
+
+/** The liveness bound: /healthz must answer within this while a heavy case runs. */
+export const MAX_HEALTHZ_WAIT_MS = 1000;
+
+function nested(n: number): string {
+  return `<robot name="deep">${'<a>'.repeat(n)}${'</a>'.repeat(n)}</robot>`;
+}
+
+function unclosedLinks(n: number): string {
+  const parts = ['<robot name="open">'];
+  for (let i = 0; i < n; i++) parts.push(`<link name="l${i}">`);
+  parts.push('</robot>');
+  return parts.join('');
+}
+
+/** A single-file xacro whose last property doubles the one before, `doublings` times over 10 bytes. */
+function xacroDoubling(doublings: number): string {
+  const lines = ['<?xml version="1.0"?>', '<robot xmlns:xacro="http://www.ros.org/wiki/xacro" name="boom">', '<xacro:property name="p0" value="xxxxxxxxxx"/>'];
+  for (let i = 1; i <= doublings; i++) lines.push(`<xacro:property name="p${i}" value="\${p${i - 1}}\${p${i - 1}}"/>`);
+  lines.push(`<link name="\${p${doublings}}"/>`, '</robot>');
+  return lines.join('\n');
+}
+
+/** Catalogue ids whose every declared flange is a registered designation (export_bom pairs them). */
+function flangeBearingIds(): string[] {
+  const dataDir = path.join(ROOT, 'data');
+  const flanges = readFlangeRegistry(dataDir);
+  return readCatalogueData(dataDir)
+    .entities.filter((e) => {
+      const f = declaredFlanges(e);
+      return f.length > 0 && f.every((d) => lookupFlange(flanges, d) !== null);
+    })
+    .map((e) => e.id);
+}
+
+async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> | null }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await res.text();
+  try {
+    return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    return { status: res.status, json: null };
+  }
+}
+
+const answerText = (r: { status: number; json: Record<string, unknown> | null }) => {
+  const code = r.json && typeof r.json.code === 'string' ? ` ${r.json.code}${typeof r.json.limit === 'string' ? `:${r.json.limit}` : ''}` : '';
+  const lintOk = r.json && typeof r.json.summary === 'object' && r.json.summary !== null ? ` ok=${String((r.json.summary as { ok?: unknown }).ok)}` : '';
+  return `${r.status}${code}${lintOk}`;
+};
+
+function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Polls /healthz back to back until stopped; the longest wait for an answer (a failed poll counts as the time it took). */
+function probe(url: string): { stop: () => Promise<{ worstMs: number; probes: number; failures: number }> } {
+  let running = true;
+  let worstMs = 0;
+  let probes = 0;
+  let failures = 0;
+  const loop = (async () => {
+    while (running) {
+      const t = performance.now();
+      try {
+        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(30_000) });
+        await res.arrayBuffer();
+        if (res.status !== 200) failures++;
+      } catch {
+        failures++;
+      }
+      worstMs = Math.max(worstMs, performance.now() - t);
+      probes++;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return { worstMs, probes, failures };
+    },
+  };
+}
+
+/** Malformed XML must never be answered as a clean lint or extraction. */
+const malformedRefused = (r: { status: number; json: Record<string, unknown> | null }) =>
+  r.status >= 400 || (r.json !== null && (r.json.summary as { ok?: boolean } | undefined)?.ok === false) || (r.json !== null && (r.json.lint as { ok?: boolean } | null | undefined)?.ok === false);
+
+export async function runHeavy(opts: { profile: 'short' | 'full' }): Promise<HeavyReport> {
+  const tmp = tempDir('heavy');
+  // The short profile (CI) stops jobs after 2 s and queues 2 so each case ends quickly; the full one keeps the defaults (10 s, 8).
+  const short = opts.profile === 'short';
+  const queue = short ? 2 : 8;
+  const burst = 2 + queue + 4;
+  const args = ['--rate-limit-free', '0', '--rate-limit-paid', '0', '--pool-size', '2', ...(short ? ['--job-time-ms', '2000', '--pool-queue', String(queue)] : [])];
+  let srv: ServeChild | null = null;
+  const cases: HeavyCase[] = [];
+  try {
+    srv = await startServe(path.join(tmp.dir, 'heavy.db'), args);
+    const url = srv.url;
+    const reg = await postJson(`${url}/api/register`, { email: 'heavy@example.com' });
+    const key = reg.json?.api_key as string | undefined;
+    if (!key) throw new Error(`register: ${reg.status} ${JSON.stringify(reg.json)}`);
+    const flanged = flangeBearingIds();
+
+    const run = async (name: string, work: () => Promise<{ answers: string; ok: boolean; detail: string }>) => {
+      const p = probe(url);
+      const t = performance.now();
+      let out: { answers: string; ok: boolean; detail: string };
+      try {
+        out = await work();
+      } catch (err) {
+        out = { answers: 'error', ok: false, detail: err instanceof Error ? err.message : String(err) };
+      }
+      const seconds = (performance.now() - t) / 1000;
+      const live = await p.stop();
+      const alive = !srv!.exited();
+      const liveOk = live.worstMs < MAX_HEALTHZ_WAIT_MS && live.failures === 0 && alive;
+      cases.push({
+        name,
+        answers: out.answers,
+        seconds,
+        worstWaitMs: live.worstMs,
+        probes: live.probes,
+        ok: out.ok && liveOk,
+        detail: `${out.detail}${liveOk ? '' : `; liveness: worst wait ${live.worstMs.toFixed(0)} ms, ${live.failures} failed probe(s)${alive ? '' : ', server gone'}`}`,
+      });
+    };
+    const single = (route: string, body: unknown, check: (r: { status: number; json: Record<string, unknown> | null }) => boolean, why: string, headers: Record<string, string> = {}) => async () => {
+      const r = await postJson(`${url}${route}`, body, headers);
+      const ok = check(r);
+      return { answers: answerText(r), ok, detail: ok ? why : `unexpected answer: ${JSON.stringify(r.json).slice(0, 200)}` };
+    };
+
+    await run('lint: 200,000 nested elements in <robot> (1.4 MB)', single('/api/oss/lint', { content: nested(200_000) }, malformedRefused, 'refused or reported, never ok'));
+    const open = unclosedLinks(100_000);
+    await run('lint: 100,000 unclosed <link> tags', single('/api/oss/lint', { content: open }, malformedRefused, 'refused or reported, never ok'));
+    await run('extract: 100,000 unclosed <link> tags', single('/api/oss/extract', { content: open }, malformedRefused, 'refused or reported, never ok'));
+    await run('lint: xacro property doubling (24 doublings, 167 MB expanded)', single('/api/oss/lint', { content: xacroDoubling(24) }, (r) => r.status >= 400 && r.status < 500, 'refused with a 4xx'));
+    await run('extract: xacro property doubling (40 doublings)', single('/api/oss/extract', { content: xacroDoubling(40) }, (r) => r.status >= 400 && r.status < 500, 'refused with a 4xx'));
+    await run(`export_bom: 500 flange-bearing items (${flanged.length} distinct parts)`, single(
+      '/api/bom/export',
+      { format: 'csv', items: Array.from({ length: 500 }, (_, i) => ({ id: flanged[i % flanged.length]!, quantity: 1 + (i % 4) })) },
+      (r) => r.status === 200,
+      'exported',
+      { authorization: `Bearer ${key}` },
+    ));
+    const deep = nested(200_000);
+    await run(`burst: ${burst} concurrent lints of 200,000 nested elements (2 workers, queue ${queue})`, async () => {
+      const rs = await Promise.all(Array.from({ length: burst }, () => postJson(`${url}/api/oss/lint`, { content: deep })));
+      const tally = new Map<string, number>();
+      for (const r of rs) tally.set(answerText(r), (tally.get(answerText(r)) ?? 0) + 1);
+      const refused = rs.filter((r) => r.status === 503).length;
+      const ok = rs.every((r) => malformedRefused(r)) && refused >= 4;
+      return { answers: [...tally].map(([k, n]) => `${n}x ${k}`).join(', '), ok, detail: ok ? `${refused} refused 503 with Retry-After, none answered ok` : `expected at least 4 refused (${burst} - 2 - ${queue}), got ${refused}` };
+    });
+
+    const h = (await (await fetch(`${url}/healthz`)).json()) as { pool?: Record<string, number> };
+    const hwm = srv.child.pid ? rssKb(srv.child.pid, 'VmHWM') : null;
+    return { cases, worstWaitMs: Math.max(0, ...cases.map((c) => c.worstWaitMs)), peakRssMb: hwm === null ? null : hwm / 1024, pool: h.pool ?? null };
+  } finally {
+    await srv?.stop();
+    tmp.cleanup();
+  }
+}

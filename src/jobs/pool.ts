@@ -1,0 +1,342 @@
+/**
+ * The worker pool for CPU-heavy work (issue 23): XML parsing, xacro expansion, URDF lint and
+ * extraction, large BOM checks and exports run on node:worker_threads, never on the event loop
+ * that answers /healthz and every other call.
+ *
+ * - At most `size` workers, started on first use (a process that never lints starts none) and
+ *   unreferenced while idle (an idle pool never keeps a process alive); at most `queue` jobs wait. A job beyond that is
+ *   refused at once: overloaded (503) with retry_after, the seconds until the soonest running
+ *   job must end.
+ * - Per job: wall time (the worker is terminated and replaced), V8 heap (resourceLimits; the
+ *   worker dies and is replaced), stack, and the JSON size of the answer (checked in the worker
+ *   before it is copied back). Each is refused as limit_exceeded (422) naming the limit, its
+ *   value and the setting that raises it.
+ * - A worker's stdout and stderr go to the process's stderr: on stdio, stdout is the protocol.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import { DomainError, type ErrorCode } from '../domain/errors.js';
+import type { Logger } from '../log.js';
+import type { Knowledge } from '../store/datasets.js';
+import type { JobFailure, JobMessage, WorkerData, WorkerMessage } from './protocol.js';
+import type { JobKind, JobOptions, JobPayloads, JobRunner, PoolLimits, PoolStats } from './types.js';
+
+/** V8 stack of a worker, MiB (node's default): a parser recursing past it is refused as limit `stack`. */
+export const JOB_STACK_MB = 4;
+
+type LimitName = 'time_ms' | 'memory_mb' | 'output_bytes' | 'stack';
+
+const LIMITS: Record<LimitName, { what: string; unit: string; setting: string | null }> = {
+  time_ms: { what: 'time', unit: 'ms', setting: 'ROBOT_PARTS_JOB_TIME_MS (--job-time-ms)' },
+  memory_mb: { what: 'memory', unit: 'MiB of heap', setting: 'ROBOT_PARTS_JOB_MEMORY_MB (--job-memory-mb)' },
+  output_bytes: { what: 'answer size', unit: 'bytes of JSON', setting: 'ROBOT_PARTS_JOB_OUTPUT_BYTES (--job-output-bytes)' },
+  stack: { what: 'nesting (stack)', unit: 'MiB of stack', setting: null },
+};
+
+/** limit_exceeded naming the limit, its value and what raises it. */
+export function limitExceeded(label: string, limit: LimitName, value: number, detail?: string): DomainError {
+  const l = LIMITS[limit];
+  return new DomainError(
+    'limit_exceeded',
+    `${label}: the job went over its ${l.what} limit (${value} ${l.unit})${detail ? `: ${detail}` : ''}. ` +
+      `Send a smaller or simpler input${l.setting ? `, or raise ${l.setting}` : ''}.`,
+    { limit, limit_value: value, ...(l.setting ? { setting: l.setting.split(' ')[0] } : {}) },
+  );
+}
+
+function overloaded(label: string, limits: PoolLimits, retryAfter: number): DomainError {
+  return new DomainError(
+    'overloaded',
+    `${label}: all ${limits.size} workers are busy and ${limits.queue} job(s) are waiting; try again in ${retryAfter} s`,
+    { retry_after: retryAfter, pool_size: limits.size, queue_limit: limits.queue },
+  );
+}
+
+interface Pending {
+  id: number;
+  kind: JobKind;
+  payload: unknown;
+  opts: JobOptions;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Pending | null;
+  timer: NodeJS.Timeout | null;
+  deadline: number;
+  /** Set when the pool stopped the worker (time limit, close): its exit is not a crash. */
+  retired: boolean;
+  /** The worker's last 'error' event (out of memory, an uncaught error). */
+  error: (Error & { code?: string }) | null;
+}
+
+/** How a worker is started (the shipped entry; tests may start another). */
+export type WorkerFactory = (data: WorkerData, resourceLimits: NonNullable<ConstructorParameters<typeof Worker>[1]>['resourceLimits']) => Worker;
+
+/** The worker entry next to this module: worker.js when built, worker.ts from source (tests, tsx). */
+export const startJobWorker: WorkerFactory = (data, resourceLimits) => {
+  const opts = { workerData: data, resourceLimits, stdout: true, stderr: true } as const;
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), opts);
+  // From source: the worker registers tsx's loader before importing the TypeScript entry.
+  // tsx's ESM API (the require condition resolves to its CommonJS twin beside it).
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const entry = new URL('./worker.ts', import.meta.url).href;
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`, { ...opts, eval: true });
+};
+
+export class WorkerPool implements JobRunner {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly counts = { completed: 0, rejected_queue_full: 0, timeouts: 0, memory_exceeded: 0, output_exceeded: 0, workers_replaced: 0 };
+
+  constructor(
+    private readonly limits: PoolLimits,
+    private readonly data: WorkerData,
+    private readonly log: Logger,
+    private readonly knowledge: () => Knowledge,
+    private readonly start: WorkerFactory = startJobWorker,
+  ) {
+    if (limits.size < 1) throw new Error('WorkerPool: size must be at least 1 (use InlineJobs for 0)');
+  }
+
+  run<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions): Promise<unknown> {
+    if (opts.inline) return runHere(kind, payload, opts, this.data.config, this.knowledge);
+    if (this.closed) return Promise.reject(new DomainError('overloaded', `${opts.label}: the server is shutting down`, { retry_after: 1 }));
+    const running = this.slots.filter((s) => s.job !== null).length;
+    if (running + this.waiting.length >= this.limits.size + this.limits.queue) {
+      this.counts.rejected_queue_full += 1;
+      return Promise.reject(overloaded(opts.label, this.limits, this.retryAfter()));
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ id: this.nextId++, kind, payload, opts, resolve, reject });
+      this.pump();
+    });
+  }
+
+  stats(): PoolStats {
+    return {
+      size: this.limits.size,
+      queue_limit: this.limits.queue,
+      workers: this.slots.length,
+      busy: this.slots.filter((s) => s.job !== null).length,
+      queued: this.waiting.length,
+      ...this.counts,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const refusal = () => new DomainError('overloaded', 'the server is shutting down', { retry_after: 1 });
+    for (const p of this.waiting.splice(0)) p.reject(refusal());
+    await Promise.all(
+      this.slots.splice(0).map((s) => {
+        s.retired = true;
+        if (s.timer) clearTimeout(s.timer);
+        if (s.job) s.job.reject(refusal());
+        s.job = null;
+        return s.worker.terminate().catch(() => 0);
+      }),
+    );
+  }
+
+  /** Seconds until the soonest running job ends or is stopped (at least 1). */
+  private retryAfter(): number {
+    const now = Date.now();
+    const ends = this.slots.filter((s) => s.job !== null).map((s) => s.deadline - now);
+    return Math.max(1, Math.ceil((ends.length ? Math.min(...ends) : 1000) / 1000));
+  }
+
+  /** Hands waiting jobs to idle ready workers; starts workers while there is work and room. */
+  private pump(): void {
+    while (this.waiting.length > 0) {
+      const idle = this.slots.find((s) => s.ready && s.job === null && !s.retired);
+      if (idle) {
+        this.dispatch(idle, this.waiting.shift()!);
+        continue;
+      }
+      const starting = this.slots.filter((s) => !s.ready).length;
+      if (this.slots.length < this.limits.size && starting < this.waiting.length) {
+        this.spawn();
+        continue;
+      }
+      return;
+    }
+  }
+
+  private spawn(): void {
+    const worker = this.start(this.data, { maxOldGenerationSizeMb: this.limits.memoryMb, stackSizeMb: JOB_STACK_MB });
+    const slot: Slot = { worker, ready: false, job: null, timer: null, deadline: 0, retired: false, error: null };
+    this.slots.push(slot);
+    // Referenced while it starts for waiting work or runs a job; unreferenced when idle, so an
+    // idle pool never keeps a process alive.
+    worker.ref();
+    worker.stdout?.pipe(process.stderr);
+    worker.stderr?.pipe(process.stderr);
+    worker.on('message', (m: WorkerMessage) => this.onMessage(slot, m));
+    worker.on('error', (err: Error & { code?: string }) => {
+      slot.error = err;
+    });
+    worker.on('exit', (code) => this.onExit(slot, code));
+  }
+
+  private dispatch(slot: Slot, job: Pending): void {
+    slot.job = job;
+    slot.worker.ref();
+    slot.deadline = Date.now() + this.limits.timeMs;
+    slot.timer = setTimeout(() => this.onTimeout(slot), this.limits.timeMs);
+    const message: JobMessage = { id: job.id, kind: job.kind, payload: job.payload };
+    try {
+      slot.worker.postMessage(message);
+    } catch (err) {
+      // A payload that cannot be copied (never from the tools): refuse it, keep the worker.
+      this.finish(slot);
+      job.reject(err);
+    }
+  }
+
+  private finish(slot: Slot): Pending | null {
+    const job = slot.job;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    slot.worker.unref();
+    return job;
+  }
+
+  private onMessage(slot: Slot, m: WorkerMessage): void {
+    if (m.type === 'ready') {
+      slot.ready = true;
+      this.pump();
+      if (slot.job === null) slot.worker.unref();
+      return;
+    }
+    const job = slot.job;
+    if (!job || job.id !== m.id) return;
+    if (m.type === 'progress') {
+      job.opts.onProgress?.(m.progress, m.total, m.message);
+      return;
+    }
+    this.finish(slot);
+    if (m.type === 'done') {
+      this.counts.completed += 1;
+      job.resolve(m.result);
+    } else {
+      job.reject(this.fromFailure(job, m.failure));
+    }
+    this.pump();
+  }
+
+  private fromFailure(job: Pending, f: JobFailure): unknown {
+    switch (f.kind) {
+      case 'domain':
+        return new DomainError(f.code as ErrorCode, f.message, f.details);
+      case 'limit':
+        if (f.limit === 'output_bytes') {
+          this.counts.output_exceeded += 1;
+          return limitExceeded(job.opts.label, 'output_bytes', this.limits.outputBytes, f.message);
+        }
+        if (f.limit === 'memory_mb') {
+          this.counts.memory_exceeded += 1;
+          return limitExceeded(job.opts.label, 'memory_mb', this.limits.memoryMb, 'a value grew past what one job may hold');
+        }
+        return limitExceeded(job.opts.label, 'stack', JOB_STACK_MB, 'the input nests too deeply');
+      default: {
+        const err = new Error(`pool job ${job.opts.label}: ${f.message}`);
+        if (f.stack) err.stack = f.stack;
+        return err;
+      }
+    }
+  }
+
+  private onTimeout(slot: Slot): void {
+    const job = this.finish(slot);
+    if (!job) return;
+    this.counts.timeouts += 1;
+    this.retire(slot);
+    job.reject(limitExceeded(job.opts.label, 'time_ms', this.limits.timeMs, 'the job was stopped'));
+    this.log.warn('pool job stopped at its time limit; worker replaced', { job: job.opts.label, time_ms: this.limits.timeMs });
+    this.pump();
+  }
+
+  /** Takes a worker out of the pool and terminates it (a replacement starts when work waits). */
+  private retire(slot: Slot): void {
+    slot.retired = true;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    this.counts.workers_replaced += 1;
+    void slot.worker.terminate().catch(() => 0);
+  }
+
+  private onExit(slot: Slot, code: number): void {
+    if (slot.retired) return;
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    const job = this.finish(slot);
+    const err = slot.error;
+    if (job) {
+      this.counts.workers_replaced += 1;
+      if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        this.counts.memory_exceeded += 1;
+        job.reject(limitExceeded(job.opts.label, 'memory_mb', this.limits.memoryMb, 'the worker ran out of heap and was replaced'));
+      } else {
+        job.reject(new Error(`pool worker exited (code ${code}) during ${job.opts.label}${err ? `: ${err.message}` : ''}`));
+      }
+    } else if (!slot.ready && this.waiting.length > 0 && !this.closed) {
+      // A worker that cannot start (bad build, bad data dir): refuse what waits instead of looping.
+      this.log.error('pool worker could not start', { code, error: err?.message });
+      for (const p of this.waiting.splice(0)) p.reject(new Error(`pool worker could not start${err ? `: ${err.message}` : ''}`));
+      return;
+    }
+    if (!this.closed) this.pump();
+  }
+}
+
+/** A job on the calling thread, through the same job functions a worker runs. */
+async function runHere<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions, config: Config, knowledge: () => Knowledge): Promise<unknown> {
+  // Imported on first use: the job functions pull in the tool registry and the BOM engines.
+  const { runJob } = await import('./jobs.js');
+  const tools = async () => (await import('../tools/index.js')).TOOLS;
+  return runJob(kind, payload, { config, knowledge, tools }, (p, t, m) => opts.onProgress?.(p, t, m));
+}
+
+/**
+ * Pool size 0: jobs run on the main thread through the same job functions (no worker, so none of
+ * the time, memory or output limits). For debugging, or a platform without worker threads.
+ */
+export class InlineJobs implements JobRunner {
+  private completed = 0;
+  constructor(
+    private readonly config: Config,
+    private readonly knowledge: () => Knowledge,
+  ) {}
+
+  async run<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions): Promise<unknown> {
+    const result = await runHere(kind, payload, opts, this.config, this.knowledge);
+    this.completed += 1;
+    return result;
+  }
+
+  stats(): PoolStats {
+    return { size: 0, queue_limit: 0, workers: 0, busy: 0, queued: 0, completed: this.completed, rejected_queue_full: 0, timeouts: 0, memory_exceeded: 0, output_exceeded: 0, workers_replaced: 0 };
+  }
+
+  async close(): Promise<void> {}
+}
+
+export function poolLimits(config: Config): PoolLimits {
+  return { size: config.poolSize, queue: config.poolQueue, timeMs: config.jobTimeMs, memoryMb: config.jobMemoryMb, outputBytes: config.jobOutputBytes };
+}
+
+/** The job runner of a configuration: a worker pool, or the main thread for pool size 0. */
+export function createJobRunner(config: Config, log: Logger, knowledge: () => Knowledge, start?: WorkerFactory): JobRunner {
+  const limits = poolLimits(config);
+  if (limits.size === 0) return new InlineJobs(config, knowledge);
+  return new WorkerPool(limits, { config, outputBytes: limits.outputBytes }, log, knowledge, start);
+}
