@@ -57,7 +57,11 @@ Options:
   --public-url <url>       base URL used in links (env ROBOT_PARTS_PUBLIC_URL)
   --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30)
   --rate-limit-paid <n>    requests/hour for paid plans, 0 disables (env ROBOT_PARTS_RATE_LIMIT_PAID; default 1000)
-  --trusted-proxies <list> proxy addresses/CIDRs whose X-Forwarded-For / Forwarded is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
+  --trusted-proxies <list> proxy addresses/CIDRs whose forwarding header is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
+  --forwarded-header <h>   the one header a trusted proxy sets: x-forwarded-for (default) or forwarded
+                           (env ROBOT_PARTS_FORWARDED_HEADER); the other is ignored
+  --cors-origins <list>    browser origins allowed to call /mcp and /api cross-origin, e.g.
+                           https://inspector.example (env ROBOT_PARTS_CORS_ORIGINS; default none)
   --allow-sandbox-payments serve the sandbox payment gateway on a non-loopback address (env ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS=1)
 ${COMMON_HELP}`;
 
@@ -102,6 +106,8 @@ export async function main(argv: string[]): Promise<void> {
               'rate-limit-free': { type: 'string' },
               'rate-limit-paid': { type: 'string' },
               'trusted-proxies': { type: 'string' },
+              'forwarded-header': { type: 'string' },
+              'cors-origins': { type: 'string' },
               'allow-sandbox-payments': { type: 'boolean' },
             }
           : {}),
@@ -140,6 +146,8 @@ export async function main(argv: string[]): Promise<void> {
   set('rateLimitFree', nonNegInt('--rate-limit-free', values['rate-limit-free'] as string | undefined));
   set('rateLimitPaid', nonNegInt('--rate-limit-paid', values['rate-limit-paid'] as string | undefined));
   set('trustedProxies', list(values['trusted-proxies']));
+  set('forwardedHeader', (values['forwarded-header'] as string | undefined)?.trim().toLowerCase() as Config['forwardedHeader'] | undefined);
+  set('corsOrigins', list(values['cors-origins']));
   set('allowSandboxPayments', values['allow-sandbox-payments'] ? true : undefined);
 
   let config: Config;

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogLevel } from './log.js';
 
+/** The forwarding headers an operator can name (--forwarded-header); the default is X-Forwarded-For. */
+export const FORWARDED_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
+export type ForwardedHeader = (typeof FORWARDED_HEADERS)[number];
+
 export interface Config {
   host: string;
   port: number;
@@ -53,6 +57,10 @@ export interface Config {
   secretFile: string | null;
   /** Peers whose X-Forwarded-For / Forwarded headers are believed (addresses or CIDR blocks). */
   trustedProxies: string[];
+  /** The one forwarding header believed from a trusted proxy (the other is ignored): x-forwarded-for (default) or forwarded (RFC 7239). */
+  forwardedHeader: ForwardedHeader;
+  /** Browser origins allowed to call /mcp and /api cross-origin (CORS); exact origins such as https://inspector.example:6274. */
+  corsOrigins: string[];
   /** At most this many open MCP sessions per client address (after trusted-proxy resolution); 0 = no per-client share. */
   maxSessionsPerClient: number;
   /** Stored Idempotency-Key replays expire after this many hours (a later retry is a new call). */
@@ -114,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secret: env.ROBOT_PARTS_SECRET || null,
     secretFile: env.ROBOT_PARTS_SECRET_FILE || null,
     trustedProxies: list(env.ROBOT_PARTS_TRUSTED_PROXIES),
+    forwardedHeader: (env.ROBOT_PARTS_FORWARDED_HEADER || 'x-forwarded-for').trim().toLowerCase() as ForwardedHeader,
+    corsOrigins: list(env.ROBOT_PARTS_CORS_ORIGINS),
     maxSessionsPerClient: intEnv(env, 'ROBOT_PARTS_MAX_SESSIONS_PER_CLIENT', 20),
     replayTtlHours: intEnv(env, 'ROBOT_PARTS_REPLAY_TTL_HOURS', 24),
     maxReplaysPerAccount: intEnv(env, 'ROBOT_PARTS_MAX_REPLAYS_PER_ACCOUNT', 100),
@@ -128,10 +138,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
   }
   if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
+  if (!(FORWARDED_HEADERS as readonly string[]).includes(merged.forwardedHeader)) {
+    throw new Error(`--forwarded-header / ROBOT_PARTS_FORWARDED_HEADER must be ${FORWARDED_HEADERS.join(' or ')}, got "${merged.forwardedHeader}"`);
+  }
+  for (const o of merged.corsOrigins) {
+    const bad = corsOriginProblem(o);
+    if (bad) throw new Error(`--cors-origins / ROBOT_PARTS_CORS_ORIGINS: "${o}" ${bad}`);
+  }
   if (merged.answerCacheEntries > ANSWER_CACHE_MAX) throw new Error(`ROBOT_PARTS_ANSWER_CACHE must be at most ${ANSWER_CACHE_MAX}`);
   merged.publicUrlConfigured = overrides.publicUrlConfigured ?? (overrides.publicBaseUrl !== undefined || env.ROBOT_PARTS_PUBLIC_URL !== undefined);
   if (overrides.publicBaseUrl === undefined && env.ROBOT_PARTS_PUBLIC_URL === undefined) {
     merged.publicBaseUrl = `http://${merged.host.includes(':') ? `[${merged.host}]` : merged.host}:${merged.port}`;
   }
   return merged;
+}
+
+/** Why a CORS allow-list entry is not an origin (scheme://host[:port], nothing after), or null when it is one. */
+function corsOriginProblem(entry: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return 'is not an origin (write it as scheme://host[:port], e.g. https://inspector.example)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http:// or https:// origin';
+  if (url.origin !== entry.replace(/\/$/, '').toLowerCase()) {
+    return `is not an origin: write it as ${url.origin} (no path, query or credentials)`;
+  }
+  return null;
 }

@@ -21,6 +21,7 @@ import { buildOpenApi } from './openapi.js';
 import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
+import { cors } from './cors.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 
 export interface AppOptions {
@@ -42,10 +43,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   })();
   const allowedHosts = [...config.allowedHosts, ...(publicHost ? [publicHost] : [])];
   const proxies = trustedProxies(config.trustedProxies);
+  // An origin allowed cross-origin (CORS) is an allowed origin.
+  const allowedOrigins = [...config.allowedOrigins, ...config.corsOrigins];
 
   app.use('*', async (c, next) => {
     const headers = requestHeaders(c);
-    c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies));
+    c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies, config.forwardedHeader));
     const timed = log.debugEnabled !== false; // the request's debug line, when it is written
     const started = timed ? performance.now() : 0;
     const host = headers.get('host') ?? undefined;
@@ -54,13 +57,18 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       return errorResponse(c, new DomainError('forbidden', 'Host not allowed', { field: 'Host' }));
     }
     const origin = headers.get('origin') ?? undefined;
-    if (!isAllowedOrigin(origin, config.allowedOrigins)) {
+    if (!isAllowedOrigin(origin, allowedOrigins)) {
       log.warn('rejected origin', { origin, path: c.req.path });
       return errorResponse(c, new DomainError('forbidden', 'Origin not allowed', { field: 'Origin' }));
     }
     await next();
     if (timed) log.debug('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
+
+  // CORS for browser clients on the allow-list (/mcp and /api only; src/http/cors.ts).
+  const corsHandler = cors(config.corsOrigins);
+  app.use('/mcp', corsHandler);
+  app.use('/api/*', corsHandler);
 
   // Per-route body limits: routes that carry file content declare a larger one; /mcp takes the
   // largest and lets only those tools' calls use it (src/http/mcp.ts).
