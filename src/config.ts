@@ -19,6 +19,12 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL connections per instance. */
   databasePoolSize: number;
+  /**
+   * SQLite ledger durability: full (default; every debit and credit on disk before it is
+   * answered, across power loss) or normal (WAL: survives kill -9, may lose the last commits on
+   * power loss). normal is for measuring what full costs (npm run bench), not for serving.
+   */
+  sqliteSynchronous: 'full' | 'normal';
   /** Record this instance's dataset version in the shared database even when another one is recorded. */
   adoptDataset: boolean;
   /** Folder of shipped datasets (data/ in the package). */
@@ -104,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbPath: env.ROBOT_PARTS_DB ?? path.join(process.cwd(), 'robot-parts.db'),
     databaseUrl: env.ROBOT_PARTS_DATABASE_URL || null,
     databasePoolSize: intEnv(env, 'ROBOT_PARTS_DATABASE_POOL', 10),
+    sqliteSynchronous: (env.ROBOT_PARTS_SQLITE_SYNCHRONOUS || 'full').trim().toLowerCase() as Config['sqliteSynchronous'],
     adoptDataset: env.ROBOT_PARTS_ADOPT_DATASET === '1' || env.ROBOT_PARTS_ADOPT_DATASET === 'true',
     dataDir: env.ROBOT_PARTS_DATA_DIR ?? path.join(PACKAGE_ROOT, 'data'),
     publicBaseUrl: env.ROBOT_PARTS_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -138,6 +145,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
   }
   if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
+  if (merged.sqliteSynchronous !== 'full' && merged.sqliteSynchronous !== 'normal') {
+    throw new Error(`ROBOT_PARTS_SQLITE_SYNCHRONOUS must be full or normal, got "${merged.sqliteSynchronous}"`);
+  }
   if (!(FORWARDED_HEADERS as readonly string[]).includes(merged.forwardedHeader)) {
     throw new Error(`--forwarded-header / ROBOT_PARTS_FORWARDED_HEADER must be ${FORWARDED_HEADERS.join(' or ')}, got "${merged.forwardedHeader}"`);
   }

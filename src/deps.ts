@@ -27,7 +27,7 @@ import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { loadDatasets } from './store/datasets.js';
-import { openDb, type Db } from './store/db.js';
+import { durability, openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
 import { AnswerCache } from './store/answer-cache.js';
@@ -233,13 +233,13 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts, opts.deferCatalogue === true);
   const digests = keyedDigests(config, log);
-  const db: Db = openDb(config.dbPath);
+  const db: Db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
   try {
     const clock = opts.clock ?? systemClock;
     const health = async (): Promise<StoreHealth> => {
       try {
         const r = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
-        return { backend: 'sqlite', reachable: true, migration_version: r.v };
+        return { backend: 'sqlite', reachable: true, migration_version: r.v, ...durability(db) };
       } catch (err) {
         return { backend: 'sqlite', reachable: false, migration_version: null, error: (err as Error).message };
       }
@@ -272,7 +272,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     throw new Error('with a shared PostgreSQL database every instance needs the same server secret: set ROBOT_PARTS_SECRET or ROBOT_PARTS_SECRET_FILE');
   }
   // The PostgreSQL driver is loaded only when a database URL is set (stdio and SQLite never need it).
-  const { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl } = await import('./store/pg.js');
+  const { checkDatasetVersion, checkDurability, createPgPool, migratePg, pgHealth, redactUrl } = await import('./store/pg.js');
   const { pgAccountStores } = await import('./store/pg-ledger.js');
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts, false);
@@ -287,6 +287,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     let migrated;
     try {
       migrated = await migratePg(pool);
+      await checkDurability(pool);
     } catch (err) {
       throw new Error(`PostgreSQL at ${where}: ${(err as Error).message}`);
     }
