@@ -164,7 +164,7 @@ export async function main(argv: string[]): Promise<void> {
     try {
       const { openDeps } = await import('./deps.js');
       deps = await openDeps(config, { log });
-      await deps.ready;
+      await readyOrClose(deps);
     } catch (err) {
       fail((err as Error).message);
     }
@@ -172,6 +172,20 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   await serveStdioCommand(config, log);
+}
+
+/**
+ * Waits until the store has accepted the server secret; when it refuses (a database keyed with
+ * another secret), closes the stores first, so a refused start leaves nothing behind (SQLite
+ * removes its -wal and -shm files on a clean close).
+ */
+async function readyOrClose(deps: Deps): Promise<void> {
+  try {
+    await deps.ready;
+  } catch (err) {
+    await Promise.resolve(deps.close()).catch(() => {});
+    throw err;
+  }
 }
 
 function onShutdown(log: ReturnType<typeof createLogger>, stop: () => Promise<void>, closeDeps: () => void | Promise<void>, endWithStdin: boolean): void {
@@ -202,8 +216,9 @@ async function serveHttp(config: Config, log: ReturnType<typeof createLogger>, d
     deps.close();
     fail((err as Error).message);
   }
-  log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
+  // Handlers first: a supervisor that sends SIGTERM as soon as it reads "listening" gets a clean stop.
   onShutdown(log, running.close, () => deps.close(), false);
+  log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
 }
 
 /**
@@ -222,7 +237,7 @@ async function serveStdioCommand(config: Config, log: ReturnType<typeof createLo
     (opening ??= (async () => {
       const { openDeps } = await import('./deps.js');
       const d = await openDeps(config, { log, deferCatalogue: true });
-      await d.ready;
+      await readyOrClose(d);
       real = d;
       return d;
     })().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err))));

@@ -36,6 +36,7 @@ import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
+import { StoreOutages } from './store/outage.js';
 import { loadOrCreateSecret } from './secret.js';
 
 export interface Deps {
@@ -53,6 +54,8 @@ export interface Deps {
   knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
   /** The account store's backend and health (/healthz). */
   store: { backend: 'sqlite' | 'postgres'; health(): Promise<StoreHealth> };
+  /** Store outages, logged once per change of state (down, then up with the calls refused meanwhile). */
+  outages: StoreOutages;
   /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
   digests: KeyedDigests;
   /**
@@ -223,8 +226,9 @@ function replayPolicy(config: Config) {
 }
 
 /** Digests keyed with the server secret (every instance on one database needs the same secret). */
-function keyedDigests(config: Config, log: Logger): KeyedDigests {
-  return new KeyedDigests(loadOrCreateSecret(config, log), parseMailboxRules(config.mailboxRules));
+function keyedDigests(config: Config, log: Logger): { digests: KeyedDigests; persistSecret: () => void } {
+  const secret = loadOrCreateSecret(config, log);
+  return { digests: new KeyedDigests(secret.value, parseMailboxRules(config.mailboxRules)), persistSecret: secret.persist };
 }
 
 /** Deps on the SQLite file of config.dbPath (synchronous). For config.databaseUrl use openDeps. */
@@ -249,6 +253,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     };
     return wire(config, opts, log, probe, loaded, opts.deferCatalogue === true, sqliteAccountStores(db, { clock, replays: replayPolicy(config) }), {
       store: { backend: 'sqlite', health },
+      outages: new StoreOutages(log),
       describe: config.dbPath,
       close: () => {
         if (db.open) db.close();
@@ -278,9 +283,11 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
   const loaded = loadData(config, opts, false);
   const digests = keyedDigests(config, log);
   const where = redactUrl(config.databaseUrl);
+  const outages = new StoreOutages(log);
   const pool = createPgPool(config.databaseUrl, {
     max: config.databasePoolSize,
-    onError: (err) => log.warn('database connection lost; the pool reconnects on the next call', { error: err.message }),
+    // An idle connection dropped (the server restarted or went away): the pool reconnects on the next call.
+    onError: (err) => outages.unavailable('postgres', { error: err.message }),
   });
   let closed = false;
   try {
@@ -298,8 +305,9 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
     log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
     const clock = opts.clock ?? systemClock;
-    return wire(config, opts, log, probe, loaded, false, pgAccountStores(pool, { clock, replays: replayPolicy(config) }), {
+    return wire(config, opts, log, probe, loaded, false, pgAccountStores(pool, { clock, replays: replayPolicy(config), watch: outages }), {
       store: { backend: 'postgres', health: () => pgHealth(pool) },
+      outages,
       describe: where,
       close: async () => {
         if (closed) return;
@@ -323,8 +331,8 @@ function wire(
   /** Build the catalogue parts on first use (stdio) instead of now. */
   deferCatalogue: boolean,
   stores: AccountStores,
-  backend: { store: Deps['store']; describe: string; close: Deps['close'] },
-  digests: KeyedDigests,
+  backend: { store: Deps['store']; outages: StoreOutages; describe: string; close: Deps['close'] },
+  { digests, persistSecret }: ReturnType<typeof keyedDigests>,
 ): Deps {
   let announced = false;
   const parts = (): CatalogueParts => {
@@ -337,7 +345,7 @@ function wire(
   };
   if (!deferCatalogue) parts();
   const clock = opts.clock ?? systemClock;
-  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
+  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy), persistSecret).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
   });
   ready.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
@@ -400,6 +408,7 @@ function wire(
     payments: { gateway, plans },
     knowledge,
     store: backend.store,
+    outages: backend.outages,
     digests,
     ready,
     close: backend.close,

@@ -106,7 +106,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       const meta = await deps.catalogue.meta();
       // The account store (shared PostgreSQL behind a balancer): unreachable -> 503, so the balancer routes around it.
       const { error, ...database } = await deps.store.health();
-      if (error) log.warn('healthz: account store unreachable', { error }); // details stay in the log
+      // Details stay in the log, once per change of state (not once per probe).
+      if (error) deps.outages.unavailable(database.backend, { error, via: 'healthz' });
+      else deps.outages.available(database.backend);
       const body = { status: database.reachable ? 'ok' : 'degraded', dataset_version: meta.dataset_version, indexed: deps.index.size, database };
       return c.json(body, database.reachable ? 200 : 503);
     } catch (err) {
