@@ -5,10 +5,14 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { ExportStore, exportCaller } from '../../src/resources/exports.js';
 import { sampleEntities } from '../support/factory.js';
 import { rawRequest, startTestServer } from '../support/http.js';
+import { registerKey } from '../accounts-e2e/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -135,5 +139,122 @@ describe('finding N11: CORS for /mcp and /api', () => {
       await srv.stop();
       await plain.stop();
     }
+  });
+});
+
+describe('finding N5: export links have an owner', () => {
+  async function connect(url: string, headers: Record<string, string> = {}) {
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } });
+    const client = new Client({ name: 'n5', version: '1.0.0' });
+    await client.connect(transport);
+    return client;
+  }
+  /** A BOM whose CSV is larger than the 64 kB inline limit: it goes out as a link. */
+  const ITEMS = Array.from({ length: 300 }, (_, i) => ({ id: `N5-${i}`, name: `Part ${i} ${'x'.repeat(240)}`, price: 1, quantity: 1 }));
+  const exportLink = async (client: Client, args: Record<string, unknown> = {}) => {
+    const r = (await client.callTool({ name: 'export_bom', arguments: { items: ITEMS, ...args } })) as CallToolResult;
+    expect(r.isError, JSON.stringify(r.content).slice(0, 300)).toBeFalsy();
+    const uri = (r.structuredContent as { document_uri: string | null }).document_uri;
+    expect(uri).toMatch(/^robotparts:\/\/exports\//);
+    return uri!;
+  };
+  /** How a read ends: the document's first line, or the error with the URI taken out (so two can be compared). */
+  const read = (client: Client, uri: string) =>
+    client.readResource({ uri }).then(
+      (r) => `ok ${(r.contents[0] as { text: string }).text.slice(0, 40)}`,
+      (e: { code?: number; message: string }) => `error ${e.code} ${e.message.split(uri).join('<uri>')}`,
+    );
+
+  it('finding N5: another session, another key or no key gets exactly the not-found of an unknown id; the key that made it reads it from any session', async () => {
+    const srv = await startTestServer(sampleEntities());
+    const clients: Client[] = [];
+    const open = async (headers: Record<string, string> = {}) => {
+      const c = await connect(srv.url, headers);
+      clients.push(c);
+      return c;
+    };
+    try {
+      const keyA = await registerKey(srv.url, 'owner-a@example.com');
+      const keyB = await registerKey(srv.url, 'owner-b@example.com');
+      const a = await open({ authorization: `Bearer ${keyA}` });
+      const uri = await exportLink(a);
+      expect(await read(a, uri)).toMatch(/^ok /);
+      // The same key on a new session (or another instance of the client) reads it.
+      expect(await read(await open({ 'x-api-key': keyA }), uri)).toMatch(/^ok /);
+      const unknown = await read(await open(), 'robotparts://exports/00000000-0000-4000-8000-000000000000');
+      expect(unknown).toMatch(/^error -32\d{3} Resource not found/);
+      expect(await read(await open(), uri)).toBe(unknown.split('robotparts://exports/00000000-0000-4000-8000-000000000000').join('<uri>'));
+      expect(await read(await open({ authorization: `Bearer ${keyB}` }), uri)).toBe(unknown.split('robotparts://exports/00000000-0000-4000-8000-000000000000').join('<uri>'));
+      // A key passed as the tool's argument: the link is read back on the same session without a key header, and by nobody else.
+      const viaArg = await open();
+      const uri2 = await exportLink(viaArg, { api_key: keyB });
+      expect(await read(viaArg, uri2)).toMatch(/^ok /);
+      expect(await read(await open(), uri2)).toMatch(/^error -32\d{3} Resource not found/);
+      expect(await read(a, uri2)).toMatch(/^error -32\d{3} Resource not found/);
+      expect(await read(await open({ authorization: `Bearer ${keyB}` }), uri2)).toMatch(/^ok /);
+      // A request outside any session (stateless, no key) cannot read either.
+      const stateless = await rawRequest(`${srv.url}/mcp`, {
+        method: 'POST',
+        headers: { host: '127.0.0.1', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri } }),
+      });
+      expect(stateless.body).not.toContain('Part 0');
+    } finally {
+      for (const c of clients) await c.close().catch(() => {});
+      await srv.stop();
+    }
+  });
+
+  it('finding N5: per-owner quota: one caller exporting many documents evicts only its own oldest, never another caller\'s', async () => {
+    const srv = await startTestServer(sampleEntities());
+    const clients: Client[] = [];
+    try {
+      const keyA = await registerKey(srv.url, 'quota-a@example.com');
+      const keyB = await registerKey(srv.url, 'quota-b@example.com');
+      const b = await connect(srv.url, { authorization: `Bearer ${keyB}` });
+      const a = await connect(srv.url, { authorization: `Bearer ${keyA}` });
+      clients.push(a, b);
+      const victim = await exportLink(b);
+      const mine: string[] = [];
+      for (let i = 0; i < 12; i++) mine.push(await exportLink(a));
+      expect(await read(b, victim)).toMatch(/^ok /);
+      const readable = [];
+      for (const u of mine) readable.push((await read(a, u)).startsWith('ok'));
+      // 10 documents per owner (EXPORT_MAX_PER_OWNER): A's two oldest went, nobody else's.
+      expect(readable).toEqual([false, false, ...Array(10).fill(true)]);
+    } finally {
+      for (const c of clients) await c.close().catch(() => {});
+      await srv.stop();
+    }
+  });
+
+  it('finding N5: a full store refuses a new owner (rate_limited, retry_after) rather than evicting anyone; owners holding documents replace their own', () => {
+    let now = 0;
+    const store = new ExportStore(() => now, { documents: 4, bytes: 1 << 20, perOwner: 2, bytesPerOwner: 1 << 20 });
+    const doc = { name: 'bom.csv', mimeType: 'text/csv', text: 'x'.repeat(100) };
+    const owners = ['k1', 'k2'].map((k) => exportCaller(k, null));
+    const uris = owners.flatMap((o) => [store.put(doc, o)!, store.put(doc, o)!]);
+    const late = exportCaller('k3', null);
+    const refusal = (() => {
+      try {
+        store.admit(late);
+        return null;
+      } catch (e) {
+        return e as { code?: string; details?: Record<string, unknown> };
+      }
+    })();
+    expect(refusal?.code).toBe('rate_limited');
+    expect(refusal?.details?.retry_after).toBe(3600);
+    expect(() => store.admit(owners[0]!)).not.toThrow();
+    store.put(doc, owners[0]!);
+    expect(uris.map((u, i) => store.get(u, owners[i < 2 ? 0 : 1]!) !== null)).toEqual([false, true, true, true]);
+    // A session-owned document is read on that session only; a key-owned one also by its key.
+    const s = exportCaller(null, 'session-1');
+    now += 3_600_001; // everything expired: room again
+    const sdoc = store.put(doc, s)!;
+    expect(store.get(sdoc, s)).not.toBeNull();
+    expect(store.get(sdoc, exportCaller(null, 'session-2'))).toBeNull();
+    expect(store.get(sdoc, exportCaller('k1', null))).toBeNull();
+    expect(store.put(doc, exportCaller(null, null))).toBeNull();
   });
 });
