@@ -238,7 +238,13 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const loaded = loadData(config, opts, opts.deferCatalogue === true);
   const digests = keyedDigests(config, log);
   const db: Db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  // Rate-limit windows on their own connection at NORMAL: every free HTTP call writes one, and a
+  // flush to disk per free call (about 8 ms on a loaded VM disk, blocking the event loop) buys
+  // nothing for a window. Money (ledger, accounts, orders) stays on the FULL connection.
+  // (':memory:' is one database per connection: there the one connection serves both.)
+  let windows: Db | null = null;
   try {
+    windows = config.dbPath === ':memory:' ? null : openDb(config.dbPath, { synchronous: 'normal' });
     const clock = opts.clock ?? systemClock;
     const health = async (): Promise<StoreHealth> => {
       try {
@@ -251,16 +257,18 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     const probe = () => {
       if (!db.open) throw new Error('database closed');
     };
-    return wire(config, opts, log, probe, loaded, opts.deferCatalogue === true, sqliteAccountStores(db, { clock, replays: replayPolicy(config) }), {
+    return wire(config, opts, log, probe, loaded, opts.deferCatalogue === true, sqliteAccountStores(db, { clock, replays: replayPolicy(config), rateLimitDb: windows ?? undefined }), {
       store: { backend: 'sqlite', health },
       outages: new StoreOutages(log),
       describe: config.dbPath,
       close: () => {
+        if (windows?.open) windows.close();
         if (db.open) db.close();
       },
     }, digests);
   } catch (err) {
-    db.close(); // nothing half-open is left behind
+    windows?.close(); // nothing half-open is left behind
+    db.close();
     throw err;
   }
 }

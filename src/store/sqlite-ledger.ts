@@ -392,10 +392,16 @@ export class SqlitePaymentOrders implements PaymentOrderStore {
 }
 
 /** The three stores over one database handle. */
-export function sqliteAccountStores(db: Db, opts: SqliteStoreOptions = {}) {
+/**
+ * `rateLimitDb`: a second connection to the same file for the rate-limit windows (synchronous
+ * NORMAL: a window lost to a power cut costs nothing, and a free call then waits for no disk
+ * flush); the ledger, accounts and orders stay on `db` (FULL). Same file, so the windows are the
+ * same rows either way.
+ */
+export function sqliteAccountStores(db: Db, opts: SqliteStoreOptions & { rateLimitDb?: Db } = {}) {
   return {
     ledger: new SqliteLedger(db, opts),
-    rateLimiter: new SqliteRateLimiter(db),
+    rateLimiter: new SqliteRateLimiter(opts.rateLimitDb ?? db),
     orders: new SqlitePaymentOrders(db, opts),
   };
 }
