@@ -45,6 +45,9 @@ async function startOurs(opts = {}) {
   const { startHttpServer } = await importDist('http/app.js');
   const overrides = { ...benchConfigOverrides(dataDir), stateless: Boolean(opts.stateless) };
   if (opts.answerCache !== undefined) overrides.answerCacheEntries = opts.answerCache; // else the default
+  // The durability row: a SQLite file (WAL) at synchronous FULL (the default) or NORMAL.
+  if (opts.dbFile) overrides.dbPath = opts.dbFile;
+  if (opts.synchronous) overrides.sqliteSynchronous = opts.synchronous;
   const deps = buildDeps(loadConfig({}, overrides), { log: silentLogger });
   const running = await startHttpServer(deps);
   let apiKey = null;

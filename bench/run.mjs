@@ -289,6 +289,41 @@ async function benchRateLimit(dataDir) {
   }
 }
 
+/**
+ * What ledger durability costs: paid calls (POST /api/bom/export, one line, JSON; 1 credit each:
+ * a debit, a usage record and a ledger entry in one transaction) against a SQLite file in WAL
+ * mode at synchronous=FULL (what `serve` runs) and at NORMAL (ROBOT_PARTS_SQLITE_SYNCHRONOUS,
+ * for this comparison only), the two servers taking turns as the other rows do.
+ */
+async function benchDurability(dataDir) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-bench-sync-'));
+  const requests = SMOKE ? 10 : 1000;
+  const rounds = SMOKE ? 1 : 4;
+  const warmup = SMOKE ? 5 : 100;
+  const credits = warmup + requests * rounds + 10;
+  const servers = [];
+  try {
+    const full = await startChild('ours', dataDir, { paidCredits: credits, dbFile: path.join(tmp, 'full.db'), synchronous: 'full' });
+    servers.push(full);
+    const normal = await startChild('ours', dataDir, { paidCredits: credits, dbFile: path.join(tmp, 'normal.db'), synchronous: 'normal' });
+    servers.push(normal);
+    const body = JSON.stringify({ items: [{ id: 'BENCH-1', name: 'bench part', price: 1, quantity: 1 }], format: 'json' });
+    const keys = new Map([[full.port, full.apiKey], [normal.port, normal.apiKey]]);
+    const load = (port) => ({
+      port,
+      concurrency: HTTP_CONCURRENCY,
+      deadlineMs: RUN_DEADLINE_MS,
+      build: () => ({ method: 'POST', path: '/api/bom/export', headers: { authorization: `Bearer ${keys.get(port)}`, 'content-type': 'application/json' }, body }),
+      check: (res) => (res.status !== 200 ? `HTTP ${res.status}` : null),
+    });
+    const out = await compare('paid calls, SQLite FULL vs NORMAL', { floor: normal, ours: full }, load, requests, warmup, rounds);
+    return { ...out, requests, rounds };
+  } finally {
+    for (const s of servers) await stopChild(s);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // 2. REST search, MCP stateful and stateless, paid listing: ours against bare servers
 
@@ -488,6 +523,9 @@ async function main() {
     log('rate-limit write per free call');
     const rateLimit = await benchRateLimit(data.dataDir);
 
+    log('paid calls: SQLite ledger at synchronous FULL against NORMAL');
+    const durability = await benchDurability(data.dataDir);
+
     log('memory (fresh child process per reading)');
     const mem = { parse: await memory('parse', data.dataDir, data.file), deps: await memory('deps', data.dataDir, data.file) };
 
@@ -537,12 +575,14 @@ async function main() {
         `(cost growth)/(size growth x${fmt(row.size / search.entities, 0)}) vs shipped`,
       ]),
       ['rate-limit write per free call (us)', fmt(rateLimit.hit_us, 1), fmt(rateLimit.search_us, 1), x(rateLimit.hit_us / rateLimit.search_us), '', 'in-process search it guards (SQLite file, WAL)'],
+      ['paid calls, SQLite FULL (req/s)', fmt(durability.ours.rps), fmt(durability.floor.rps), x(durability.paired.ours), '', 'same server at synchronous=NORMAL (FULL/NORMAL); POST /api/bom/export, 1 credit each'],
+      ['  paid p50 / p99 FULL (ms)', `${fmt(durability.ours.p50_ms, 2)} / ${fmt(durability.ours.p99_ms, 2)}`, `${fmt(durability.floor.p50_ms, 2)} / ${fmt(durability.floor.p99_ms, 2)}`, x(durability.ours.p50_ms / durability.floor.p50_ms), '', 'p50 FULL/NORMAL'],
       ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.paired.ours), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
       ['stdio cold start to tools/list (ms)', fmt(stdio.ours_ms), fmt(stdio.bare_ms), x(stdio.ours_ms / stdio.bare_ms), goal('<= 1.5x'), 'bare SDK stdio server, 1 tool (ours/bare)'],
       ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), x(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), '', 'JSON.parse of the file (ours/parse)'],
       ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), x(mem.deps.rss_bytes / mem.parse.rss_bytes), '', 'info'],
     ];
-    const loads = [rest, mcp, mcpSl, paid];
+    const loads = [rest, mcp, mcpSl, paid, durability];
     const seqRuns = [httpRes.rest_sequential, big.rest_sequential].filter(Boolean);
     const side = (l, k) => l.ours[k] + (l.uncached?.[k] ?? 0); // ours with the answer cache on, and off
     const errOurs = loads.reduce((a, l) => a + side(l, 'errors'), 0) + (big.rest?.errors ?? 0) + seqRuns.reduce((a, r) => a + r.errors, 0);
@@ -589,6 +629,7 @@ async function main() {
             search_p50_ours_over_scan: s.ours.p50 / s.scan.p50,
             search_p99_ours_over_scan: s.ours.p99 / s.scan.p99,
             paid_ours_over_floor_rps: paid.paired.ours,
+            paid_sqlite_full_over_normal_rps: durability.paired.ours,
             // The same ratios as the ratio of each side's median run (the estimator before the paired one).
             median_runs: {
               rest: rest.ours.rps / rest.floor.rps,
@@ -604,6 +645,7 @@ async function main() {
             rate_limit_hit_over_search: rateLimit.hit_us / rateLimit.search_us,
           },
           rate_limit: rateLimit,
+          durability,
           search: { stats_us: s, per_query: search.perQuery, in_server_us: httpRes.search_in_server },
           http: httpRes,
           scale,

@@ -63,7 +63,11 @@ Options:
   --public-url <url>       base URL used in links (env ROBOT_PARTS_PUBLIC_URL)
   --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30)
   --rate-limit-paid <n>    requests/hour for paid plans, 0 disables (env ROBOT_PARTS_RATE_LIMIT_PAID; default 1000)
-  --trusted-proxies <list> proxy addresses/CIDRs whose X-Forwarded-For / Forwarded is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
+  --trusted-proxies <list> proxy addresses/CIDRs whose forwarding header is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
+  --forwarded-header <h>   the one header a trusted proxy sets: x-forwarded-for (default) or forwarded
+                           (env ROBOT_PARTS_FORWARDED_HEADER); the other is ignored
+  --cors-origins <list>    browser origins allowed to call /mcp and /api cross-origin, e.g.
+                           https://inspector.example (env ROBOT_PARTS_CORS_ORIGINS; default none)
   --allow-sandbox-payments serve the sandbox payment gateway on a non-loopback address (env ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS=1)
 ${COMMON_HELP}`;
 
@@ -113,6 +117,8 @@ export async function main(argv: string[]): Promise<void> {
               'rate-limit-free': { type: 'string' },
               'rate-limit-paid': { type: 'string' },
               'trusted-proxies': { type: 'string' },
+              'forwarded-header': { type: 'string' },
+              'cors-origins': { type: 'string' },
               'allow-sandbox-payments': { type: 'boolean' },
             }
           : {}),
@@ -156,6 +162,8 @@ export async function main(argv: string[]): Promise<void> {
   set('rateLimitFree', nonNegInt('--rate-limit-free', values['rate-limit-free'] as string | undefined));
   set('rateLimitPaid', nonNegInt('--rate-limit-paid', values['rate-limit-paid'] as string | undefined));
   set('trustedProxies', list(values['trusted-proxies']));
+  set('forwardedHeader', (values['forwarded-header'] as string | undefined)?.trim().toLowerCase() as Config['forwardedHeader'] | undefined);
+  set('corsOrigins', list(values['cors-origins']));
   set('allowSandboxPayments', values['allow-sandbox-payments'] ? true : undefined);
 
   let config: Config;
@@ -172,7 +180,7 @@ export async function main(argv: string[]): Promise<void> {
     try {
       const { openDeps } = await import('./deps.js');
       deps = await openDeps(config, { log });
-      await deps.ready;
+      await readyOrClose(deps);
     } catch (err) {
       fail((err as Error).message);
     }
@@ -180,6 +188,20 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   await serveStdioCommand(config, log);
+}
+
+/**
+ * Waits until the store has accepted the server secret; when it refuses (a database keyed with
+ * another secret), closes the stores first, so a refused start leaves nothing behind (SQLite
+ * removes its -wal and -shm files on a clean close).
+ */
+async function readyOrClose(deps: Deps): Promise<void> {
+  try {
+    await deps.ready;
+  } catch (err) {
+    await Promise.resolve(deps.close()).catch(() => {});
+    throw err;
+  }
 }
 
 function onShutdown(log: ReturnType<typeof createLogger>, stop: () => Promise<void>, closeDeps: () => void | Promise<void>, endWithStdin: boolean): void {
@@ -210,8 +232,9 @@ async function serveHttp(config: Config, log: ReturnType<typeof createLogger>, d
     deps.close();
     fail((err as Error).message);
   }
-  log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
+  // Handlers first: a supervisor that sends SIGTERM as soon as it reads "listening" gets a clean stop.
   onShutdown(log, running.close, () => deps.close(), false);
+  log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
 }
 
 /**
@@ -230,7 +253,7 @@ async function serveStdioCommand(config: Config, log: ReturnType<typeof createLo
     (opening ??= (async () => {
       const { openDeps } = await import('./deps.js');
       const d = await openDeps(config, { log, deferCatalogue: true });
-      await d.ready;
+      await readyOrClose(d);
       real = d;
       return d;
     })().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err))));

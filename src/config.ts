@@ -3,6 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogLevel } from './log.js';
 
+/** The forwarding headers an operator can name (--forwarded-header); the default is X-Forwarded-For. */
+export const FORWARDED_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
+export type ForwardedHeader = (typeof FORWARDED_HEADERS)[number];
+
 export interface Config {
   host: string;
   port: number;
@@ -15,6 +19,12 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL connections per instance. */
   databasePoolSize: number;
+  /**
+   * SQLite ledger durability: full (default; every debit and credit on disk before it is
+   * answered, across power loss) or normal (WAL: survives kill -9, may lose the last commits on
+   * power loss). normal is for measuring what full costs (npm run bench), not for serving.
+   */
+  sqliteSynchronous: 'full' | 'normal';
   /** Record this instance's dataset version in the shared database even when another one is recorded. */
   adoptDataset: boolean;
   /** Folder of shipped datasets (data/ in the package). */
@@ -53,6 +63,10 @@ export interface Config {
   secretFile: string | null;
   /** Peers whose X-Forwarded-For / Forwarded headers are believed (addresses or CIDR blocks). */
   trustedProxies: string[];
+  /** The one forwarding header believed from a trusted proxy (the other is ignored): x-forwarded-for (default) or forwarded (RFC 7239). */
+  forwardedHeader: ForwardedHeader;
+  /** Browser origins allowed to call /mcp and /api cross-origin (CORS); exact origins such as https://inspector.example:6274. */
+  corsOrigins: string[];
   /** At most this many open MCP sessions per client address (after trusted-proxy resolution); 0 = no per-client share. */
   maxSessionsPerClient: number;
   /** Stored Idempotency-Key replays expire after this many hours (a later retry is a new call). */
@@ -113,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dbPath: env.ROBOT_PARTS_DB ?? path.join(process.cwd(), 'robot-parts.db'),
     databaseUrl: env.ROBOT_PARTS_DATABASE_URL || null,
     databasePoolSize: intEnv(env, 'ROBOT_PARTS_DATABASE_POOL', 10),
+    sqliteSynchronous: (env.ROBOT_PARTS_SQLITE_SYNCHRONOUS || 'full').trim().toLowerCase() as Config['sqliteSynchronous'],
     adoptDataset: env.ROBOT_PARTS_ADOPT_DATASET === '1' || env.ROBOT_PARTS_ADOPT_DATASET === 'true',
     dataDir: env.ROBOT_PARTS_DATA_DIR ?? path.join(PACKAGE_ROOT, 'data'),
     publicBaseUrl: env.ROBOT_PARTS_PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -131,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secret: env.ROBOT_PARTS_SECRET || null,
     secretFile: env.ROBOT_PARTS_SECRET_FILE || null,
     trustedProxies: list(env.ROBOT_PARTS_TRUSTED_PROXIES),
+    forwardedHeader: (env.ROBOT_PARTS_FORWARDED_HEADER || 'x-forwarded-for').trim().toLowerCase() as ForwardedHeader,
+    corsOrigins: list(env.ROBOT_PARTS_CORS_ORIGINS),
     maxSessionsPerClient: intEnv(env, 'ROBOT_PARTS_MAX_SESSIONS_PER_CLIENT', 20),
     replayTtlHours: intEnv(env, 'ROBOT_PARTS_REPLAY_TTL_HOURS', 24),
     maxReplaysPerAccount: intEnv(env, 'ROBOT_PARTS_MAX_REPLAYS_PER_ACCOUNT', 100),
@@ -153,10 +170,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (merged.jobTimeMs < 1) throw new Error('ROBOT_PARTS_JOB_TIME_MS must be at least 1');
   if (merged.jobMemoryMb < 32) throw new Error('ROBOT_PARTS_JOB_MEMORY_MB must be at least 32');
   if (merged.jobOutputBytes < 1024) throw new Error('ROBOT_PARTS_JOB_OUTPUT_BYTES must be at least 1024');
+  if (merged.sqliteSynchronous !== 'full' && merged.sqliteSynchronous !== 'normal') {
+    throw new Error(`ROBOT_PARTS_SQLITE_SYNCHRONOUS must be full or normal, got "${merged.sqliteSynchronous}"`);
+  }
+  if (!(FORWARDED_HEADERS as readonly string[]).includes(merged.forwardedHeader)) {
+    throw new Error(`--forwarded-header / ROBOT_PARTS_FORWARDED_HEADER must be ${FORWARDED_HEADERS.join(' or ')}, got "${merged.forwardedHeader}"`);
+  }
+  for (const o of merged.corsOrigins) {
+    const bad = corsOriginProblem(o);
+    if (bad) throw new Error(`--cors-origins / ROBOT_PARTS_CORS_ORIGINS: "${o}" ${bad}`);
+  }
   if (merged.answerCacheEntries > ANSWER_CACHE_MAX) throw new Error(`ROBOT_PARTS_ANSWER_CACHE must be at most ${ANSWER_CACHE_MAX}`);
   merged.publicUrlConfigured = overrides.publicUrlConfigured ?? (overrides.publicBaseUrl !== undefined || env.ROBOT_PARTS_PUBLIC_URL !== undefined);
   if (overrides.publicBaseUrl === undefined && env.ROBOT_PARTS_PUBLIC_URL === undefined) {
     merged.publicBaseUrl = `http://${merged.host.includes(':') ? `[${merged.host}]` : merged.host}:${merged.port}`;
   }
   return merged;
+}
+
+/** Why a CORS allow-list entry is not an origin (scheme://host[:port], nothing after), or null when it is one. */
+function corsOriginProblem(entry: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return 'is not an origin (write it as scheme://host[:port], e.g. https://inspector.example)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http:// or https:// origin';
+  if (url.origin !== entry.replace(/\/$/, '').toLowerCase()) {
+    return `is not an origin: write it as ${url.origin} (no path, query or credentials)`;
+  }
+  return null;
 }

@@ -23,7 +23,7 @@ import type { WhereUsedLayer } from './domain/where-used.js';
 import { createLogger, type Logger } from './log.js';
 import type { Catalogue } from './store/catalogue.js';
 import { knowledgeOf, loadDatasets, type Knowledge } from './store/datasets.js';
-import { openDb, type Db } from './store/db.js';
+import { durability, openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
 import { AnswerCache } from './store/answer-cache.js';
@@ -32,6 +32,7 @@ import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/catalogue-data.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
+import { StoreOutages } from './store/outage.js';
 import { loadOrCreateSecret } from './secret.js';
 import { createJobRunner } from './jobs/pool.js';
 import type { JobRunner } from './jobs/types.js';
@@ -51,6 +52,8 @@ export interface Deps {
   knowledge: Knowledge;
   /** The account store's backend and health (/healthz). */
   store: { backend: 'sqlite' | 'postgres'; health(): Promise<StoreHealth> };
+  /** Store outages, logged once per change of state (down, then up with the calls refused meanwhile). */
+  outages: StoreOutages;
   /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
   digests: KeyedDigests;
   /**
@@ -221,8 +224,9 @@ function replayPolicy(config: Config) {
 }
 
 /** Digests keyed with the server secret (every instance on one database needs the same secret). */
-function keyedDigests(config: Config, log: Logger): KeyedDigests {
-  return new KeyedDigests(loadOrCreateSecret(config, log), parseMailboxRules(config.mailboxRules));
+function keyedDigests(config: Config, log: Logger): { digests: KeyedDigests; persistSecret: () => void } {
+  const secret = loadOrCreateSecret(config, log);
+  return { digests: new KeyedDigests(secret.value, parseMailboxRules(config.mailboxRules)), persistSecret: secret.persist };
 }
 
 /** Deps on the SQLite file of config.dbPath (synchronous). For config.databaseUrl use openDeps. */
@@ -231,13 +235,19 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts, opts.deferCatalogue === true);
   const digests = keyedDigests(config, log);
-  const db: Db = openDb(config.dbPath);
+  const db: Db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  // Rate-limit windows on their own connection at NORMAL: every free HTTP call writes one, and a
+  // flush to disk per free call (about 8 ms on a loaded VM disk, blocking the event loop) buys
+  // nothing for a window. Money (ledger, accounts, orders) stays on the FULL connection.
+  // (':memory:' is one database per connection: there the one connection serves both.)
+  let windows: Db | null = null;
   try {
+    windows = config.dbPath === ':memory:' ? null : openDb(config.dbPath, { synchronous: 'normal' });
     const clock = opts.clock ?? systemClock;
     const health = async (): Promise<StoreHealth> => {
       try {
         const r = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
-        return { backend: 'sqlite', reachable: true, migration_version: r.v };
+        return { backend: 'sqlite', reachable: true, migration_version: r.v, ...durability(db) };
       } catch (err) {
         return { backend: 'sqlite', reachable: false, migration_version: null, error: (err as Error).message };
       }
@@ -245,15 +255,18 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     const probe = () => {
       if (!db.open) throw new Error('database closed');
     };
-    return wire(config, opts, log, probe, loaded, opts.deferCatalogue === true, sqliteAccountStores(db, { clock, replays: replayPolicy(config) }), {
+    return wire(config, opts, log, probe, loaded, opts.deferCatalogue === true, sqliteAccountStores(db, { clock, replays: replayPolicy(config), rateLimitDb: windows ?? undefined }), {
       store: { backend: 'sqlite', health },
+      outages: new StoreOutages(log),
       describe: config.dbPath,
       close: () => {
+        if (windows?.open) windows.close();
         if (db.open) db.close();
       },
     }, digests);
   } catch (err) {
-    db.close(); // nothing half-open is left behind
+    windows?.close(); // nothing half-open is left behind
+    db.close();
     throw err;
   }
 }
@@ -270,21 +283,24 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     throw new Error('with a shared PostgreSQL database every instance needs the same server secret: set ROBOT_PARTS_SECRET or ROBOT_PARTS_SECRET_FILE');
   }
   // The PostgreSQL driver is loaded only when a database URL is set (stdio and SQLite never need it).
-  const { checkDatasetVersion, createPgPool, migratePg, pgHealth, redactUrl } = await import('./store/pg.js');
+  const { checkDatasetVersion, checkDurability, createPgPool, migratePg, pgHealth, redactUrl } = await import('./store/pg.js');
   const { pgAccountStores } = await import('./store/pg-ledger.js');
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts, false);
   const digests = keyedDigests(config, log);
   const where = redactUrl(config.databaseUrl);
+  const outages = new StoreOutages(log);
   const pool = createPgPool(config.databaseUrl, {
     max: config.databasePoolSize,
-    onError: (err) => log.warn('database connection lost; the pool reconnects on the next call', { error: err.message }),
+    // An idle connection dropped (the server restarted or went away): the pool reconnects on the next call.
+    onError: (err) => outages.unavailable('postgres', { error: err.message }),
   });
   let closed = false;
   try {
     let migrated;
     try {
       migrated = await migratePg(pool);
+      await checkDurability(pool);
     } catch (err) {
       throw new Error(`PostgreSQL at ${where}: ${(err as Error).message}`);
     }
@@ -295,8 +311,9 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
     log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
     const clock = opts.clock ?? systemClock;
-    return wire(config, opts, log, probe, loaded, false, pgAccountStores(pool, { clock, replays: replayPolicy(config) }), {
+    return wire(config, opts, log, probe, loaded, false, pgAccountStores(pool, { clock, replays: replayPolicy(config), watch: outages }), {
       store: { backend: 'postgres', health: () => pgHealth(pool) },
+      outages,
       describe: where,
       close: async () => {
         if (closed) return;
@@ -320,8 +337,8 @@ function wire(
   /** Build the catalogue parts on first use (stdio) instead of now. */
   deferCatalogue: boolean,
   stores: AccountStores,
-  backend: { store: Deps['store']; describe: string; close: Deps['close'] },
-  digests: KeyedDigests,
+  backend: { store: Deps['store']; outages: StoreOutages; describe: string; close: Deps['close'] },
+  { digests, persistSecret }: ReturnType<typeof keyedDigests>,
 ): Deps {
   let announced = false;
   const parts = (): CatalogueParts => {
@@ -334,7 +351,7 @@ function wire(
   };
   if (!deferCatalogue) parts();
   const clock = opts.clock ?? systemClock;
-  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy)).then((r) => {
+  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy), persistSecret).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
   });
   ready.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
@@ -400,6 +417,7 @@ function wire(
     payments: { gateway, plans },
     knowledge,
     store: backend.store,
+    outages: backend.outages,
     digests,
     ready,
     close: () => {

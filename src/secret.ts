@@ -22,28 +22,49 @@ function checked(secret: string, where: string): string {
   return secret;
 }
 
-export function loadOrCreateSecret(config: Pick<Config, 'dbPath' | 'secretFile' | 'secret'>, log?: Logger): string {
-  if (config.secret) return checked(config.secret, 'ROBOT_PARTS_SECRET');
+export interface ServerSecret {
+  value: string;
+  /**
+   * Writes a newly generated secret to its file (mode 0600, never overwriting); nothing when the
+   * secret came from configuration or an existing file. Called by the store just before it first
+   * records the secret's fingerprint: a start the store refuses (a database keyed with another
+   * secret) writes no file.
+   */
+  persist(): void;
+}
+
+/** The configured secret, else the file's, else a new random one (written only by persist()). */
+export function loadOrCreateSecret(config: Pick<Config, 'dbPath' | 'secretFile' | 'secret'>, log?: Logger): ServerSecret {
+  const none = () => {};
+  if (config.secret) return { value: checked(config.secret, 'ROBOT_PARTS_SECRET'), persist: none };
   const file = secretFilePath(config);
-  if (file === null) return crypto.randomBytes(32).toString('hex');
+  if (file === null) return { value: crypto.randomBytes(32).toString('hex'), persist: none };
   try {
     const text = fs.readFileSync(file, 'utf8').trim();
     const mode = fs.statSync(file).mode & 0o777;
     if (mode & 0o077) log?.warn('server secret file is readable by others; chmod 600 it', { file, mode: mode.toString(8) });
-    return checked(text, file);
+    return { value: checked(text, file), persist: none };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const secret = crypto.randomBytes(32).toString('hex');
-  try {
-    // 'wx': never overwrite; a concurrent first start that wins the race is read back instead.
-    fs.writeFileSync(file, `${secret}\n`, { flag: 'wx', mode: 0o600 });
-    fs.chmodSync(file, 0o600); // the umask may have narrowed the mode, never widened it: make it exact
-    log?.info('server secret created', { file });
-    return secret;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return checked(fs.readFileSync(file, 'utf8').trim(), file);
-    throw err;
-  }
+  let written = false;
+  return {
+    value: secret,
+    persist: () => {
+      if (written) return;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      try {
+        // 'wx': never overwrite.
+        fs.writeFileSync(file, `${secret}\n`, { flag: 'wx', mode: 0o600 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        // Another process started on the same new database at the same moment and wrote its own.
+        if (fs.readFileSync(file, 'utf8').trim() !== secret) throw new Error(`${file} was created by another process starting at the same time; start again`);
+      }
+      fs.chmodSync(file, 0o600); // the umask may have narrowed the mode, never widened it: make it exact
+      written = true;
+      log?.info('server secret created', { file });
+    },
+  };
 }

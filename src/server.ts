@@ -7,8 +7,10 @@
  * Everything that does not vary per instance (the tools/list and prompts/list entries, their
  * JSON Schemas) is computed once per process; an instance is its handlers and nothing else.
  */
+import { randomUUID } from 'node:crypto';
 import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { Deps } from './deps.js';
+import { resolveApiKey } from './domain/accounts/credentials.js';
 import { DomainError } from './domain/errors.js';
 import { toPortableJsonSchema } from './mcp/json-schema.js';
 import { prebuiltToolEntries, prebuiltToolList } from './mcp/tools-list-cache.js';
@@ -32,7 +34,7 @@ async function importRegistry() {
     import('./resources/serve.js'),
     import('./prompts/serve.js'),
   ]);
-  return { TOOLS: tools.TOOLS, runTool: run.runTool, toolText: text.toolText, exportStore: exports.exportStore, ...resources, ...prompts };
+  return { TOOLS: tools.TOOLS, runTool: run.runTool, toolText: text.toolText, exportStore: exports.exportStore, exportCaller: exports.exportCaller, ...resources, ...prompts };
 }
 type Registry = Awaited<ReturnType<typeof importRegistry>>;
 let registry: Registry | null = null;
@@ -75,13 +77,25 @@ const INSTRUCTIONS =
   'absent data stays absent. Start with search_parts, then get_part. The prompts select_actuator, plan_bom and check_mounting ' +
   'lay out the tool calls for common tasks.';
 
+/** Keys the transport presented: the HTTP request's headers, or ROBOT_PARTS_API_KEY on stdio. */
+function transportCredentials(deps: Deps, surface: Surface, caller: HttpCallerInfo | undefined): PresentedKey[] {
+  if (caller) return caller.credentials;
+  return surface === 'mcp-stdio' && deps.config.stdioApiKey ? [{ source: 'env:ROBOT_PARTS_API_KEY', key: deps.config.stdioApiKey }] : [];
+}
+
+/** The one key presented (transport and `api_key` argument), or null: none, or several that differ. */
+function presentedKeyOrNull(credentials: PresentedKey[], args: unknown): string | null {
+  const arg = (args as { api_key?: unknown } | null | undefined)?.api_key;
+  try {
+    return resolveApiKey(credentials, typeof arg === 'string' ? arg : null);
+  } catch {
+    return null;
+  }
+}
+
 export function toolContextFromExtra(deps: Deps, surface: Surface, extra: Extra): ToolContext {
   const caller = extra.http?.authInfo?.extra?.caller as HttpCallerInfo | undefined;
-  const credentials: PresentedKey[] = caller
-    ? caller.credentials
-    : surface === 'mcp-stdio' && deps.config.stdioApiKey
-      ? [{ source: 'env:ROBOT_PARTS_API_KEY', key: deps.config.stdioApiKey }]
-      : [];
+  const credentials = transportCredentials(deps, surface, caller);
   const meta = extra.mcpReq._meta as Record<string, unknown> | undefined;
   const progressToken = meta?.progressToken as string | number | undefined;
   const idem = meta?.idempotencyKey;
@@ -209,6 +223,12 @@ const SERVER_OPTIONS = {
 export function createServer(deps: Deps, opts: ServerOptions): Server {
 
   const server = new RobotPartsServer(SERVER_INFO, SERVER_OPTIONS);
+  /**
+   * The caller's session, for export ownership: the MCP session over HTTP (none for a request
+   * outside one); over stdio and in memory, this instance (one client each).
+   */
+  let instanceId: string | null = null;
+  const sessionOf = (extra: Extra): string | null => (opts.surface === 'mcp-http' ? (extra.sessionId ?? null) : (instanceId ??= randomUUID()));
   /** The tool table: the instance's own tools, or the shipped registry's (imported on first use). */
   const tableOf = (reg: Registry) => toolTable(opts.tools ?? reg.TOOLS);
 
@@ -223,20 +243,37 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
   server.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const reg = await loadRegistry();
-    const { runTool, toolText, exportStore } = reg;
+    const { runTool, toolText, exportStore, exportCaller } = reg;
     const table = tableOf(reg);
     const found = table.byName.get(name);
     if (!found) throw invalidParams(`Unknown tool "${name}". Call tools/list for the available tools.`);
     const { tool, entry } = found;
-    const outcome = await runTool(tool, request.params.arguments ?? {}, toolContextFromExtra(deps, opts.surface, extra));
+    const args = request.params.arguments ?? {};
+    const ctx = toolContextFromExtra(deps, opts.surface, extra);
+    // A tool whose document may go out as a link: its caller owns the link; a full export store
+    // refuses it before it runs (nothing charged).
+    const owner = tool.artifact ? exportCaller(presentedKeyOrNull(ctx.credentials, args), sessionOf(extra)) : null;
+    let refused: DomainError | null = null;
+    if (owner) {
+      try {
+        exportStore(deps).admit(owner);
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        refused = err;
+      }
+    }
+    const outcome = refused ? { ok: false as const, error: refused } : await runTool(tool, args, ctx);
     if (outcome.ok) {
       let output = outcome.output;
       const links: ContentBlock[] = [];
       const doc = tool.artifact?.document(output);
-      if (tool.artifact && doc && Buffer.byteLength(doc.text) > (opts.inlineMaxBytes ?? EXPORT_INLINE_MAX_BYTES)) {
-        const uri = exportStore(deps).put(doc);
-        output = tool.artifact.link(output, uri);
-        links.push({ type: 'resource_link', uri, name: doc.name, mimeType: doc.mimeType, size: Buffer.byteLength(doc.text) });
+      if (tool.artifact && doc && owner && Buffer.byteLength(doc.text) > (opts.inlineMaxBytes ?? EXPORT_INLINE_MAX_BYTES)) {
+        // null: a caller with neither key nor session could never read a link back; it gets the document inline.
+        const uri = exportStore(deps).put(doc, owner);
+        if (uri !== null) {
+          output = tool.artifact.link(output, uri);
+          links.push({ type: 'resource_link', uri, name: doc.name, mimeType: doc.mimeType, size: Buffer.byteLength(doc.text) });
+        }
       }
       const text = toolText(tool, output);
       return server.projectCallToolResult({ content: [{ type: 'text', text }, ...links], structuredContent: output }, entry.outputSchema);
@@ -258,11 +295,13 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
 
   server.setRequestHandler('resources/list', async () => ({ resources: await (await loadRegistry()).listResources(deps) }));
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await loadRegistry()).listResourceTemplates() }));
-  server.setRequestHandler('resources/read', async (request) => {
+  server.setRequestHandler('resources/read', async (request, extra) => {
     const { uri } = request.params;
-    const { readResource, ResourceMissing } = await loadRegistry();
+    const { readResource, ResourceMissing, exportCaller } = await loadRegistry();
     try {
-      return await readResource(deps, uri);
+      const caller = extra.http?.authInfo?.extra?.caller as HttpCallerInfo | undefined;
+      const reader = exportCaller(presentedKeyOrNull(transportCredentials(deps, opts.surface, caller), null), sessionOf(extra));
+      return await readResource(deps, uri, reader);
     } catch (err) {
       if (err instanceof ResourceMissing) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}. ${err.message}`);
       if (err instanceof DomainError) throw invalidParams(`${err.code}: ${err.message}`, { uri, error: err.code });

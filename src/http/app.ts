@@ -22,6 +22,7 @@ import { pagePaths } from './page-docs.js';
 import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
+import { cors } from './cors.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 
 export interface AppOptions {
@@ -87,10 +88,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   })();
   const allowedHosts = [...config.allowedHosts, ...(publicHost ? [publicHost] : [])];
   const proxies = trustedProxies(config.trustedProxies);
+  // An origin allowed cross-origin (CORS) is an allowed origin.
+  const allowedOrigins = [...config.allowedOrigins, ...config.corsOrigins];
 
   app.use('*', async (c, next) => {
     const headers = requestHeaders(c);
-    c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies));
+    c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies, config.forwardedHeader));
     const timed = log.debugEnabled !== false; // the request's debug line, when it is written
     const started = timed ? performance.now() : 0;
     const host = headers.get('host') ?? undefined;
@@ -99,13 +102,18 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       return errorResponse(c, new DomainError('forbidden', 'Host not allowed', { field: 'Host' }));
     }
     const origin = headers.get('origin') ?? undefined;
-    if (!isAllowedOrigin(origin, config.allowedOrigins)) {
+    if (!isAllowedOrigin(origin, allowedOrigins)) {
       log.warn('rejected origin', { origin, path: c.req.path });
       return errorResponse(c, new DomainError('forbidden', 'Origin not allowed', { field: 'Origin' }));
     }
     await next();
     if (timed) log.debug('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
+
+  // CORS for browser clients on the allow-list (/mcp and /api only; src/http/cors.ts).
+  const corsHandler = cors(config.corsOrigins);
+  app.use('/mcp', corsHandler);
+  app.use('/api/*', corsHandler);
 
   // Per-route body limits: routes that carry file content declare a larger one; /mcp takes the
   // largest and lets only those tools' calls use it (src/http/mcp.ts).
@@ -143,7 +151,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       const meta = await deps.catalogue.meta();
       // The account store (shared PostgreSQL behind a balancer): unreachable -> 503, so the balancer routes around it.
       const { error, ...database } = await deps.store.health();
-      if (error) log.warn('healthz: account store unreachable', { error }); // details stay in the log
+      // Details stay in the log, once per change of state (not once per probe).
+      if (error) deps.outages.unavailable(database.backend, { error, via: 'healthz' });
+      else deps.outages.available(database.backend);
       const body = { status: database.reachable ? 'ok' : 'degraded', dataset_version: meta.dataset_version, indexed: deps.index.size, database, pool: deps.jobs.stats() };
       return c.json(body, database.reachable ? 200 : 503);
     } catch (err) {

@@ -1,11 +1,15 @@
 /**
  * The client address of a request. The socket's peer, unless that peer is a configured trusted
- * proxy: then the forwarding headers (RFC 7239 `Forwarded: for=`, else `X-Forwarded-For`) are
- * walked from the nearest hop outwards, skipping trusted proxies, and the first address that is
- * not a trusted proxy is the client. Headers from any other peer are ignored (anyone can send
- * them), and an unreadable hop stops the walk at the last trusted address.
+ * proxy: then the ONE forwarding header the operator names (`--forwarded-header`: X-Forwarded-For
+ * by default, or RFC 7239 `Forwarded: for=`) is walked from the nearest hop outwards (right to
+ * left), skipping trusted proxies, and the first address that is not a trusted proxy is the
+ * client. The other header is never read: a proxy that appends only X-Forwarded-For (HAProxy,
+ * nginx) passes a client-sent `Forwarded` through untouched, so believing it would let every
+ * client choose its own address. Headers from a peer that is not a trusted proxy are ignored
+ * (anyone can send them), and an unreadable hop stops the walk at the last trusted address.
  */
 import net from 'node:net';
+import type { ForwardedHeader } from '../config.js';
 
 export interface TrustedProxies {
   has(address: string): boolean;
@@ -71,12 +75,12 @@ export function resolveClientAddress(
   peer: string | null,
   headers: { get(name: string): string | null | undefined },
   trusted: TrustedProxies,
+  header: ForwardedHeader = 'x-forwarded-for',
 ): string | null {
   const direct = peer === null ? null : (normaliseAddress(peer) ?? peer);
   if (direct === null || trusted.size === 0 || !trusted.has(direct)) return direct;
-  const forwarded = headers.get('forwarded');
-  const xff = headers.get('x-forwarded-for');
-  const chain = forwarded ? forwardedFor(forwarded) : xff ? xff.split(',') : [];
+  const value = headers.get(header);
+  const chain = !value ? [] : header === 'forwarded' ? forwardedFor(value) : value.split(',');
   let last = direct;
   for (let i = chain.length - 1; i >= 0; i--) {
     const hop = normaliseAddress(chain[i]);

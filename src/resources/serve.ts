@@ -10,7 +10,7 @@ import { getPart, listParts } from '../domain/parts.js';
 import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
 import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
-import { EXPORT_URI_PREFIX, exportStore } from './exports.js';
+import { EXPORT_URI_PREFIX, exportStore, type ExportCaller } from './exports.js';
 import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
 import { OSS_ROBOT_PREFIX, OSS_SOURCE_PREFIX, ossDocument, ossRobotSummary, recordsOf, robotsOf } from './oss-layer.js';
 import { pageLinks, pageOf, splitPage } from './paging.js';
@@ -127,15 +127,22 @@ function paged(uri: string, prefix: string): { key: string; page: number } | nul
   }
 }
 
-/** The contents of one resource; ResourceMissing when no resource has this URI. */
-export async function readResource(deps: Deps, uri: string) {
+/**
+ * The contents of one resource; ResourceMissing when no resource has this URI. An export document
+ * is read only by its owner (`reader`); anyone else gets the answer an unknown id gets.
+ */
+export async function readResource(deps: Deps, uri: string, reader: ExportCaller = { keyDigest: null, session: null }) {
   const dataset = DATASETS.find((d) => datasetUri(d.name) === uri);
   if (dataset) return json(uri, await (dataset.resourceBuild ?? dataset.build)(deps));
   if (uri === INTELLIGENCE_CHART_URI) return { contents: [{ uri, mimeType: INTELLIGENCE_CHART_RESOURCE.mimeType, text: await intelligenceSvg(deps) }] };
 
   if (uri.startsWith(EXPORT_URI_PREFIX)) {
-    const doc = exportStore(deps).get(uri);
-    if (!doc) throw new ResourceMissing('Export documents are kept for an hour by the server instance that made them; export again (export_bom with the same Idempotency-Key costs nothing).');
+    const doc = exportStore(deps).get(uri, reader);
+    if (!doc) {
+      throw new ResourceMissing(
+        'Export documents are kept for an hour by the server instance that made them and are read with the API key that made them (or on its MCP session); export again (export_bom with the same Idempotency-Key costs nothing).',
+      );
+    }
     return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
   }
   const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };

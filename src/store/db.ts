@@ -13,7 +13,27 @@ export type Db = Database.Database;
 /** Database files hold account digests and balances: created readable by the owner only (0600). */
 export const DB_FILE_MODE = 0o600;
 
-export function openDb(file: string): Db {
+/** SQLite `synchronous` levels by the number the pragma reads back. */
+const SYNCHRONOUS_LEVELS = ['off', 'normal', 'full', 'extra'] as const;
+export type SqliteSynchronous = 'full' | 'normal';
+
+export interface OpenDbOptions {
+  /**
+   * The ledger's durability (default full): with FULL every commit (a debit, a payment credit)
+   * is on disk before it is answered, also across an OS crash or power cut; NORMAL in WAL mode
+   * survives a killed process but may lose the last commits on power loss. NORMAL exists for
+   * `npm run bench` to measure what FULL costs (ROBOT_PARTS_SQLITE_SYNCHRONOUS).
+   */
+  synchronous?: SqliteSynchronous;
+}
+
+/** The durability settings in force on a connection, as the pragmas read back. */
+export function durability(db: Db): { journal_mode: string; synchronous: string } {
+  const level = db.pragma('synchronous', { simple: true }) as number;
+  return { journal_mode: String(db.pragma('journal_mode', { simple: true })).toLowerCase(), synchronous: SYNCHRONOUS_LEVELS[level] ?? String(level) };
+}
+
+export function openDb(file: string, opts: OpenDbOptions = {}): Db {
   if (file !== ':memory:') {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     // SQLite creates the -wal and -shm files with the main file's permissions: create that one
@@ -27,6 +47,14 @@ export function openDb(file: string): Db {
   }
   const db = new Database(file);
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
+  // Set explicitly: better-sqlite3 builds SQLite with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (NORMAL).
+  const synchronous = opts.synchronous ?? 'full';
+  db.pragma(`synchronous = ${synchronous.toUpperCase()}`);
+  const inForce = durability(db).synchronous;
+  if (inForce !== synchronous) {
+    db.close();
+    throw new Error(`SQLite ${file}: synchronous is ${inForce} after setting it to ${synchronous}`);
+  }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);

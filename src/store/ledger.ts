@@ -95,9 +95,12 @@ export interface Ledger {
    * - a different fingerprint stored: throw (the database was keyed with another secret);
    * - then re-key every account row still holding plain SHA-256 digests (rows from before
    *   keyed digests): key_digest and email_digest := rekey(old), marked as keyed.
-   * Returns how many rows were re-keyed.
+   * Returns how many rows were re-keyed. `beforeRecord` runs inside the transaction just before
+   * a fingerprint is first stored (the server writes a newly generated secret to its file there:
+   * a store that refuses the secret never gets one written, and a failure to write it stores
+   * nothing).
    */
-  adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string): Promise<{ rekeyed: number }>;
+  adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string, beforeRecord?: () => void): Promise<{ rekeyed: number }>;
   /**
    * Deletes stored Idempotency-Key replays older than the replay TTL (see ReplayPolicy).
    * Backends also treat an expired record as absent when a retry arrives, and keep at most

@@ -103,13 +103,26 @@ function uniqueViolation(e: unknown, constraint?: string): boolean {
   return !!err && err.code === '23505' && (constraint === undefined || err.constraint === constraint);
 }
 
-/** Wraps a store method: availability failures become store_unavailable. */
-async function guard<T>(fn: () => Promise<T>): Promise<T> {
+/** Who hears that the database answered or failed (the outage log: one line per change of state). */
+export interface StoreWatch {
+  available(store: 'postgres'): void;
+  unavailable(store: 'postgres', fields?: Record<string, unknown>): void;
+}
+const watches = new WeakMap<PgPool, StoreWatch>();
+
+/** Wraps a store method: availability failures become store_unavailable (and the pool's watch hears of both outcomes). */
+async function guard<T>(pool: PgPool, fn: () => Promise<T>): Promise<T> {
+  let out: T;
   try {
-    return await fn();
+    out = await fn();
   } catch (err) {
-    throw storeError(err);
+    const mapped = storeError(err);
+    if (mapped instanceof DomainError && mapped.code === 'store_unavailable') watches.get(pool)?.unavailable('postgres', { error: (err as Error).message });
+    else watches.get(pool)?.available('postgres'); // it answered (with an error of another kind)
+    throw mapped;
   }
+  watches.get(pool)?.available('postgres');
+  return out;
 }
 
 async function one<T>(q: Queryable, sql: string, params: unknown[]): Promise<T | null> {
@@ -155,7 +168,7 @@ export class PgLedger implements Ledger {
   }
 
   createAccount(input: NewAccount): Promise<AccountRecord> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       if (!Number.isInteger(input.credits) || input.credits < 0) throw new RangeError('credits must be a non-negative integer');
       const id = crypto.randomUUID();
       const at = this.now();
@@ -178,7 +191,7 @@ export class PgLedger implements Ledger {
   }
 
   accountByKeyDigest(keyDigest: string): Promise<AccountRecord | null> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       const row = await one<AccountRecord & { key_digest: string }>(
         this.pool,
         `SELECT key_digest, ${ACCOUNT_COLUMNS} FROM accounts WHERE key_digest = $1`,
@@ -191,7 +204,7 @@ export class PgLedger implements Ledger {
   }
 
   accountByEmailDigest(emailDigest: string): Promise<AccountRecord | null> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       const row = await one<AccountRecord & { email_digest: string }>(
         this.pool,
         `SELECT email_digest, ${ACCOUNT_COLUMNS} FROM accounts WHERE email_digest = $1`,
@@ -204,7 +217,7 @@ export class PgLedger implements Ledger {
   }
 
   account(id: string): Promise<AccountRecord | null> {
-    return guard(() => this.accountOn(this.pool, id));
+    return guard(this.pool, () => this.accountOn(this.pool, id));
   }
 
   /** The live (unexpired) replay record of a key, or null. */
@@ -236,7 +249,7 @@ export class PgLedger implements Ledger {
   async charge<T>(req: ChargeRequest<T>): Promise<ChargeOutcome<T>> {
     if (!Number.isInteger(req.cost) || req.cost < 0) throw new RangeError('cost must be a non-negative integer');
     const idem = req.idempotencyKey ?? null;
-    const early = await guard(async (): Promise<ChargeOutcome<T> | { account: AccountRecord }> => {
+    const early = await guard(this.pool, async (): Promise<ChargeOutcome<T> | { account: AccountRecord }> => {
       const before = await this.accountOn(this.pool, req.accountId);
       if (!before) throw new DomainError('unknown_key', 'The API key is not registered');
       if (idem !== null) {
@@ -260,7 +273,7 @@ export class PgLedger implements Ledger {
       result = JSON.parse(stored) as T; // the first caller gets exactly what a replay will get
     }
 
-    const outcome = await guard(async (): Promise<ChargeOutcome<T>> => {
+    const outcome = await guard(this.pool, async (): Promise<ChargeOutcome<T>> => {
       const at = this.now();
       if (idem !== null) {
         // An expired record of the same key may still be there (not pruned yet): it gives way.
@@ -289,7 +302,7 @@ export class PgLedger implements Ledger {
       return { status: 'charged', result, charged: req.cost, credits_remaining: row.debited };
     });
     if (idem !== null && outcome.status === 'charged') {
-      await guard(async () => {
+      await guard(this.pool, async () => {
         if (this.replays.maxPerAccount > 0) {
           // The account's newest maxPerAccount replays stay; older ones go.
           await this.pool.query(
@@ -308,14 +321,14 @@ export class PgLedger implements Ledger {
   }
 
   pruneReplays(now: Date): Promise<number> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       const cutoff = replayCutoff(this.replays, now);
       return (await this.pool.query('DELETE FROM idempotency_records WHERE created_at < $1', [cutoff])).rowCount ?? 0;
     });
   }
 
-  adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string): Promise<{ rekeyed: number }> {
-    return guard(() =>
+  adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string, beforeRecord?: () => void): Promise<{ rekeyed: number }> {
+    return guard(this.pool, () =>
       withTransaction(this.pool, async (c) => {
         // Instances starting together bind the database one at a time.
         await c.query('SELECT pg_advisory_xact_lock($1)', [DIGEST_LOCK_KEY]);
@@ -325,6 +338,7 @@ export class PgLedger implements Ledger {
             'this database was keyed with a different server secret: give every instance the original secret (ROBOT_PARTS_SECRET / ROBOT_PARTS_SECRET_FILE), or no key or e-mail would match',
           );
         }
+        if (!stored) beforeRecord?.();
         if (!stored) await c.query("INSERT INTO server_meta (key, value) VALUES ('digest_secret_fingerprint', $1)", [fingerprint]);
         const legacy = (await c.query('SELECT id, key_digest, email_digest FROM accounts WHERE digest_version = 1 FOR UPDATE')).rows as {
           id: string;
@@ -344,7 +358,7 @@ export class PgLedger implements Ledger {
   }
 
   entries(accountId: string): Promise<LedgerEntry[]> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       const r = await this.pool.query(
         'SELECT id, account_id, delta, reason, reference, created_at FROM ledger_entries WHERE account_id = $1 ORDER BY id',
         [accountId],
@@ -354,7 +368,7 @@ export class PgLedger implements Ledger {
   }
 
   ledgerSum(accountId: string): Promise<number> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       const row = await one<{ total: number }>(this.pool, 'SELECT COALESCE(SUM(delta), 0) AS total FROM ledger_entries WHERE account_id = $1', [
         accountId,
       ]);
@@ -364,7 +378,7 @@ export class PgLedger implements Ledger {
 
   /** Usage records of an account, oldest first (for tests and audits). */
   usage(accountId: string): Promise<{ reason: string; reference: string; cost: number; created_at: string }[]> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       const r = await this.pool.query('SELECT reason, reference, cost, created_at FROM usage_records WHERE account_id = $1 ORDER BY id', [accountId]);
       return r.rows as { reason: string; reference: string; cost: number; created_at: string }[];
     });
@@ -382,7 +396,7 @@ export class PgRateLimiter implements RateLimiter {
   async hit(subject: string, limitPerHour: number, now: Date): Promise<RateLimitDecision> {
     const nowMs = now.getTime();
     if (limitPerHour === 0) return applyHit(null, 0, nowMs).decision;
-    const decision = await guard(async () => {
+    const decision = await guard(this.pool, async () => {
       // One statement counts the hit when the policy admits it (new or expired window, or room
       // left); a refused hit matches the DO UPDATE's WHERE nothing and returns no row.
       const counted = await one<{ window_start: number; hits: number }>(this.pool, HIT_SQL, [subject, nowMs, limitPerHour, RATE_WINDOW_MS]);
@@ -404,7 +418,7 @@ export class PgRateLimiter implements RateLimiter {
   }
 
   prune(now: Date): Promise<number> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       const r = await this.pool.query('DELETE FROM rate_limit_windows WHERE window_start <= $1', [now.getTime() - RATE_WINDOW_MS]);
       return r.rowCount ?? 0;
     });
@@ -426,7 +440,7 @@ export class PgPaymentOrders implements PaymentOrderStore {
   }
 
   insertOrder(o: PaymentOrderRecord): Promise<void> {
-    return guard(async () => {
+    return guard(this.pool, async () => {
       await this.pool.query(`INSERT INTO payment_orders (${ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, [
         o.order_id,
         o.gateway,
@@ -443,14 +457,14 @@ export class PgPaymentOrders implements PaymentOrderStore {
   }
 
   order(orderId: string): Promise<PaymentOrderRecord | null> {
-    return guard(() => this.orderOn(this.pool, orderId));
+    return guard(this.pool, () => this.orderOn(this.pool, orderId));
   }
 
   markPaidAndCredit(
     orderId: string,
     nextPlan: (currentPlan: string, orderPlan: string) => string,
   ): Promise<{ transitioned: boolean; order: PaymentOrderRecord } | null> {
-    return guard(() =>
+    return guard(this.pool, () =>
       withTransaction(this.pool, async (c) => {
         const at = this.clock().toISOString();
         // The row lock of this UPDATE makes a concurrent webhook (any instance) wait, then match nothing.
@@ -473,7 +487,8 @@ export class PgPaymentOrders implements PaymentOrderStore {
 }
 
 /** The three stores over one pool. */
-export function pgAccountStores(pool: PgPool, opts: PgStoreOptions = {}) {
+export function pgAccountStores(pool: PgPool, opts: PgStoreOptions & { watch?: StoreWatch } = {}) {
+  if (opts.watch) watches.set(pool, opts.watch);
   return {
     ledger: new PgLedger(pool, opts),
     rateLimiter: new PgRateLimiter(pool),

@@ -42,6 +42,10 @@ export function createPgPool(url: string, opts: PgPoolOptions = {}): PgPool {
     idleTimeoutMillis: 30_000,
     types,
     application_name: 'robot-parts-mcp',
+    // Every connection commits synchronously (a debit is on the server's disk before it is
+    // answered), whatever the server's postgresql.conf says: set at connection start, read back
+    // at start-up (checkDurability) and by /healthz.
+    options: '-c synchronous_commit=on',
   });
   // An idle client whose connection dies emits 'error' on the pool; unhandled, it would
   // crash the process. The pool drops that client and connects anew on the next checkout.
@@ -194,15 +198,27 @@ export interface StoreHealth {
   reachable: boolean;
   /** Highest applied migration, null when unreachable. */
   migration_version: number | null;
+  /** SQLite: the journal mode in force (wal; memory for ':memory:'). */
+  journal_mode?: string;
+  /** SQLite: the synchronous level in force (full unless configured otherwise). */
+  synchronous?: string;
+  /** PostgreSQL: synchronous_commit in force on the connection that answered (on), null when unreachable. */
+  synchronous_commit?: string | null;
   /** Why the store is unreachable (never credentials). */
   error?: string;
 }
 
 export async function pgHealth(pool: PgPool): Promise<StoreHealth> {
   try {
-    const r = await pool.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-    return { backend: 'postgres', reachable: true, migration_version: r.rows[0]?.v ?? null };
+    const r = await pool.query<{ v: number | null; sc: string }>("SELECT MAX(version) AS v, current_setting('synchronous_commit') AS sc FROM schema_migrations");
+    return { backend: 'postgres', reachable: true, migration_version: r.rows[0]?.v ?? null, synchronous_commit: r.rows[0]?.sc ?? null };
   } catch (err) {
-    return { backend: 'postgres', reachable: false, migration_version: null, error: (err as Error).message };
+    return { backend: 'postgres', reachable: false, migration_version: null, synchronous_commit: null, error: (err as Error).message };
   }
+}
+
+/** Refuses a pool whose connections do not commit synchronously (synchronous_commit read back). */
+export async function checkDurability(pool: PgPool): Promise<void> {
+  const sc = (await pool.query<{ sc: string }>("SELECT current_setting('synchronous_commit') AS sc")).rows[0]?.sc;
+  if (sc !== 'on') throw new Error(`synchronous_commit is ${sc ?? 'unknown'} on this connection after setting it to on`);
 }

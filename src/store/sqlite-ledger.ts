@@ -229,7 +229,7 @@ export class SqliteLedger implements Ledger {
     return this.db.prepare('DELETE FROM idempotency_records WHERE created_at < ?').run(cutoff).changes;
   }
 
-  async adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string): Promise<{ rekeyed: number }> {
+  async adoptDigestSecret(fingerprint: string, rekey: (legacySha256Hex: string) => string, beforeRecord?: () => void): Promise<{ rekeyed: number }> {
     const tx = this.db.transaction((): { rekeyed: number } => {
       const stored = this.db.prepare("SELECT value FROM server_meta WHERE key = 'digest_secret_fingerprint'").get() as { value: string } | undefined;
       if (stored && !digestsEqual(stored.value, fingerprint)) {
@@ -237,6 +237,7 @@ export class SqliteLedger implements Ledger {
           'this database was keyed with a different server secret: restore the original secret (ROBOT_PARTS_SECRET / ROBOT_PARTS_SECRET_FILE), or no key or e-mail would match',
         );
       }
+      if (!stored) beforeRecord?.();
       if (!stored) this.db.prepare("INSERT INTO server_meta (key, value) VALUES ('digest_secret_fingerprint', ?)").run(fingerprint);
       const legacy = this.db.prepare('SELECT id, key_digest, email_digest FROM accounts WHERE digest_version = 1').all() as {
         id: string;
@@ -391,10 +392,16 @@ export class SqlitePaymentOrders implements PaymentOrderStore {
 }
 
 /** The three stores over one database handle. */
-export function sqliteAccountStores(db: Db, opts: SqliteStoreOptions = {}) {
+/**
+ * `rateLimitDb`: a second connection to the same file for the rate-limit windows (synchronous
+ * NORMAL: a window lost to a power cut costs nothing, and a free call then waits for no disk
+ * flush); the ledger, accounts and orders stay on `db` (FULL). Same file, so the windows are the
+ * same rows either way.
+ */
+export function sqliteAccountStores(db: Db, opts: SqliteStoreOptions & { rateLimitDb?: Db } = {}) {
   return {
     ledger: new SqliteLedger(db, opts),
-    rateLimiter: new SqliteRateLimiter(db),
+    rateLimiter: new SqliteRateLimiter(opts.rateLimitDb ?? db),
     orders: new SqlitePaymentOrders(db, opts),
   };
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError, isDomainError } from '../domain/errors.js';
 import { deepFreeze } from '../domain/freeze.js';
+import { storeOf } from '../store/outage.js';
 import { applyRateLimit } from './access.js';
 import type { AnyTool, ToolContext } from './define.js';
 import { nearest } from '../domain/specs/where.js';
@@ -73,7 +74,8 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
     return { ok: true, output };
   } catch (err) {
     if (isDomainError(err)) {
-      if (err.code === 'store_unavailable') ctx.deps.log.error('store unavailable', { tool: tool.name, details: err.details });
+      // Logged once per outage (down, then up with the count), not once per refused call.
+      if (err.code === 'store_unavailable') ctx.deps.outages.refused(storeOf(err.details), { tool: tool.name, details: err.details });
       return { ok: false, error: err };
     }
     const ref = randomUUID();

@@ -80,7 +80,7 @@ describe.skipIf(!PG)('three instances on one PostgreSQL', () => {
       const h = await http<{ status: string; database: Record<string, unknown> }>(`${n.url}/healthz`);
       expect(h.status).toBe(200);
       expect(h.body.status).toBe('ok');
-      expect(h.body.database).toEqual({ backend: 'postgres', reachable: true, migration_version: LATEST });
+      expect(h.body.database).toEqual({ backend: 'postgres', reachable: true, migration_version: LATEST, synchronous_commit: 'on' });
     }
     const { rows } = await db.query('SELECT version, COUNT(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version');
     expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));

@@ -36,7 +36,7 @@ describe.skipIf(!PG)('joining a shared PostgreSQL database', () => {
       for (const r of results) expect(r.version).toBe(LATEST);
       const rows = (await pools[0]!.query('SELECT version FROM schema_migrations ORDER BY version')).rows;
       expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
-      expect(await pgHealth(pools[1]!)).toEqual({ backend: 'postgres', reachable: true, migration_version: LATEST });
+      expect(await pgHealth(pools[1]!)).toEqual({ backend: 'postgres', reachable: true, migration_version: LATEST, synchronous_commit: 'on' });
     } finally {
       await Promise.all(pools.map((p) => p.end()));
     }
@@ -65,7 +65,7 @@ describe.skipIf(!PG)('joining a shared PostgreSQL database', () => {
     const first = await openDeps(config, { log: silentLogger, catalogueData: data('2025.1') });
     try {
       expect(first.store.backend).toBe('postgres');
-      expect(await first.store.health()).toEqual({ backend: 'postgres', reachable: true, migration_version: LATEST });
+      expect(await first.store.health()).toEqual({ backend: 'postgres', reachable: true, migration_version: LATEST, synchronous_commit: 'on' });
       const same = await openDeps(config, { log: silentLogger, catalogueData: data('2025.1') });
       await same.close();
       const err = await openDeps(config, { log: silentLogger, catalogueData: data('2025.2') }).then(

@@ -6,8 +6,8 @@
  *   "suggested", unpriced, with add_required), then one row_type "total" row.
  * - Formula injection (OWASP "CSV Injection"): every TEXT cell that begins with = + - @, a tab
  *   or a carriage return gets a single quote in front; so does one whose first visible character
- *   is a formula character (after controls, format characters or white space, or as a full-width
- *   or small form). Numeric cells (line, quantity,
+ *   is a formula character (after any run of controls, format characters, white space, Unicode
+ *   default-ignorable or blank-looking code points, or as a full-width or small form). Numeric cells (line, quantity,
  *   unit_price, line_total) are written by the service as plain decimals and are never prefixed:
  *   a negative number is a number.
  * - Any cell holding CR or LF is quoted (csv-stringify would otherwise leave a lone CR bare).
@@ -18,11 +18,23 @@ import type { BomDocument, BomLine, LineSuppliers, PrintSuggestion, SupplierSugg
 
 const DANGEROUS_START = /^[=+\-@\t\r]/;
 /**
- * What a spreadsheet may skip or fold before it decides a cell is a formula: control characters
- * (U+0000, VT, FF, LF, U+0085, ...), format characters (U+FEFF, U+200B, U+202E, ...) and every
- * kind of white space or separator (NBSP, U+3000, U+2028, ...).
+ * Code points that look blank but are in neither Default_Ignorable_Code_Point nor White_Space
+ * (nor Cc/Cf/Z): U+2800 BRAILLE PATTERN BLANK and U+1D159 MUSICAL SYMBOL NULL NOTEHEAD. The
+ * Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) need no entry: they are default-ignorable.
  */
-const IGNORABLE_LEAD = /^[\p{Cc}\p{Cf}\p{Z}\s]+/u;
+export const BLANK_LOOKING = [0x2800, 0x1d159] as const;
+/**
+ * What a spreadsheet may skip, fold or show as nothing before the character it decides a formula
+ * by: the Unicode classes, not a list of examples. Control characters (Cc: U+0000, VT, FF, LF,
+ * U+0085, ...), format characters (Cf: U+FEFF, U+200B, U+202E, ...), every separator (Z) and
+ * White_Space code point (NBSP, U+3000, U+2028, ...), every Default_Ignorable_Code_Point (Hangul
+ * fillers, variation selectors, U+034F, U+180B-U+180F, tags U+E0000-U+E0FFF, unassigned
+ * ignorables, ...), and the blank-looking code points above.
+ */
+const IGNORABLE_LEAD = new RegExp(
+  `^[\\p{Cc}\\p{Cf}\\p{Z}\\p{White_Space}\\p{Default_Ignorable_Code_Point}${BLANK_LOOKING.map((cp) => `\\u{${cp.toString(16)}}`).join('')}]+`,
+  'u',
+);
 /** Formula characters after compatibility folding (full-width ＝＋－＠, small ﹦﹢﹣﹫), plus the minus sign. */
 const FORMULA_CHARS = /^[=+\-@\u2212]/;
 
