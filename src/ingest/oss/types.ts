@@ -123,7 +123,8 @@ export const JointRecord = z
     record_type: z.literal('urdf_joint'),
     extractor: z.literal('urdf'),
     confidence: Confidence,
-    line: z.number().int().describe('Line of the <joint> tag'),
+    line: z.number().int().describe('Line of the <joint> tag (in `file` for a package; in the xacro source for a single-file xacro)'),
+    file: z.string().optional().describe('Packages: the file of the package the <joint> is written in (a xacro macro\'s joint: the file defining the macro)'),
     joint_name: z.string(),
     joint_type: z.enum(URDF_JOINT_TYPES),
     parent_link: z.string().nullable(),
@@ -213,20 +214,59 @@ export const XacroInfo = z
     properties: z.number().int(),
     macros: z.number().int(),
     macro_calls: z.number().int(),
-    args: z.array(z.object({ name: z.string(), value: z.string() }).strict()).describe('Arguments with their in-file defaults'),
+    args: z.array(z.object({ name: z.string(), value: z.string(), source: z.enum(['default', 'passed']) }).strict()).describe('xacro:arg arguments with the value used: the default in the file, or the value passed in args'),
+    includes: z.number().int().describe('xacro:include elements expanded'),
     note: z.string(),
   })
   .strict()
-  .describe('The input was a single-file xacro, expanded by this project\'s expander before extraction');
+  .describe('The input was xacro, expanded by this project\'s expander before extraction');
 export type XacroInfo = z.infer<typeof XacroInfo>;
+
+export const MassSummary = z
+  .object({
+    root_link: z.string().nullable().describe('The one link that is no joint\'s child; null when there is not exactly one'),
+    root_link_mass: NumText.nullable().describe('<mass value> of the root link as written (kg); null when absent'),
+    total: z.number().nullable().describe('Sum of the <mass value> of every link of the tree from the root link (every link when there is no single root), kg; links without a mass add nothing (see links_without_mass); null when no link has one'),
+    links_with_mass: z.number().int(),
+    links_without_mass: z.array(z.string()).describe('Links counted in the total that have no numeric <inertial><mass> (the first 50)'),
+    subtrees: z
+      .array(z.object({ joint: z.string(), child_link: z.string(), mass: z.number().describe('kg: the child link and every link below it') }).strict())
+      .describe('Mass of each joint\'s subtree (joints whose parent and child are defined links), in joint order'),
+  })
+  .strict()
+  .describe('urdf: root link, total mass and mass per subtree, summed from the <inertial><mass> values as written (kg)');
+export type MassSummary = z.infer<typeof MassSummary>;
+
+export const ReferencedFile = z
+  .object({
+    uri: z.string().describe('As written after xacro substitution, e.g. package://pkg/meshes/base.stl'),
+    path: z.string().nullable().describe('The path it names inside the package upload (package:// resolved through package.xml names); null when its package is not in the upload'),
+    present: z.boolean().describe('Whether a file of that path was sent (meshes are never needed: only listed)'),
+  })
+  .strict();
+
+export const PackageInfo = z
+  .object({
+    name: z.string().nullable().describe('The ROS package of the entry file (nearest package.xml <name>, else its top folder); null when none'),
+    entry: z.string().describe('The entry file expanded'),
+    packages: z.array(z.object({ name: z.string(), folder: z.string() }).strict()).describe('ROS packages found in the upload (package.xml <name> and its folder)'),
+    files_read: z.array(z.string()).describe('Files the expansion read (entry, includes, YAML), in first-read order'),
+    files_unused: z.number().int().describe('Files sent but not read'),
+    referenced_files: z.array(ReferencedFile).describe('Meshes and other files the description refers to (<mesh filename>, <texture>), each once; listed, not needed'),
+  })
+  .strict()
+  .describe('Present when the input was a package (files + entry)');
+export type PackageInfo = z.infer<typeof PackageInfo>;
 
 export const ExtractionResult = z
   .object({
     kind: z.enum(EXTRACTOR_KINDS).nullable().describe('Extractor used; null when auto-detection recognised nothing'),
-    xacro: XacroInfo.optional().describe('Present when the input was xacro and was expanded; lines then refer to the expanded URDF'),
+    package: PackageInfo.optional(),
+    xacro: XacroInfo.optional().describe('Present when the input was xacro and was expanded'),
     robot_name: z.string().nullable().describe('urdf: <robot name> as written'),
     records: z.array(ExtractedRecord),
     counts: ExtractionCounts,
+    mass: MassSummary.optional(),
     skipped: z.array(Skipped).describe(`Skipped items with reasons, the first ${200} (counts.skipped has the total)`),
   })
   .strict();

@@ -1,0 +1,34 @@
+/** The input both robot-description tools take: one file (content) or a package (files, entry, args), and the REST archive upload. */
+import { z } from 'zod';
+import { invalidInput } from '../domain/errors.js';
+import { readArchive } from '../ingest/oss/archive.js';
+import { MAX_INPUT_BYTES, PACKAGE_LIMITS } from '../ingest/oss/index.js';
+import type { RestRoute } from './define.js';
+
+export const packageInputShape = {
+  files: z
+    .array(z.object({ path: z.string().min(1).describe('Path inside the package upload, "/"-separated, relative (no "..")'), content: z.string().describe('The file as text') }).strict())
+    .max(PACKAGE_LIMITS.max_package_files)
+    .optional()
+    .describe(
+      `A robot description package instead of content: its files (xacro, URDF, package.xml, YAML; meshes are not needed). $(find pkg) resolves to the folder whose package.xml names pkg (or the folder of that name); relative includes from the including file. At most ${PACKAGE_LIMITS.max_package_files} files and ${MAX_INPUT_BYTES} bytes (2 MiB) of text together.`,
+    ),
+  entry: z.string().optional().describe('With files: the path of the top file to expand (e.g. urdf/robot.urdf.xacro)'),
+  args: z.record(z.string(), z.string()).optional().describe('xacro args by name (override the <xacro:arg> defaults)'),
+};
+
+/** REST: POST the route a .zip or .tar.gz (Content-Type application/zip, application/gzip or application/octet-stream) with ?entry=...&arg.NAME=value. */
+export function archiveUpload<I>(): NonNullable<RestRoute<I>['upload']> {
+  return {
+    contentTypes: ['application/zip', 'application/x-zip-compressed', 'application/gzip', 'application/x-gzip', 'application/x-tar+gzip', 'application/octet-stream'],
+    toInput: (bytes, query) => {
+      const entry = query.entry?.[query.entry.length - 1];
+      if (!entry) throw invalidInput('entry', 'is required with an archive upload: ?entry=path/of/the/top/file inside the archive');
+      const args: Record<string, string> = {};
+      for (const [k, v] of Object.entries(query)) if (k.startsWith('arg.') && k.length > 4) args[k.slice(4)] = v[v.length - 1] ?? '';
+      const { files } = readArchive(bytes, 'body');
+      if (files.length === 0) throw invalidInput('body', 'the archive holds no description file (.xacro, .urdf, .xml, .yaml)');
+      return { files, entry, ...(Object.keys(args).length > 0 ? { args } : {}) } as unknown as Partial<I>;
+    },
+  };
+}
