@@ -231,7 +231,7 @@ export const MassSummary = z
     links_without_mass: z.array(z.string()).describe('Links counted in the total that have no numeric <inertial><mass> (the first 50)'),
     subtrees: z
       .array(z.object({ joint: z.string(), child_link: z.string(), mass: z.number().describe('kg: the child link and every link below it') }).strict())
-      .describe('Mass of each joint\'s subtree (joints whose parent and child are defined links), in joint order'),
+      .describe('Mass of each joint\'s subtree (joints whose parent and child are defined links; a second joint naming the same child is left out)'),
   })
   .strict()
   .describe('urdf: root link, total mass and mass per subtree, summed from the <inertial><mass> values as written (kg)');

@@ -148,14 +148,17 @@ const clean = (x: number) => Number(x.toPrecision(15));
  */
 export function massSummary(model: UrdfModel, linkMass: ReadonlyMap<string, string | null>): MassSummary {
   const children = new Map<string, { joint: string; child: string }[]>();
+  const edges: { joint: string; child: string }[] = [];
   const isChild = new Set<string>();
   for (const j of model.joints) {
     const p = tidy(j.parts.parent?.attrs.get('link'));
     const c = tidy(j.parts.child?.attrs.get('link'));
-    if (p === null || c === null || j.name === null || !linkMass.has(p) || !linkMass.has(c)) continue;
+    // A link has one parent: a later joint naming the same child is not part of the tree (lint reports it).
+    if (p === null || c === null || j.name === null || !linkMass.has(p) || !linkMass.has(c) || isChild.has(c)) continue;
     isChild.add(c);
     const list = children.get(p) ?? [];
     list.push({ joint: j.name, child: c });
+    edges.push({ joint: j.name, child: c });
     children.set(p, list);
   }
   const roots = [...linkMass.keys()].filter((l) => !isChild.has(l));
@@ -183,11 +186,11 @@ export function massSummary(model: UrdfModel, linkMass: ReadonlyMap<string, stri
       for (const k of children.get(top.link) ?? []) if (!visited.has(k.child)) stack.push({ link: k.child, expanded: false });
     }
   }
-  const counted = root === null ? [...linkMass.keys()] : [...visited];
+  const counted = root === null ? [...linkMass.keys()] : [...linkMass.keys()].filter((l) => visited.has(l));
   const withMass = counted.filter((l) => linkMass.get(l) !== null);
   const without = counted.filter((l) => linkMass.get(l) === null);
   const subtrees: MassSummary['subtrees'] = [];
-  for (const [, list] of children) for (const k of list) if (subtree.has(k.child)) subtrees.push({ joint: k.joint, child_link: k.child, mass: clean(subtree.get(k.child)!) });
+  for (const k of edges) if (subtree.has(k.child)) subtrees.push({ joint: k.joint, child_link: k.child, mass: clean(subtree.get(k.child)!) });
   return {
     root_link: root,
     root_link_mass: root === null ? null : (linkMass.get(root) ?? null),
