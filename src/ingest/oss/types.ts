@@ -241,7 +241,7 @@ export const ReferencedFile = z
   .object({
     uri: z.string().describe('As written after xacro substitution, e.g. package://pkg/meshes/base.stl'),
     path: z.string().nullable().describe('The path it names inside the package upload (package:// resolved through package.xml names); null when its package is not in the upload'),
-    present: z.boolean().describe('Whether a file of that path was sent (meshes are never needed: only listed)'),
+    present: z.boolean().describe('Whether that path is among the files read from the input (meshes are never needed, only listed; an archive upload keeps only description text files, so its meshes show false)'),
   })
   .strict();
 
