@@ -36,7 +36,7 @@ export const XACRO_LIMITS = {
   /** Parentheses, unary operators and subscripts nested in one ${...} expression. */
   max_xacro_expression_depth: 64,
   /** Nodes visited, macro bodies counted each time they are expanded. */
-  max_xacro_steps: 2_000_000,
+  max_xacro_steps: 1_000_000,
 } as const;
 export type XacroLimit = keyof typeof XACRO_LIMITS;
 

@@ -83,15 +83,18 @@ export function parseXml(input: string, opts: ParseOptions = {}): XmlElement {
   const n = text.length;
 
   // Line and column of an offset, counted forward from the last one asked (offsets only grow).
+  // nextBreak: the first line break not yet counted (n when none is left), so no search is repeated.
   let line = 1;
   let lineStart = 0;
-  let counted = 0;
+  let nextBreak = text.indexOf('\n');
+  if (nextBreak < 0) nextBreak = n;
   const at = (offset: number): { line: number; column: number } => {
-    for (let k = text.indexOf('\n', counted); k >= 0 && k < offset; k = text.indexOf('\n', k + 1)) {
+    while (nextBreak < offset) {
       line += 1;
-      lineStart = k + 1;
+      lineStart = nextBreak + 1;
+      nextBreak = text.indexOf('\n', lineStart);
+      if (nextBreak < 0) nextBreak = n;
     }
-    if (offset > counted) counted = offset;
     return { line, column: offset - lineStart + 1 };
   };
   const fail = (offset: number, message: string, limit: XmlLimit | null = null, value: number | null = null): never => {
