@@ -144,7 +144,8 @@ export const Price = z
     as_written: z.string().describe('The cell as written (markup removed)'),
     currency_label: z.string().nullable().describe('Currency or region label in the column header, as written (e.g. "CNY", "RMB", "US", "EU", "JPY")'),
     symbol: z.string().nullable().describe('Currency symbol or code in the cell, as written (e.g. "$", "€", "￥")'),
-    currency: z.string().nullable().describe('ISO 4217 code when the label and symbol determine exactly one currency; null otherwise (never converted, never guessed)'),
+    currency: z.string().nullable().describe('ISO 4217 code when the header label, the cell\'s symbol and (only for what those leave open) the document\'s stated currency ("All prices in USD") determine exactly one; null otherwise (never converted, never guessed)'),
+    currency_source: z.enum(['header', 'cell', 'header_and_cell', 'document']).nullable().describe('What determined the currency; null when none'),
     amount: z.string().nullable().describe('Plain decimal text of the amount (thousands separators removed); null when the cell is not a plain amount, e.g. "￥5.2*4"'),
     product_of: z
       .object({ amount: z.string(), factor: z.string() })
@@ -258,6 +259,18 @@ export const PackageInfo = z
   .describe('Present when the input was a package (files + entry)');
 export type PackageInfo = z.infer<typeof PackageInfo>;
 
+export const BomTableInfo = z
+  .object({
+    table: z.number().int().describe('1-based ordinal of the BOM table (records.table)'),
+    line: z.number().int().describe('Line of the header row'),
+    section: z.string().nullable(),
+    columns: z.array(z.object({ header: z.string(), read_as: z.string().describe('item, quantity, unit_price, line_total, part_number, number, link, manufacturer, manufacturer_part, supplier, supplier_part; other: not interpreted') }).strict()),
+    ignored_columns: z.array(z.string()).describe('Columns the reader does not interpret (read_as other): their cells are carried as text in other_columns only'),
+    document_currency: z.string().nullable().describe('The currency the document states for its prices ("All prices in USD"), when exactly one; used only where header and cell leave the currency open'),
+  })
+  .strict();
+export type BomTableInfo = z.infer<typeof BomTableInfo>;
+
 export const ExtractionResult = z
   .object({
     kind: z.enum(EXTRACTOR_KINDS).nullable().describe('Extractor used; null when auto-detection recognised nothing'),
@@ -267,6 +280,7 @@ export const ExtractionResult = z
     records: z.array(ExtractedRecord),
     counts: ExtractionCounts,
     mass: MassSummary.optional(),
+    bom_tables: z.array(BomTableInfo).optional().describe('bom: each BOM table read, with what each column was read as and the columns ignored'),
     skipped: z.array(Skipped).describe(`Skipped items with reasons, the first ${200} (counts.skipped has the total)`),
   })
   .strict();
