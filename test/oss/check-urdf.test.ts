@@ -9,11 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintUrdf } from '../../src/ingest/oss/lint.js';
+import { lintUrdf, lintUrdfDocument } from '../../src/ingest/oss/lint.js';
 import { loadDescription } from '../../src/ingest/oss/package.js';
-import { lintUrdfDocument } from '../../src/ingest/oss/lint.js';
 import type { XmlElement } from '../../src/ingest/oss/xml.js';
-import { FIXTURES, ROBOTS, robotsPresent } from './helpers.js';
+import { FIXTURES, ROBOTS, robotsPresent, sharedPackageFiles } from './helpers.js';
 
 const CHECK_URDF = '/usr/bin/check_urdf';
 const present = fs.existsSync(CHECK_URDF);
@@ -102,16 +101,7 @@ if (robotsPresent) {
     cases.push({ name: `shared urdf/${f}`, text, ours: lintUrdf(text).summary.ok });
   }
   // The package, expanded by our xacro expander and written out: check_urdf reads URDF only.
-  const base = path.join(ROBOTS, 'packages');
-  const files: { path: string; content: string }[] = [];
-  const walkDir = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walkDir(p);
-      else files.push({ path: path.relative(base, p), content: fs.readFileSync(p, 'utf8') });
-    }
-  };
-  walkDir(path.join(base, 'robotiq_2f_85_gripper_visualization'));
+  const files = sharedPackageFiles('robotiq_2f_85_gripper_visualization');
   const d = loadDescription({ files, entry: 'robotiq_2f_85_gripper_visualization/urdf/robotiq_arg2f_85_model.xacro' });
   cases.push({ name: 'shared package robotiq_2f_85_gripper_visualization (our expansion)', text: `<?xml version="1.0"?>\n${serialise(d.root)}\n`, ours: lintUrdfDocument(d.root).summary.ok });
 }

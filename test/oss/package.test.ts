@@ -15,7 +15,7 @@ import { DomainError } from '../../src/domain/errors.js';
 import { extractRobotParts, lintRobotDescription, type JointRecord } from '../../src/ingest/oss/index.js';
 import { testDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';
-import { ROBOTS, robotsPresent, ROOT } from './helpers.js';
+import { ROBOTS, robotsPresent, ROOT, sharedPackageFiles } from './helpers.js';
 
 const NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"';
 /** Two packages written for this test: arm/ (package.xml names it arm_description) and common_macros/ (no package.xml: found by its folder name). */
@@ -241,20 +241,7 @@ describe('surfaces: MCP files, REST JSON, .zip and .tar.gz', () => {
   });
 });
 
-/** The shared package's files, read in place (never copied into the repository). */
-function robotiqFiles(): { path: string; content: string }[] {
-  const base = path.join(ROBOTS, 'packages');
-  const out: { path: string; content: string }[] = [];
-  const walkDir = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walkDir(p);
-      else out.push({ path: path.relative(base, p), content: fs.readFileSync(p, 'utf8') });
-    }
-  };
-  walkDir(path.join(base, 'robotiq_2f_85_gripper_visualization'));
-  return out;
-}
+const robotiqFiles = () => sharedPackageFiles('robotiq_2f_85_gripper_visualization');
 const ROBOTIQ_ENTRY = 'robotiq_2f_85_gripper_visualization/urdf/robotiq_arg2f_85_model.xacro';
 
 describe.skipIf(!robotsPresent)('the shared Robotiq 2F-85 package (shared/robots/README.md: 10 joints, 6 revolute of which 5 mimic, 4 fixed, 1 actuated DOF)', () => {

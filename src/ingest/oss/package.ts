@@ -85,8 +85,11 @@ export function normaliseUpload(files: readonly UploadFile[], field = 'files'): 
 
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 
-/** ROS packages of the upload: each package.xml's <name> -> its folder; then each folder's own name when no package.xml names it. */
-export function findPackages(files: ReadonlyMap<string, string>): Map<string, string> {
+/**
+ * ROS packages of the upload: each package.xml's <name> -> its folder (`declared`); then each
+ * folder's own name when no package.xml names it.
+ */
+export function findPackages(files: ReadonlyMap<string, string>): { byName: Map<string, string>; declared: Set<string> } {
   const byName = new Map<string, string>();
   for (const [path, text] of files) {
     if (path !== 'package.xml' && !path.endsWith('/package.xml')) continue;
@@ -99,6 +102,7 @@ export function findPackages(files: ReadonlyMap<string, string>): Map<string, st
     const name = root.name === 'package' ? elementText(childElements(root, 'name')[0] ?? root).trim() : '';
     if (name !== '' && !byName.has(name)) byName.set(name, dirOf(path));
   }
+  const declared = new Set(byName.keys());
   // Folder names, shallowest first, for packages without a package.xml.
   const folders = new Set<string>();
   for (const path of files.keys()) {
@@ -109,7 +113,7 @@ export function findPackages(files: ReadonlyMap<string, string>): Map<string, st
     const name = f.slice(f.lastIndexOf('/') + 1);
     if (!byName.has(name)) byName.set(name, f);
   }
-  return byName;
+  return { byName, declared };
 }
 
 /** The package of a file: the deepest package folder holding it. */
@@ -189,12 +193,7 @@ export function loadDescription(input: DescriptionInput, field = 'content'): Loa
     if (inTop !== null && files.has(inTop)) entry = inTop;
     else throw new DomainError('invalid_input', `entry: "${input.entry}" is not one of the files sent`, { field: 'entry', missing: [`entry file ${input.entry}`] });
   }
-  const packages = findPackages(files);
-  const declared = new Set<string>();
-  for (const [path, text] of files) {
-    if (path !== 'package.xml' && !path.endsWith('/package.xml')) continue;
-    for (const [name, folder] of packages) if (folder === dirOf(path) && text.includes(name)) declared.add(name);
-  }
+  const { byName: packages, declared } = findPackages(files);
   let doc: XmlElement;
   try {
     doc = parseXml(files.get(entry)!);
