@@ -7,18 +7,17 @@ export const extractRobotPartsTool = defineTool({
   name: 'extract_robot_parts',
   title: 'Extract joints and BOM lines from robot files',
   description:
-    'Runs the open-source-layer extractors on URDF, xacro or BOM text given inline, or on a robot description package (files + entry + args), and returns joints or BOM lines as structured records, values as written. ' +
-    'URDF: each joint (name, type, parent and child links, axis, limit values, child-link mass; in a package the file it is written in) with counts by joint type, the DOF (revolute + prismatic + continuous without mimic), and mass: the root link, the total mass and the mass of each joint\'s subtree. ' +
-    'xacro is expanded first (includes, $(find pkg), args, load_yaml from the files sent); malformed XML is refused with its line and column. ' +
-    'BOM: each line of Markdown pipe tables or tab/comma/semicolon-separated text (item, quantity, unit prices and totals with the currency as written, links, part and supplier numbers; columns not read listed in ignored_columns). ' +
-    'Nothing is converted or guessed: a currency is named only when the header, the cell or the document determine exactly one, and anything that does not read exactly is listed in skipped with a reason code. ' +
-    `kind "auto" detects the format. Input: at most ${MAX_INPUT_BYTES} bytes (2 MiB) of UTF-8 text (content, or all files together); pass decoded text.`,
+    'Runs the open-source-layer extractors on URDF, xacro or BOM text, or on a description package (files + entry + args: includes, $(find), load_yaml), and returns joints or BOM lines as records, values as written. ' +
+    'URDF: each joint (type, links, axis, limits, child-link mass, file in a package), counts by type, DOF (revolute + prismatic + continuous without mimic), root link, total and subtree masses; malformed XML is refused with line and column. ' +
+    'BOM: lines of Markdown or delimited tables (item, quantity, prices with the currency as written, links, part numbers; ignored_columns). ' +
+    'Nothing is guessed: what does not read exactly is in skipped with a reason code. ' +
+    `kind "auto" detects the format. At most ${MAX_INPUT_BYTES} bytes (2 MiB) of UTF-8 (content, or all files).`,
   inputSchema: z.object({
     content: z
       .string()
       .min(1)
       .optional()
-      .describe('The file content as text: a URDF or single-file xacro (XML), a Markdown document with BOM tables (a BOM file or a README), or a delimited BOM (first row the header). At most 2 MiB of UTF-8. Omit it when sending files.'),
+      .describe('The file as text: URDF or single-file xacro, Markdown with BOM tables, or a delimited BOM (header first). Omit with files.'),
     kind: z
       .enum(['auto', 'urdf', 'bom_md', 'bom_csv'])
       .default('auto')

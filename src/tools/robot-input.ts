@@ -2,19 +2,17 @@
 import { z } from 'zod';
 import { invalidInput } from '../domain/errors.js';
 import { readArchive } from '../ingest/oss/archive.js';
-import { MAX_INPUT_BYTES, PACKAGE_LIMITS } from '../ingest/oss/index.js';
+import { PACKAGE_LIMITS } from '../ingest/oss/index.js';
 import type { RestRoute } from './define.js';
 
 export const packageInputShape = {
   files: z
-    .array(z.object({ path: z.string().min(1).describe('Path inside the package upload, "/"-separated, relative (no "..")'), content: z.string().describe('The file as text') }).strict())
+    .array(z.object({ path: z.string().min(1).describe('relative, "/"-separated'), content: z.string() }).strict())
     .max(PACKAGE_LIMITS.max_package_files)
     .optional()
-    .describe(
-      `A robot description package instead of content: its files (xacro, URDF, package.xml, YAML; meshes are not needed). $(find pkg) resolves to the folder whose package.xml names pkg (or the folder of that name); relative includes from the including file. At most ${PACKAGE_LIMITS.max_package_files} files and ${MAX_INPUT_BYTES} bytes (2 MiB) of text together.`,
-    ),
-  entry: z.string().optional().describe('With files: the path of the top file to expand (e.g. urdf/robot.urdf.xacro)'),
-  args: z.record(z.string(), z.string()).optional().describe('xacro args by name (override the <xacro:arg> defaults)'),
+    .describe('A description package instead of content (xacro, URDF, package.xml, YAML; no meshes needed); 2 MiB of text together'),
+  entry: z.string().optional().describe('With files: the top file'),
+  args: z.record(z.string(), z.string()).optional().describe('xacro args'),
 };
 
 /** REST: POST the route a .zip or .tar.gz (Content-Type application/zip, application/gzip or application/octet-stream) with ?entry=...&arg.NAME=value. */

@@ -51,10 +51,10 @@ export const LINT_CODES = [
 export const LintFinding = z
   .object({
     code: z.enum(LINT_CODES),
-    severity: z.enum(['error', 'warning']).describe('error: check_urdf (urdfdom) refuses the model, or (stricter on purpose) links off the tree or a mimic of an undefined joint; warning: check_urdf builds the model but it is likely wrong'),
+    severity: z.enum(['error', 'warning']).describe('error: check_urdf refuses the model (or stricter on purpose, see the tool); warning: it builds but is likely wrong'),
     line: z.number().int().nullable(),
-    column: z.number().int().optional().describe('xml_malformed: the column of the error'),
-    file: z.string().optional().describe('Packages: the file the element is written in'),
+    column: z.number().int().optional(),
+    file: z.string().optional(),
     message: z.string(),
     fix: z.string().describe('How to fix it'),
   })

@@ -123,8 +123,8 @@ export const JointRecord = z
     record_type: z.literal('urdf_joint'),
     extractor: z.literal('urdf'),
     confidence: Confidence,
-    line: z.number().int().describe('Line of the <joint> tag (in `file` for a package; in the xacro source for a single-file xacro)'),
-    file: z.string().optional().describe('Packages: the file of the package the <joint> is written in (a xacro macro\'s joint: the file defining the macro)'),
+    line: z.number().int().describe('Line of the <joint> tag (in file, for a package)'),
+    file: z.string().optional().describe('Packages: the file the <joint> is written in'),
     joint_name: z.string(),
     joint_type: z.enum(URDF_JOINT_TYPES),
     parent_link: z.string().nullable(),
@@ -144,8 +144,8 @@ export const Price = z
     as_written: z.string().describe('The cell as written (markup removed)'),
     currency_label: z.string().nullable().describe('Currency or region label in the column header, as written (e.g. "CNY", "RMB", "US", "EU", "JPY")'),
     symbol: z.string().nullable().describe('Currency symbol or code in the cell, as written (e.g. "$", "€", "￥")'),
-    currency: z.string().nullable().describe('ISO 4217 code when the header label, the cell\'s symbol and (only for what those leave open) the document\'s stated currency ("All prices in USD") determine exactly one; null otherwise (never converted, never guessed)'),
-    currency_source: z.enum(['header', 'cell', 'header_and_cell', 'document']).nullable().describe('What determined the currency; null when none'),
+    currency: z.string().nullable().describe('ISO 4217 code when header label, cell symbol and (for what they leave open) the document ("All prices in USD") determine exactly one; else null (never guessed)'),
+    currency_source: z.enum(['header', 'cell', 'header_and_cell', 'document']).nullable(),
     amount: z.string().nullable().describe('Plain decimal text of the amount (thousands separators removed); null when the cell is not a plain amount, e.g. "￥5.2*4"'),
     product_of: z
       .object({ amount: z.string(), factor: z.string() })
@@ -215,8 +215,8 @@ export const XacroInfo = z
     properties: z.number().int(),
     macros: z.number().int(),
     macro_calls: z.number().int(),
-    args: z.array(z.object({ name: z.string(), value: z.string(), source: z.enum(['default', 'passed']) }).strict()).describe('xacro:arg arguments with the value used: the default in the file, or the value passed in args'),
-    includes: z.number().int().describe('xacro:include elements expanded'),
+    args: z.array(z.object({ name: z.string(), value: z.string(), source: z.enum(['default', 'passed']) }).strict()),
+    includes: z.number().int(),
     note: z.string(),
   })
   .strict()
@@ -225,48 +225,46 @@ export type XacroInfo = z.infer<typeof XacroInfo>;
 
 export const MassSummary = z
   .object({
-    root_link: z.string().nullable().describe('The one link that is no joint\'s child; null when there is not exactly one'),
-    root_link_mass: NumText.nullable().describe('<mass value> of the root link as written (kg); null when absent'),
-    total: z.number().nullable().describe('Sum of the <mass value> of every link of the tree from the root link (every link when there is no single root), kg; links without a mass add nothing (see links_without_mass); null when no link has one'),
+    root_link: z.string().nullable().describe('null unless exactly one'),
+    root_link_mass: NumText.nullable(),
+    total: z.number().nullable().describe('kg, links of the tree from the root (all links without one root); null when none has a mass'),
     links_with_mass: z.number().int(),
-    links_without_mass: z.array(z.string()).describe('Links counted in the total that have no numeric <inertial><mass> (the first 50)'),
-    subtrees: z
-      .array(z.object({ joint: z.string(), child_link: z.string(), mass: z.number().describe('kg: the child link and every link below it') }).strict())
-      .describe('Mass of each joint\'s subtree (joints whose parent and child are defined links; a second joint naming the same child is left out)'),
+    links_without_mass: z.array(z.string()),
+    subtrees: z.array(z.object({ joint: z.string(), child_link: z.string(), mass: z.number() }).strict()),
   })
   .strict()
-  .describe('urdf: root link, total mass and mass per subtree, summed from the <inertial><mass> values as written (kg)');
+  .describe('urdf: root link, total mass and mass per joint subtree, from <inertial><mass> (kg)');
 export type MassSummary = z.infer<typeof MassSummary>;
 
 export const ReferencedFile = z
   .object({
-    uri: z.string().describe('As written after xacro substitution, e.g. package://pkg/meshes/base.stl'),
-    path: z.string().nullable().describe('The path it names inside the package upload (package:// resolved through package.xml names); null when its package is not in the upload'),
-    present: z.boolean().describe('Whether that path is among the files read from the input (meshes are never needed, only listed; an archive upload keeps only description text files, so its meshes show false)'),
+    uri: z.string(),
+    path: z.string().nullable(),
+    present: z.boolean().describe('Among the files sent'),
   })
   .strict();
 
 export const PackageInfo = z
   .object({
-    name: z.string().nullable().describe('The ROS package of the entry file (nearest package.xml <name>, else its top folder); null when none'),
-    entry: z.string().describe('The entry file expanded'),
-    packages: z.array(z.object({ name: z.string(), folder: z.string() }).strict()).describe('ROS packages found in the upload (package.xml <name> and its folder)'),
-    files_read: z.array(z.string()).describe('Files the expansion read (entry, includes, YAML), in first-read order'),
-    files_unused: z.number().int().describe('Files sent but not read'),
-    referenced_files: z.array(ReferencedFile).describe('Meshes and other files the description refers to (<mesh filename>, <texture>), each once; listed, not needed'),
+    name: z.string().nullable().describe('ROS package of the entry'),
+    entry: z.string(),
+    packages: z.array(z.object({ name: z.string(), folder: z.string() }).strict()),
+    files_read: z.array(z.string()),
+    files_unused: z.number().int(),
+    referenced_files: z.array(ReferencedFile).describe('Meshes and textures named; listed, not needed'),
   })
   .strict()
-  .describe('Present when the input was a package (files + entry)');
+  .describe('Packages (files + entry)');
 export type PackageInfo = z.infer<typeof PackageInfo>;
 
 export const BomTableInfo = z
   .object({
-    table: z.number().int().describe('1-based ordinal of the BOM table (records.table)'),
-    line: z.number().int().describe('Line of the header row'),
+    table: z.number().int(),
+    line: z.number().int(),
     section: z.string().nullable(),
-    columns: z.array(z.object({ header: z.string(), read_as: z.string().describe('item, quantity, unit_price, line_total, part_number, number, link, manufacturer, manufacturer_part, supplier, supplier_part; other: not interpreted') }).strict()),
-    ignored_columns: z.array(z.string()).describe('Columns the reader does not interpret (read_as other): their cells are carried as text in other_columns only'),
-    document_currency: z.string().nullable().describe('The currency the document states for its prices ("All prices in USD"), when exactly one; used only where header and cell leave the currency open'),
+    columns: z.array(z.object({ header: z.string(), read_as: z.string() }).strict()),
+    ignored_columns: z.array(z.string()).describe('Not interpreted (cells kept in other_columns)'),
+    document_currency: z.string().nullable(),
   })
   .strict();
 export type BomTableInfo = z.infer<typeof BomTableInfo>;
@@ -280,7 +278,7 @@ export const ExtractionResult = z
     records: z.array(ExtractedRecord),
     counts: ExtractionCounts,
     mass: MassSummary.optional(),
-    bom_tables: z.array(BomTableInfo).optional().describe('bom: each BOM table read, with what each column was read as and the columns ignored'),
+    bom_tables: z.array(BomTableInfo).optional().describe('bom: columns of each BOM table as read'),
     skipped: z.array(Skipped).describe(`Skipped items with reasons, the first ${200} (counts.skipped has the total)`),
   })
   .strict();
