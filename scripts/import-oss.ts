@@ -39,7 +39,18 @@ function main(argv: string[]): number {
       process.stderr.write(`data:oss --check: ${file} is not a valid dataset: ${(e as Error).message.slice(0, 500)}\n`);
       return 1;
     }
-    process.stderr.write(`import-oss: ignoring the unreadable previous ${file} (timestamps start afresh)\n`);
+    // A schema change (a new field) fails the strict read: keep the record timestamps (first_seen)
+    // from the raw JSON when it still has the dataset's shape; otherwise they start afresh.
+    try {
+      const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { meta?: unknown; data?: unknown };
+      if (raw && typeof raw === 'object' && raw.meta && Array.isArray(raw.data)) {
+        previous = raw as unknown as NonNullable<typeof previous>;
+        process.stderr.write(`import-oss: the previous ${file} no longer matches the schema; its timestamps are kept\n`);
+      }
+    } catch {
+      /* unreadable JSON: timestamps start afresh */
+    }
+    if (previous === null) process.stderr.write(`import-oss: ignoring the unreadable previous ${file} (timestamps start afresh)\n`);
   }
 
   let doc;

@@ -48,6 +48,9 @@ async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unk
       const t = types[k];
       input[k] = t === 'array' ? values : coerce(values[values.length - 1] ?? '', t);
     }
+  } else if (route.upload && isUpload(c, route.upload.contentTypes)) {
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    input = { ...(route.upload.toInput(bytes, c.req.queries()) as Record<string, unknown>) };
   } else {
     const text = await requestText(c);
     if (text.trim() !== '') {
@@ -66,6 +69,11 @@ async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unk
   for (const [k, v] of Object.entries(route.defaults ?? {})) if (input[k] === undefined) input[k] = v;
   Object.assign(input, route.fixed ?? {});
   return input;
+}
+
+function isUpload(c: Context<AppEnv>, types: readonly string[]): boolean {
+  const ct = (requestHeader(c, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
+  return types.includes(ct);
 }
 
 export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {

@@ -65,6 +65,8 @@ export interface RestRoute<I> {
   produces?: { contentType: string; schema: z.ZodType; description?: string }[];
   /** Request body limit of this route when it needs more than the server's general limit (inline file content). */
   bodyLimitBytes?: number;
+  /** POST: a binary body of one of these content types (an archive) becomes the input through toInput (query parameters beside it). */
+  upload?: { contentTypes: string[]; toInput: (bytes: Uint8Array, query: Record<string, string[]>) => Partial<I> };
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {

@@ -17,7 +17,7 @@ describe.skipIf(!robotsPresent)('real BOM files', () => {
     expect(r.skipped.map((s) => s.code)).toEqual(['row_summary', 'row_summary']);
     const dm4340 = items(r).find((i) => i.item.startsWith('DM 4340P'))!;
     expect(dm4340).toMatchObject({ item: 'DM 4340P (48V)', part_number: 'ATOM-01-035', quantity: 14, section: 'ATOM 01 Actuators', confidence: 'high' });
-    expect(dm4340.unit_prices).toEqual([{ column: 'Unit Price (CNY)', as_written: '949', currency_label: 'CNY', symbol: null, currency: 'CNY', amount: '949', product_of: null, basis_evidence: null }]);
+    expect(dm4340.unit_prices).toEqual([{ column: 'Unit Price (CNY)', as_written: '949', currency_label: 'CNY', symbol: null, currency: 'CNY', currency_source: 'header', amount: '949', product_of: null, basis_evidence: null }]);
     expect(dm4340.line_totals[0].amount).toBe('13286');
     expect(dm4340.links).toHaveLength(1);
     expect(dm4340.links[0].url).toMatch(/^https:\/\/item\.taobao\.com\/item\.htm\?/);
@@ -48,7 +48,7 @@ describe.skipIf(!robotsPresent)('real BOM files', () => {
     ]);
     expect(servo.links.map((l) => l.column)).toEqual(['Buy US', 'Buy EU', 'Buy CN', 'Buy JP']);
     const clamp = items(r).find((i) => i.item === 'Table Clamp 4pcs')!;
-    expect(clamp.unit_prices[2]).toEqual({ column: 'Unit Cost (RMB)', as_written: '￥5.2*4', currency_label: 'RMB', symbol: '￥', currency: 'CNY', amount: null, product_of: { amount: '5.2', factor: '4' }, basis_evidence: null });
+    expect(clamp.unit_prices[2]).toEqual({ column: 'Unit Cost (RMB)', as_written: '￥5.2*4', currency_label: 'RMB', symbol: '￥', currency: 'CNY', currency_source: 'header_and_cell', amount: null, product_of: { amount: '5.2', factor: '4' }, basis_evidence: null });
     expect(clamp.confidence).toBe('medium');
     expect(r.skipped.filter((s) => s.code === 'price_not_plain').map((s) => s.line)).toEqual([80, 82]);
     expect(r.skipped.filter((s) => s.code === 'table_not_bom')).toHaveLength(6);
@@ -149,5 +149,59 @@ describe('synthetic UTF-16LE tab-separated fixture', () => {
     expect(extract('<robot name="r"><link name="a"/></robot>').kind).toBe('urdf');
     expect(extract('just some prose, with a comma').kind).toBeNull();
     expect(extract('   \n ').skipped[0].code).toBe('input_empty');
+  });
+});
+
+describe('BOM tables as written: price columns by meaning, Model / Part number items, ignored columns, why a price is not read', () => {
+  const r = extract(fixtureText('bom-upe-model.md'));
+  const items = r.records as BomItemRecord[];
+  const byItem = (name: string) => items.find((i) => i.item === name)!;
+
+  it('reads all three tables: the item column headed Part, Model and Part number', () => {
+    expect(r.kind).toBe('bom_md');
+    expect(items.map((i) => [i.table, i.item])).toEqual([
+      [1, 'Brushless motor X'],
+      [1, 'Motor driver board'],
+      [1, 'Bearing 6805'],
+      [1, 'Printed parts'],
+      [2, 'STS3215 (12V)'],
+      [2, 'STS3032'],
+      [3, 'BRD-001'],
+    ]);
+  });
+
+  it('"UPE (USD)" is a unit price in USD from the header; "Total (USD)" a line total', () => {
+    expect(byItem('Brushless motor X').unit_prices).toEqual([
+      { column: 'UPE (USD)', as_written: '89.00', currency_label: 'USD', symbol: null, currency: 'USD', currency_source: 'header', amount: '89.00', product_of: null, basis_evidence: null },
+    ]);
+    expect(byItem('Brushless motor X').line_totals[0]).toMatchObject({ column: 'Total (USD)', amount: '534.00', currency: 'USD' });
+  });
+
+  it('"Price" and "Cost each" are unit prices; the document\'s "All prices in USD" decides what header and cell leave open', () => {
+    expect(byItem('STS3215 (12V)').unit_prices[0]).toMatchObject({ column: 'Price', symbol: '$', currency: 'USD', currency_source: 'document', amount: '15.90' });
+    expect(byItem('STS3032').unit_prices[0]).toMatchObject({ currency: 'USD', currency_source: 'document', amount: '12.4' });
+    expect(byItem('BRD-001').unit_prices[0]).toMatchObject({ column: 'Cost each', currency: 'USD', amount: '20' });
+  });
+
+  it('columns not interpreted are listed per table as ignored_columns', () => {
+    expect(r.bom_tables!.map((t) => t.ignored_columns)).toEqual([['Comment'], [], []]);
+    expect(r.bom_tables![0].columns.find((c) => c.header === 'UPE (USD)')!.read_as).toBe('unit_price');
+    expect(r.bom_tables![1].columns.find((c) => c.header === 'Model')!.read_as).toBe('item');
+    expect(r.bom_tables![0].document_currency).toBe('USD');
+  });
+
+  it('a price that cannot be read says why: approximate, a range, no number', () => {
+    const reasons = r.skipped.filter((s) => s.code === 'price_not_plain').map((s) => s.reason);
+    expect(reasons).toEqual([
+      expect.stringMatching(/^UPE \(USD\) "~45" of "Motor driver board" is approximate or a bound/),
+      expect.stringMatching(/^Total \(USD\) "~135" of "Motor driver board" is approximate or a bound/),
+      expect.stringMatching(/^UPE \(USD\) "2.5-3" of "Bearing 6805" is a range/),
+      expect.stringMatching(/^UPE \(USD\) "free" of "Printed parts" holds no number/),
+    ]);
+  });
+
+  it('without a stated document currency a bare amount has none (never guessed)', () => {
+    const bare = extract('| Model | Qty | Price |\n|---|---|---|\n| STS3215 | 1 | 12.4 |\n');
+    expect((bare.records[0] as BomItemRecord).unit_prices[0]).toMatchObject({ currency: null, currency_source: null, amount: '12.4' });
   });
 });

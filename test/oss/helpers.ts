@@ -20,3 +20,18 @@ export function robotText(rel: string): string {
 export function fixtureText(name: string): string {
   return decodeText(fs.readFileSync(path.join(FIXTURES, name))).text;
 }
+
+/** The files of a shared description package as {path, content}, paths relative to shared/robots/packages (read in place, never copied). */
+export function sharedPackageFiles(name: string): { path: string; content: string }[] {
+  const base = path.join(ROBOTS, 'packages');
+  const out: { path: string; content: string }[] = [];
+  const walkDir = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walkDir(p);
+      else out.push({ path: path.relative(base, p), content: fs.readFileSync(p, 'utf8') });
+    }
+  };
+  walkDir(path.join(base, name));
+  return out;
+}

@@ -1,4 +1,8 @@
-/** The extractors never throw on any input within the limit, always return a valid result, and refuse oversize input naming the field. */
+/**
+ * The extractors never fail on any input within the limit: they return a valid result, or (URDF and
+ * xacro only: malformed XML, an XML or xacro limit, what a xacro needs) refuse with invalid_input
+ * naming the field; oversize input is refused naming the field.
+ */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
@@ -18,9 +22,25 @@ const TOKENS = [
 const soup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 120 }).map((t) => t.join(''));
 const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }), soup);
 
+/** extract, or null when it refused cleanly: a DomainError invalid_input naming the field (never another error). */
+function extractOrRefusal(content: string, kind: ExtractorKind | 'auto') {
+  try {
+    return extract(content, kind);
+  } catch (e) {
+    expect(e).toBeInstanceOf(DomainError);
+    expect((e as DomainError).code).toBe('invalid_input');
+    expect((e as DomainError).details.field).toBe('content');
+    return null;
+  }
+}
+
 function check(content: string): void {
   for (const kind of KINDS) {
-    const r = extract(content, kind);
+    const r = extractOrRefusal(content, kind);
+    if (r === null) {
+      expect(kind === 'urdf' || kind === 'auto').toBe(true);
+      continue;
+    }
     const parsed = ExtractionResult.safeParse(r);
     if (!parsed.success) throw new Error(`invalid result for kind ${kind}: ${parsed.error.message}`);
     expect(r.counts.records).toBe(r.records.length);
@@ -31,7 +51,7 @@ function check(content: string): void {
   }
 }
 
-describe('extractors never throw', () => {
+describe('extractors never fail: a valid result or a clean invalid_input refusal', () => {
   it('on arbitrary text and on token soup, for every kind', () => {
     fc.assert(fc.property(anyText, (s) => check(s)), { numRuns: 400 });
   });
@@ -56,7 +76,7 @@ describe('extractors never throw', () => {
     fc.assert(
       fc.property(soup, (s) => {
         if (s.includes('&')) return;
-        for (const r of extract(s, 'urdf').records) if (r.record_type === 'urdf_joint') expect(s).toContain(r.joint_name);
+        for (const r of extractOrRefusal(s, 'urdf')?.records ?? []) if (r.record_type === 'urdf_joint') expect(s).toContain(r.joint_name);
       }),
       { numRuns: 200 },
     );
@@ -83,7 +103,9 @@ describe('input limit', () => {
 
   it('worst-case shapes at the limit finish (deep nesting, unclosed brackets, many rows): the scanners are linear', () => {
     const fill = (s: string) => s.repeat(Math.floor((MAX_INPUT_BYTES - 64) / Buffer.byteLength(s)));
-    expect(extract(`<robot name="r">${fill('<link name="l"><inertial>')}`, 'urdf').counts.links).toBeGreaterThan(80_000);
+    // 2 MiB of unclosed nesting: refused at the depth limit with its line and column, not scanned to the end.
+    expect(() => extract(`<robot name="r">${fill('<link name="l"><inertial>')}`, 'urdf')).toThrow(/limit max_xml_depth/);
+    expect(extract(`<robot name="r">${fill('<link name="l"/>')}</robot>`, 'urdf').counts.links).toBeGreaterThan(120_000);
     expect(extract(`| Item | Qty |\n|---|---|\n| ${fill('[')} | 1 |\n`).counts.records).toBe(1);
     expect(extract(`| Item | Qty |\n|---|---|\n| ${fill('![x')} | 1 |\n`).counts.records).toBe(1);
     const many = extract(`| Item | Qty |\n|---|---|\n${fill('| m | 1 |\n')}`);

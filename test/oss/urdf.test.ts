@@ -1,5 +1,6 @@
 /** The urdf extractor on the real URDF files (counts from shared/robots/README.md) and on a synthetic exporter-style fixture. */
 import { describe, expect, it } from 'vitest';
+import type { DomainError } from '../../src/domain/errors.js';
 import { extract, extractUrdf, ExtractionResult, type JointRecord } from '../../src/ingest/oss/index.js';
 import { fixtureText, robotsPresent, robotText } from './helpers.js';
 
@@ -109,9 +110,27 @@ describe('synthetic exporter-style fixture', () => {
     expect(knee.confidence).toBe('medium');
   });
 
-  it('an unterminated comment or a broken tag is reported, not thrown', () => {
-    const broken = extractUrdf('<robot name="x"><link name="a"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint><joint name="k" type="revolute" <!-- never closed');
-    expect(broken.counts.joints_by_type).toEqual({ fixed: 1 });
-    expect(broken.skipped.map((s) => s.code)).toEqual(['tag_malformed', 'comment_unterminated']);
+  it('malformed XML (a broken tag, an unclosed comment) is refused with its line and column, never read in part', () => {
+    const refused = (t: string) => {
+      try {
+        extractUrdf(t);
+      } catch (e) {
+        return (e as DomainError).toBody();
+      }
+      throw new Error('not refused');
+    };
+    expect(refused('<robot name="x"><link name="a"/><joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint><joint name="k" type="revolute" <!-- never closed')).toMatchObject({ code: 'invalid_input', field: 'content', line: 1, column: 137 });
+    expect(refused('<robot name="x">\n<link name="a"/>\n<!-- open')).toMatchObject({ code: 'invalid_input', line: 3, column: 1 });
+  });
+
+  it('the root link, the total mass and the mass of each subtree (hand-summed from the fixture: 2.5 + 0.75 + 0.001)', () => {
+    expect(r.mass).toMatchObject({ root_link: 'base_link', root_link_mass: '2.5', total: 3.251, links_with_mass: 3, links_without_mass: ['knee_link', 'imu_link'] });
+    // hip_link is also named as child by a&b_joint: a second parent is not part of the tree (lint reports it), so it is counted once.
+    expect(r.mass!.subtrees).toEqual([
+      { joint: 'hip_joint', child_link: 'hip_link', mass: 0.75 },
+      { joint: 'knee_joint', child_link: 'knee_link', mass: 0 },
+      { joint: 'slider_joint', child_link: 'slider_link', mass: 0.001 },
+      { joint: 'imu_joint', child_link: 'imu_link', mass: 0 },
+    ]);
   });
 });

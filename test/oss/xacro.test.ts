@@ -3,7 +3,10 @@ import type { Client } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
-import { expandXacro, extract, isXacro, type JointRecord } from '../../src/ingest/oss/index.js';
+import { expandXacroDocument, extract, isXacroDocument, type JointRecord } from '../../src/ingest/oss/index.js';
+import { parseXml } from '../../src/ingest/oss/xml.js';
+
+const isXacro = (t: string) => isXacroDocument(parseXml(t));
 import { testDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';
 import { fixtureText, ROOT } from './helpers.js';
@@ -48,7 +51,8 @@ describe('a single-file xacro expands', () => {
   it('xacro:unless / if follow the argument default', () => {
     const off = extract(xacro.replace('default="true"', 'default="false"'));
     expect((off.records as JointRecord[]).map((j) => j.joint_name)).toEqual(['left_hip', 'right_hip']);
-    expect(expandXacro(xacro.replace('default="true"', 'default="false"')).text).toContain('<link name="left_stub"/>');
+    const names = expandXacroDocument(parseXml(xacro.replace('default="true"', 'default="false"'))).root.children.flatMap((c) => (typeof c === 'string' ? [] : [c.attrs.get('name')]));
+    expect(names).toContain('left_stub');
   });
 
   it('a macro never called gives no joint', () => {
@@ -59,8 +63,8 @@ describe('a single-file xacro expands', () => {
 
 describe('refused, naming what is missing', () => {
   it.each([
-    ['an include', xacro.replace('<link name="base"/>', '<xacro:include filename="$(find leg_description)/urdf/common.xacro"/><link name="base"/>'), ['included file $(find leg_description)/urdf/common.xacro', 'ROS package leg_description ($(find leg_description))']],
-    ['$(find ...)', xacro.replace('<link name="base"/>', '<link name="base"><visual><geometry><mesh filename="$(find leg_description)/meshes/base.stl"/></geometry></visual></link>'), ['ROS package leg_description ($(find leg_description))']],
+    ['an include through $(find)', xacro.replace('<link name="base"/>', '<xacro:include filename="$(find leg_description)/urdf/common.xacro"/><link name="base"/>'), ['ROS package leg_description ($(find leg_description))']],
+    ['a relative include', xacro.replace('<link name="base"/>', '<xacro:include filename="common.xacro"/><link name="base"/>'), ['included file common.xacro']],
     ['an argument without a default', xacro.replace(' default="true"', ''), ['argument with_foot']],
     ['an undefined property', xacro.replace('<xacro:property name="effort" value="24"/>', ''), ['property effort']],
     ['an undefined macro', xacro.replace('<xacro:leg side="left"/>', '<xacro:arm side="left"/>'), ['macro arm']],
@@ -72,6 +76,11 @@ describe('refused, naming what is missing', () => {
     expect(e.details).toMatchObject({ field: 'content', missing });
     expect(e.message).toContain('xacro not expanded');
   });
+});
+
+it('a mesh named through $(find) is not needed: the expansion goes on, the file is named by package:// (meshes are listed, never read)', () => {
+  const r = extract(xacro.replace('<link name="base"/>', '<link name="base"><visual><geometry><mesh filename="$(find leg_description)/meshes/base.stl"/></geometry></visual></link>'));
+  expect(r.counts.dof).toBe(4);
 });
 
 describe('surfaces', () => {

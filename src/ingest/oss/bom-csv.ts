@@ -2,15 +2,16 @@
  * bom_csv extractor: a BOM as delimited text (tab, comma or semicolon separated, whatever the
  * file name says), first row the header. Decode bytes with decodeText() first. Pure.
  */
-import { classifyColumns, isBomTable, plainCell, readBomRows } from './bom.js';
+import { classifyColumns, columnRoles, documentCurrency, ignoredColumns, isBomTable, plainCell, readBomRows } from './bom.js';
 import { excerpt, SkipLog } from './limits.js';
 import { delimitedRows, detectDelimiter } from './table.js';
-import type { BomItemRecord, ExtractionResult } from './types.js';
+import type { BomItemRecord, BomTableInfo, ExtractionResult } from './types.js';
 
 export function extractBomDelimited(text: string): ExtractionResult {
   const skipped = new SkipLog();
   const records: BomItemRecord[] = [];
   const counts = { records: 0, skipped: 0, tables: 0, bom_tables: 0, rows: 0 };
+  const infos: BomTableInfo[] = [];
   const delimiter = detectDelimiter(text);
   if (delimiter === null) {
     skipped.add('not_recognised', 'input', null, 'the first line has no tab, comma or semicolon: not delimited text');
@@ -25,9 +26,11 @@ export function extractBomDelimited(text: string): ExtractionResult {
         skipped.add('table_not_bom', 'table', header.line, `header ${excerpt(cols.map((c) => c.header).join(' | '), 80)} has no item column with a quantity or price column`);
       } else {
         counts.bom_tables = 1;
-        counts.rows = readBomRows(cols, data, { extractor: 'bom_csv', cell: plainCell, table: 1, section: null, records, skipped });
+        const docCurrency = documentCurrency(text);
+        infos.push({ table: 1, line: header.line, section: null, columns: columnRoles(cols), ignored_columns: ignoredColumns(cols), document_currency: docCurrency });
+        counts.rows = readBomRows(cols, data, { extractor: 'bom_csv', cell: plainCell, table: 1, section: null, records, skipped, documentCurrency: docCurrency });
       }
     }
   }
-  return { kind: 'bom_csv', robot_name: null, records, counts: { ...counts, records: records.length, skipped: skipped.total }, skipped: skipped.listed };
+  return { kind: 'bom_csv', robot_name: null, records, counts: { ...counts, records: records.length, skipped: skipped.total }, bom_tables: infos, skipped: skipped.listed };
 }

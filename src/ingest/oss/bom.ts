@@ -24,18 +24,18 @@ type Role =
   | 'other';
 
 /** Item-name columns, best first: the first present is the item column. */
-const ITEM_HEADERS = ['item', 'item name', 'part name', 'part', 'parts', 'name', 'component', 'components', 'description', 'comment', '名称', '物料名称', '零件名称', '品名', '物料'];
+const ITEM_HEADERS = ['item', 'item name', 'part name', 'part', 'parts', 'name', 'component', 'components', 'model', 'model name', 'product', 'product name', 'description', 'comment', '名称', '物料名称', '零件名称', '品名', '物料', '型号'];
 
 const ROLE_PATTERNS: [Role, RegExp][] = [
   ['number', /^(no\.?|#|nr\.?|num\.?|index|idx|item no\.?|item #|序号)$/],
-  ['part_number', /^(part (no\.?|number|#|id)|p\/n|pn|sku|编号|料号|物料编码|零件号)$/],
+  ['part_number', /^(part (no\.?|number|#|id)|p\/n|pn|sku|item (code|sku)|编号|料号|物料编码|零件号)$/],
   ['manufacturer_part', /^(manufacturer part( (no\.?|number|#))?|mfr\.? part( (no\.?|number|#))?|mpn)$/],
   ['supplier_part', /^(supplier part( (no\.?|number|#))?|lcsc part( (no\.?|number|#))?)$/],
   ['manufacturer', /^(manufacturer|mfr\.?|mfg\.?|maker|brand|vendor|厂商|品牌|制造商|厂家)$/],
   ['supplier', /^(supplier|distributor|供应商)$/],
   ['quantity', /^(qty\.?|quantity|amount|count|pcs|数量|用量)$/],
-  ['unit_price', /^(unit (price|cost)|price( per unit)?|cost|单价|价格)$/],
-  ['line_total', /^(total( (price|cost))?|subtotal|line total|金额|小计|总价|合计)$/],
+  ['unit_price', /^(unit (price|cost)|(price|cost)( (per unit|each|per piece|per pc|\/ ?unit|\/ ?pc))?|(price|cost) \/ (unit|pc)|each|upe|u\.?p\.?|单价|价格)$/],
+  ['line_total', /^(total( (price|cost))?|subtotal|line total|extended (price|cost)|ext\.? (price|cost)|金额|小计|总价|合计)$/],
   ['link', /^(buy|link|links|url|shop|store|purchase|where to buy|购买|购买链接|链接)\b/],
 ];
 
@@ -51,8 +51,18 @@ interface Column {
 
 function headerKey(h: string): { key: string; label: string | null } {
   const m = /^(.*?)\s*[(（[]([^()（）[\]]*)[)）\]]\s*:?$/.exec(h);
-  const base = (m ? m[1] : h).replace(/:$/, '').toLowerCase().replace(/\s+/g, ' ').trim();
-  return { key: base, label: m ? m[2].trim() || null : null };
+  let base = (m ? m[1] : h).replace(/:$/, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  let label = m ? m[2].trim() || null : null;
+  if (label === null) {
+    // A currency written beside the word, without brackets: "Price USD", "USD price", "Cost in EUR", "Price $".
+    const w = /^(?:(.+?) (?:in )?([a-z]{3}|rmb|[$€£¥￥])|([a-z]{3}|rmb|[$€£¥￥]) (.+))$/.exec(base);
+    const word = w ? (w[2] ?? w[3]) : null;
+    if (word !== null && labelCurrencies(word.toUpperCase()) !== null) {
+      label = word.length === 3 ? word.toUpperCase() : word;
+      base = (w![1] ?? w![4]).trim();
+    }
+  }
+  return { key: base, label };
 }
 
 export function classifyColumns(header: string[]): Column[] {
@@ -74,11 +84,34 @@ export function classifyColumns(header: string[]): Column[] {
   const candidates = cols.filter((c) => c.role === 'other' && itemRank(c) >= 0).sort((a, b) => itemRank(a) - itemRank(b));
   if (candidates.length > 0) candidates[0].role = 'item';
   else {
-    // No item-name column: a manufacturer part number names the item.
-    const mp = cols.find((c) => c.role === 'manufacturer_part');
+    // No item-name column: a manufacturer part number, else a part number / SKU names the item.
+    const mp = cols.find((c) => c.role === 'manufacturer_part') ?? cols.find((c) => c.role === 'part_number');
     if (mp) mp.role = 'item';
   }
   return cols;
+}
+
+/** Headers of the columns the reader does not interpret (their cells are kept as text in other_columns). */
+export function ignoredColumns(cols: Column[]): string[] {
+  return cols.filter((c) => c.role === 'other').map((c) => c.header || `column ${c.index + 1}`);
+}
+
+/** What each column was read as, by header. */
+export function columnRoles(cols: Column[]): { header: string; read_as: Role }[] {
+  return cols.map((c) => ({ header: c.header || `column ${c.index + 1}`, read_as: c.role }));
+}
+
+/**
+ * The currency a document states for its prices ("All prices in USD", "Prices are in EUR",
+ * "Currency: CNY"): one code when it states exactly one, else null.
+ */
+export function documentCurrency(text: string): string | null {
+  const found = new Set<string>();
+  for (const m of text.matchAll(/\b(?:all )?(?:prices?|costs?)(?: are| is)?(?: given| listed| shown)? in ([A-Za-z]{3}|RMB)\b|\bcurrency\s*[:：]\s*([A-Za-z]{3}|RMB)\b/gi)) {
+    const c = labelCurrencies((m[1] ?? m[2]).toUpperCase());
+    if (c && c.length === 1) found.add(c[0]);
+  }
+  return found.size === 1 ? [...found][0] : null;
 }
 
 export function isBomTable(cols: Column[]): boolean {
@@ -113,7 +146,7 @@ function labelCurrencies(label: string | null): string[] | null {
   return null;
 }
 
-export function readPrice(col: Column, text: string): Price {
+export function readPrice(col: Column, text: string, docCurrency: string | null = null): Price {
   let rest = text.trim();
   let symbol: string | null = null;
   let fromSymbol: string[] | null = null;
@@ -139,8 +172,15 @@ export function readPrice(col: Column, text: string): Price {
     }
   }
   const fromLabel = labelCurrencies(col.label);
-  const candidates = fromSymbol && fromLabel ? fromSymbol.filter((c) => fromLabel.includes(c)) : (fromSymbol ?? fromLabel);
+  let candidates = fromSymbol && fromLabel ? fromSymbol.filter((c) => fromLabel.includes(c)) : (fromSymbol ?? fromLabel);
+  let source: Price['currency_source'] = fromSymbol && fromLabel ? 'header_and_cell' : fromSymbol ? 'cell' : fromLabel ? 'header' : null;
+  // The document's stated currency decides only what the header and cell leave open, and never contradicts them.
+  if (docCurrency !== null && (candidates === null || (candidates.length > 1 && candidates.includes(docCurrency)))) {
+    candidates = [docCurrency];
+    source = 'document';
+  }
   const currency = candidates && candidates.length === 1 ? candidates[0] : null;
+  if (currency === null) source = null;
   let amount: string | null = null;
   if (/^\d+(\.\d+)?$/.test(rest)) amount = rest;
   else if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(rest) && currency !== null && POINT_DECIMAL.has(currency)) amount = rest.replace(/,/g, '');
@@ -148,7 +188,7 @@ export function readPrice(col: Column, text: string): Price {
   let product_of: Price['product_of'] = null;
   const prod = /^(\d+(?:\.\d+)?)\s*[*×xX]\s*(\d+(?:\.\d+)?)$/.exec(rest);
   if (amount === null && prod) product_of = { amount: prod[1], factor: prod[2] };
-  return { column: col.header, as_written: text, currency_label: col.label, symbol, currency, amount, product_of, basis_evidence: null };
+  return { column: col.header, as_written: text, currency_label: col.label, symbol, currency, currency_source: source, amount, product_of, basis_evidence: null };
 }
 
 /** A total label opening a cell: "Total", "Subtotal:", "**Total parts:**", "合计". */
@@ -168,6 +208,8 @@ export interface BomTableContext {
   section: string | null;
   records: BomItemRecord[];
   skipped: SkipLog;
+  /** The currency the document states for its prices, when exactly one. */
+  documentCurrency?: string | null;
 }
 
 /** Reads the data rows of one BOM table into records; returns the number of data rows seen. */
@@ -235,16 +277,16 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
       for (const c of role(r)) {
         const t = value(c);
         if (t === null) continue;
-        const p = readPrice(c, t);
+        const p = readPrice(c, t, ctx.documentCurrency ?? null);
         if (p.amount === null) {
           confidence = 'medium';
           const why = p.product_of
             ? `is written as a product (${p.product_of.amount} × ${p.product_of.factor}); both factors kept, no single amount`
-            : 'is not a plain amount; kept as written only';
+            : unreadableWhy(t);
           ctx.skipped.add('price_not_plain', 'value', row.line, `${c.header} ${excerpt(t, 30)} of ${excerpt(item!, 40)} ${why}`);
         } else if (p.currency === null) {
           confidence = 'medium';
-          ctx.skipped.add('currency_undetermined', 'value', row.line, `${c.header} ${excerpt(t, 30)}: the header and the cell do not name exactly one currency`);
+          ctx.skipped.add('currency_undetermined', 'value', row.line, `${c.header} ${excerpt(t, 30)}: the header, the cell and the document do not name exactly one currency`);
         }
         out.push(p);
       }
@@ -289,6 +331,15 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
   return seen;
 }
 
+/** Why a price cell is not a plain amount, in words. */
+function unreadableWhy(t: string): string {
+  if (/\d\s*(-|–|—|~|to)\s*[$€£¥￥]?\s*\d/i.test(t)) return 'is a range, not one amount; kept as written only';
+  if (/^\s*(~|≈|ca\.?|approx\.?|about|around|<|>|up to)/i.test(t)) return 'is approximate or a bound, not an amount; kept as written only';
+  if (/\d,\d{1,2}$/.test(t)) return 'has a decimal comma or thousands separators whose meaning the currency does not decide; kept as written only';
+  if (!/\d/.test(t)) return 'holds no number (text such as "free" or "included"); kept as written only';
+  return 'is not a plain amount (text around the number); kept as written only';
+}
+
 /** "2x Dynamixel XL430-W250", "4 x Motor", "3× Servo": a count folded into the item name. */
 const TOTAL_LABEL = /^(total|合计|总计)\s*[:：]?$/i;
 
@@ -329,7 +380,7 @@ function checkStatedTotals(cols: Column[], records: BomItemRecord[], summaries: 
     if (c.role !== 'unit_price' && c.role !== 'line_total') continue;
     const t = total.cells[c.index]?.text ?? '';
     if (t === '') continue;
-    const stated = readPrice(c, t);
+    const stated = readPrice(c, t, ctx.documentCurrency ?? null);
     if (stated.amount === null) continue;
     // Same currency when both name one (¥ and ￥ are both CNY under a CN label), else the same symbol.
     const same = (p: Price) => (p.currency !== null && stated.currency !== null ? p.currency === stated.currency : p.symbol === stated.symbol && p.currency === stated.currency);

@@ -10,24 +10,33 @@
 import { classifyColumns, isBomTable } from './bom.js';
 import { extractBomDelimited } from './bom-csv.js';
 import { extractBomMarkdown } from './bom-md.js';
-import { assertInputSize, SkipLog } from './limits.js';
+import { assertInputSize, MAX_INPUT_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, SkipLog } from './limits.js';
 import { delimitedRows, detectDelimiter, markdownTables } from './table.js';
-import type { ExtractionResult, ExtractorKind } from './types.js';
-import { extractUrdf } from './urdf.js';
-import { expandXacro, isXacro, XacroError, type XacroExpansion } from './xacro.js';
-import { DomainError } from '../../domain/errors.js';
+import { ExtractionResult, type ExtractorKind } from './types.js';
+import type { XacroExpansion } from './xacro.js';
+import { DomainError, invalidInput } from '../../domain/errors.js';
 import type { XacroInfo } from './types.js';
+import { loadDescription, MalformedXml, type DescriptionInput } from './package.js';
+import { extractUrdfDocument } from './urdf.js';
+import { LintResult, LintSummary, lintUrdfDocument, malformedResult } from './lint.js';
+import { xmlErrorDetails } from './limits.js';
+import { z } from 'zod';
 
 export * from './types.js';
 export { MAX_INPUT_BYTES, MAX_REQUEST_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, assertInputSize } from './limits.js';
 export { decodeText, type Decoded } from './decode.js';
 export { extractUrdf } from './urdf.js';
-export { expandXacro, isXacro, XacroError } from './xacro.js';
+export { expandXacroDocument, isXacroDocument, XacroError, XACRO_LIMITS } from './xacro.js';
+export { PACKAGE_LIMITS, type UploadFile, type DescriptionInput } from './package.js';
+export { MAX_XML_DEPTH, MAX_XML_ELEMENTS } from './xml.js';
+export { LintResult, LintSummary } from './lint.js';
 export { extractBomMarkdown } from './bom-md.js';
 export { extractBomDelimited } from './bom-csv.js';
 
 /** The kind of a text: urdf (a <robot> with joints or links), bom_md (a Markdown pipe table), bom_csv (a delimited BOM header); else null. */
 export function detectKind(content: string): ExtractorKind | null {
+  // XML (the first non-blank character is '<') with a <robot>: a URDF or xacro, malformed or not.
+  if (/^\s*</.test(content) && /<robot[\s>/]/.test(content)) return 'urdf';
   if (/<robot[\s>]/.test(content) && /<(joint|link)[\s>/]/.test(content)) return 'urdf';
   if (markdownTables(content).length > 0) return 'bom_md';
   const d = detectDelimiter(content);
@@ -39,12 +48,12 @@ export function detectKind(content: string): ExtractorKind | null {
   return null;
 }
 
-const EXTRACTORS: Record<ExtractorKind, (text: string) => ExtractionResult> = {
-  urdf: extractUrdf,
+const EXTRACTORS: Record<'bom_md' | 'bom_csv', (text: string) => ExtractionResult> = {
   bom_md: extractBomMarkdown,
   bom_csv: extractBomDelimited,
 };
 
+/** Extracts one text. URDF and xacro are parsed first (malformed XML: invalid_input with line and column), a xacro then expanded. */
 export function extract(content: string, kind: ExtractorKind | 'auto' = 'auto', field = 'content'): ExtractionResult {
   assertInputSize(content, field);
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
@@ -56,30 +65,96 @@ export function extract(content: string, kind: ExtractorKind | 'auto' = 'auto', 
   if (text.trim() === '') return empty(kind === 'auto' ? null : kind, 'input_empty', 'the input is empty or whitespace only');
   const k = kind === 'auto' ? detectKind(text) : kind;
   if (k === null) return empty(null, 'not_recognised', 'not recognised as URDF (<robot> with <joint>/<link>), a Markdown pipe table, or a delimited BOM with an item and a quantity or price column');
-  if (k === 'urdf' && isXacro(text)) {
-    const x = expandUrdfXacro(text, field);
-    return { ...extractUrdf(x.text), xacro: xacroInfo(x) };
-  }
+  if (k === 'urdf') return extractDescription(describe({ content: text }, field));
   return EXTRACTORS[k](text);
 }
 
-/** A single-file xacro expanded, or invalid_input naming what it needs from outside the input. */
-export function expandUrdfXacro(text: string, field = 'content'): XacroExpansion {
+/** The description of an input, malformed XML refused with invalid_input naming the line and column. */
+function describe(input: DescriptionInput, field: string): ReturnType<typeof loadDescription> {
   try {
-    return expandXacro(text);
+    return loadDescription(input, field);
   } catch (err) {
-    if (err instanceof XacroError) throw new DomainError('invalid_input', `${field}: xacro not expanded: ${err.message}`, { field, missing: err.missing });
+    if (err instanceof MalformedXml) {
+      const where = err.file !== undefined ? `${err.file}: ` : '';
+      throw new DomainError('invalid_input', `${err.field}: ${where}not well-formed XML: ${err.message}`, xmlErrorDetails(err.xml, err.field, err.file));
+    }
     throw err;
   }
 }
 
-export function xacroInfo(x: XacroExpansion): XacroInfo {
+function extractDescription(d: ReturnType<typeof loadDescription>): ExtractionResult {
+  const r = extractUrdfDocument(d.root, d.withFiles);
+  return { ...r, ...(d.package ? { package: d.package } : {}), ...(d.xacro ? { xacro: xacroInfo(d.xacro, d.package !== null) } : {}) };
+}
+
+export function xacroInfo(x: XacroExpansion, pkg = false): XacroInfo {
   return {
     expanded: true,
     properties: x.properties,
     macros: x.macros,
     macro_calls: x.macro_calls,
+    includes: x.includes,
     args: x.args,
-    note: 'expanded from a single-file xacro by this project\'s expander (properties, args with defaults, macros, if/unless); line numbers refer to the expanded URDF',
+    note: `expanded by this project\'s xacro expander (properties, args, macros with block parameters, if/unless${pkg ? ', includes, $(find), load_yaml' : ''}); each line is the line of the element in the file it is written in${pkg ? ' (record.file)' : ''}`,
   };
+}
+
+// ---- The entry functions the tools call (plain, serialisable arguments and results) ----
+
+export interface RobotInput {
+  content?: string;
+  kind?: ExtractorKind | 'auto';
+  files?: { path: string; content: string }[];
+  entry?: string;
+  args?: Record<string, string>;
+}
+
+export const ExtractRobotPartsOutput = ExtractionResult.extend({
+  detected: z.boolean().describe('true when kind was auto-detected'),
+  lint: LintSummary.nullable().describe('urdf: the lint_urdf summary of the description (urdfdom check_urdf checks, mimic and transmission references; lint_urdf lists the findings); null for BOM input'),
+  limits: z.object({ max_input_bytes: z.number().int(), max_records: z.number().int(), max_skipped_listed: z.number().int() }).strict(),
+});
+export type ExtractRobotPartsOutput = z.infer<typeof ExtractRobotPartsOutput>;
+
+function oneSource(input: RobotInput): void {
+  if (input.files !== undefined && input.content !== undefined) throw invalidInput('content', 'send either content (one file) or files with entry (a package), not both');
+  if (input.files === undefined && input.content === undefined) throw invalidInput('content', 'is required (or files with entry for a package)');
+  if (input.files === undefined && input.entry !== undefined) throw invalidInput('entry', 'is only used with files');
+}
+
+/** extract_robot_parts: one file (content, kind) or a package (files, entry, args). */
+export function extractRobotParts(input: RobotInput): ExtractRobotPartsOutput {
+  oneSource(input);
+  const kind = input.kind ?? 'auto';
+  const limits = { max_input_bytes: MAX_INPUT_BYTES, max_records: MAX_RECORDS, max_skipped_listed: MAX_SKIPPED_LISTED };
+  if (input.files !== undefined) {
+    if (kind !== 'auto' && kind !== 'urdf') throw invalidInput('kind', 'a package (files) is a URDF / xacro description: use kind auto or urdf');
+    const d = describe(input, 'files');
+    return { ...extractDescription(d), detected: kind === 'auto', lint: lintUrdfDocument(d.root, d.withFiles).summary, limits };
+  }
+  const content = input.content!;
+  assertInputSize(content, 'content');
+  const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
+  const k = kind === 'auto' && text.trim() !== '' ? detectKind(text) : kind;
+  if (k === 'urdf') {
+    const d = describe({ content: text, args: input.args }, 'content');
+    return { ...extractDescription(d), detected: kind === 'auto', lint: lintUrdfDocument(d.root, d.withFiles).summary, limits };
+  }
+  if (input.args !== undefined) throw invalidInput('args', 'xacro args apply to URDF / xacro input only');
+  const result = extract(text, kind, 'content');
+  if (result.kind === null) throw invalidInput('content', `${result.skipped[0]?.reason ?? 'not recognised'}; pass kind (urdf, bom_md or bom_csv) to force an extractor`);
+  return { ...result, detected: kind === 'auto', lint: null, limits };
+}
+
+/** lint_urdf: one file (content) or a package (files, entry, args). Malformed XML is an xml_malformed finding with line and column. */
+export function lintRobotDescription(input: RobotInput): LintResult {
+  oneSource(input);
+  if (input.content !== undefined) assertInputSize(input.content, 'content');
+  try {
+    const d = loadDescription(input, input.files ? 'files' : 'content');
+    return lintUrdfDocument(d.root, d.withFiles);
+  } catch (err) {
+    if (err instanceof MalformedXml) return malformedResult(err.xml, err.file);
+    throw err;
+  }
 }

@@ -1,6 +1,7 @@
 /** Input limits of the extractors, and the collector of skipped items. */
 import { DomainError } from '../../domain/errors.js';
 import type { SkipCode, Skipped } from './types.js';
+import { parseXml, XmlError, type ParseOptions, type XmlElement } from './xml.js';
 
 /** Largest input the extractors read: 2 MiB of UTF-8. */
 export const MAX_INPUT_BYTES = 2 * 1024 * 1024;
@@ -60,4 +61,22 @@ export class LineIndex {
 export function excerpt(s: string, max = 60): string {
   const one = s.replace(/\s+/g, ' ').trim();
   return JSON.stringify(one.length > max ? `${one.slice(0, max)}…` : one);
+}
+
+/** The XML error as the details of an invalid_input refusal: line, column and the limit when one was exceeded. */
+export function xmlErrorDetails(err: XmlError, field: string, file?: string): Record<string, unknown> {
+  return { field, ...(file !== undefined ? { file } : {}), line: err.line, column: err.column, ...(err.limit ? { limit: err.limit, limit_value: err.limitValue } : {}) };
+}
+
+/** Parses `text` as XML; malformed XML or an XML limit throws invalid_input naming the field, line and column (and the limit). */
+export function parseXmlInput(text: string, field = 'content', opts: ParseOptions = {}, file?: string): XmlElement {
+  try {
+    return parseXml(text, opts);
+  } catch (err) {
+    if (err instanceof XmlError) {
+      const where = file !== undefined ? `${file}: ` : '';
+      throw new DomainError('invalid_input', `${field}: ${where}${err.limit ? 'over an XML limit' : 'not well-formed XML'}: ${err.message}`, xmlErrorDetails(err, field, file));
+    }
+    throw err;
+  }
 }

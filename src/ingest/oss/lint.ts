@@ -2,21 +2,28 @@
  * lint_urdf: the checks urdfdom's check_urdf performs when it builds the model, plus mimic and
  * transmission references. Each finding has its line, a severity and a fix hint. Pure; linear.
  *
- * urdfdom parity: one root link; unique link and joint names; every joint has a known type,
- * a parent and a child naming defined links; a link is the child of at most one joint;
- * revolute and prismatic joints have a <limit> with effort and velocity; numeric attributes
- * parse as numbers (origin, axis, limit, mass, inertia, dynamics, safety_controller, calibration,
- * mimic, geometry sizes, colour). Beyond check_urdf: a mimic joint follows a joint that exists
- * and is not itself a mimic; joints named in <transmission> exist.
+ * urdfdom parity (errors where check_urdf refuses the model): well-formed XML; a <robot> with a
+ * name and at least one link; unique link and joint names; every joint has a known type, a
+ * parent and a child naming defined links; a link is the child of at most one joint; exactly one
+ * root link; revolute and prismatic joints have a <limit> with effort and velocity; a <mimic>
+ * names a joint; numeric attributes of joints parse as numbers. Warnings where check_urdf logs
+ * an error but builds the model: numbers that do not parse inside a <link> (urdfdom drops that
+ * <inertial>, <visual> or <collision>), a revolute <limit> without lower or upper, a mimic joint
+ * following another mimic joint, a <transmission> naming an undefined joint.
+ * Stricter than check_urdf on purpose (errors it does not report): links not reachable from the
+ * root (a cycle off the tree), a mimic of an undefined joint or of itself.
  */
 import { z } from 'zod';
-import { LineIndex } from './limits.js';
+import { parseXmlInput } from './limits.js';
 import { URDF_JOINT_TYPES } from './types.js';
-import { scanTags, type ScanProblem, type Tag } from './xml.js';
+import { readUrdfModel, tidy } from './urdf-model.js';
+import { walk, XmlError, parseXml, type XmlElement } from './xml.js';
 
 export const LINT_CODES = [
   'xml_malformed',
   'no_robot',
+  'robot_no_name',
+  'links_none',
   'link_no_name',
   'link_duplicate',
   'joint_no_name',
@@ -28,6 +35,7 @@ export const LINT_CODES = [
   'link_multiple_parents',
   'root_none',
   'root_multiple',
+  'link_unreachable',
   'limit_missing',
   'limit_effort_missing',
   'limit_velocity_missing',
@@ -43,8 +51,10 @@ export const LINT_CODES = [
 export const LintFinding = z
   .object({
     code: z.enum(LINT_CODES),
-    severity: z.enum(['error', 'warning']).describe('error: check_urdf (urdfdom) would reject the model, or a reference is broken; warning: loads but likely wrong'),
+    severity: z.enum(['error', 'warning']).describe('error: check_urdf refuses the model (or stricter on purpose, see the tool); warning: it builds but is likely wrong'),
     line: z.number().int().nullable(),
+    column: z.number().int().optional(),
+    file: z.string().optional(),
     message: z.string(),
     fix: z.string().describe('How to fix it'),
   })
@@ -91,147 +101,160 @@ const NUMERIC: Record<string, Record<string, number>> = {
   color: { rgba: 4 },
 };
 
-interface JointInfo {
-  name: string | null;
-  line: number;
-  type: string | undefined;
-  parent: Tag | null;
-  child: Tag | null;
-  limit: Tag | null;
-  mimic: Tag | null;
+
+/** Lints URDF text: malformed XML is an xml_malformed finding with line and column; an XML limit throws invalid_input. */
+export function lintUrdf(text: string, field = 'content'): LintResult {
+  let root: XmlElement;
+  try {
+    root = parseXml(text, { text: false });
+  } catch (err) {
+    if (!(err instanceof XmlError) || err.limit) return parseXmlInput(text, field, { text: false }) as never; // rethrows as invalid_input
+    return malformedResult(err);
+  }
+  return lintUrdfDocument(root);
 }
 
-export function lintUrdf(text: string): LintResult {
-  const lines = new LineIndex(text);
+/** The lint result of a document that did not parse: one xml_malformed error with line and column. */
+export function malformedResult(err: XmlError, file?: string): LintResult {
+  return {
+    summary: { ok: false, errors: 1, warnings: 0, robot_name: null, links: 0, joints: 0, root_links: [], by_code: { xml_malformed: 1 } },
+    findings: [
+      { code: 'xml_malformed', severity: 'error', line: err.line, column: err.column, ...(file !== undefined ? { file } : {}), message: `not well-formed XML: ${err.reason}`, fix: 'fix the XML so every tag, comment and attribute value is closed and end tags match their start tags' },
+    ],
+  };
+}
+
+/** Lints a parsed (and, for xacro, expanded) document. `withFiles`: findings name the file of the element. */
+export function lintUrdfDocument(root: XmlElement, withFiles = false): LintResult {
   const findings: LintFinding[] = [];
-  let total = 0;
   const byCode: Record<string, number> = {};
   let errors = 0;
   let warnings = 0;
-  const add = (code: LintFinding['code'], severity: LintFinding['severity'], offset: number | null, message: string, fix: string) => {
-    total += 1;
+  const add = (code: LintFinding['code'], severity: LintFinding['severity'], at: XmlElement | null, message: string, fix: string) => {
     byCode[code] = (byCode[code] ?? 0) + 1;
     if (severity === 'error') errors += 1;
     else warnings += 1;
-    if (findings.length < MAX_FINDINGS) findings.push({ code, severity, line: offset === null ? null : lines.line(offset), message, fix });
+    if (findings.length < MAX_FINDINGS) findings.push({ code, severity, line: at ? at.line : null, ...(withFiles && at?.file !== undefined ? { file: at.file } : {}), message, fix });
   };
 
-  const problems: ScanProblem[] = [];
-  const stack: string[] = [];
-  const links = new Map<string, number>();
-  const joints: JointInfo[] = [];
-  const transmissionJoints: { name: string; offset: number }[] = [];
-  let robotName: string | null = null;
-  let sawRobot = false;
-  let joint: JointInfo | null = null;
-  let jointDepth = -1;
-
-  for (const tag of scanTags(text, problems)) {
-    if (tag.kind === 'end') {
-      const i = stack.lastIndexOf(tag.name);
-      if (i < 0) continue;
-      stack.length = i;
-      if (joint && stack.length <= jointDepth) {
-        joints.push(joint);
-        joint = null;
-        jointDepth = -1;
-      }
-      continue;
-    }
-    const parent = stack[stack.length - 1];
-    const inTransmission = stack.includes('transmission');
-    const inOther = stack.includes('gazebo') || stack.includes('ros2_control');
-    if (tag.name === 'robot' && !sawRobot) {
-      sawRobot = true;
-      robotName = tag.attrs.get('name')?.trim() || null;
-    } else if (tag.name === 'link' && parent === 'robot') {
-      const name = tag.attrs.get('name')?.trim();
-      if (!name) add('link_no_name', 'error', tag.offset, '<link> without a name attribute', 'give the link a unique name="..."');
-      else if (links.has(name)) add('link_duplicate', 'error', tag.offset, `link "${name}" is defined more than once (first at line ${links.get(name)})`, 'rename one of the links or remove the duplicate');
-      else links.set(name, lines.line(tag.offset));
-    } else if (tag.name === 'joint' && inTransmission) {
-      const name = tag.attrs.get('name')?.trim();
-      if (name) transmissionJoints.push({ name, offset: tag.offset });
-    } else if (tag.name === 'joint' && parent === 'robot' && !inOther) {
-      joint = { name: tag.attrs.get('name')?.trim() || null, line: tag.offset, type: tag.attrs.get('type'), parent: null, child: null, limit: null, mimic: null };
-      if (tag.selfClosing) {
-        joints.push(joint);
-        joint = null;
-      } else jointDepth = stack.length;
-    } else if (joint && parent === 'joint' && (tag.name === 'parent' || tag.name === 'child' || tag.name === 'limit' || tag.name === 'mimic')) {
-      if (joint[tag.name] === null) joint[tag.name] = tag;
-    }
-    // Numbers that must parse, wherever the element is (links, joints, geometry, materials).
-    const spec = NUMERIC[tag.name];
-    if (spec && !inOther) {
-      for (const [attr, n] of Object.entries(spec)) {
-        const v = tag.attrs.get(attr);
-        if (v === undefined) continue;
-        const parts = v.trim().split(/\s+/).filter(Boolean);
-        if (parts.length !== n || !parts.every((p) => NUMBER.test(p))) {
-          add('number_invalid', 'error', tag.offset, `<${tag.name} ${attr}="${v.length > 40 ? `${v.slice(0, 40)}…` : v}"> is not ${n === 1 ? 'a number' : `${n} numbers separated by spaces`}`, `write ${attr} as ${n === 1 ? 'one decimal number, e.g. "0.5"' : `${n} decimal numbers, e.g. "${Array(n).fill('0').join(' ')}"`}`);
-        }
-      }
-    }
-    if (!tag.selfClosing) stack.push(tag.name);
+  const model = readUrdfModel(root);
+  const robot = model.robot;
+  if (!robot) {
+    add('no_robot', 'error', root, `the root element is <${root.name}>, not <robot>`, 'wrap the links and joints in <robot name="...">…</robot>');
+    return finish(findings, errors, warnings, byCode, null, 0, 0, []);
   }
-  if (joint) joints.push(joint);
-  for (const p of problems) add('xml_malformed', 'error', p.offset, p.message, 'fix the XML so every tag and comment is closed');
-  if (!sawRobot) add('no_robot', 'error', null, 'no <robot> element', 'wrap the links and joints in <robot name="...">…</robot>');
+  const robotName = tidy(robot.attrs.get('name'));
+  if (robotName === null) add('robot_no_name', 'error', robot, '<robot> has no name attribute (check_urdf: "No name given for the robot")', 'add name="..." to <robot>');
 
-  const jointNames = new Map<string, JointInfo>();
+  // Numbers that must parse: inside a joint urdfdom refuses the model; inside a link it drops that part.
+  for (const { el, parents } of walk(robot)) {
+    const spec = NUMERIC[el.name];
+    if (!spec || parents.some((p) => REFERENCE_CONTAINERS_LINT.has(p.name))) continue;
+    const inLink = parents.length >= 2 && parents[1].name === 'link';
+    const inJoint = parents.length >= 2 && parents[1].name === 'joint';
+    if (!inLink && !inJoint) continue;
+    for (const [attr, n] of Object.entries(spec)) {
+      const v = el.attrs.get(attr);
+      if (v === undefined) continue;
+      const parts = v.trim().split(/\s+/).filter(Boolean);
+      if (parts.length !== n || !parts.every((p) => NUMBER.test(p))) {
+        const what = `<${el.name} ${attr}="${v.length > 40 ? `${v.slice(0, 40)}…` : v}"> is not ${n === 1 ? 'a number' : `${n} numbers separated by spaces`}`;
+        add(
+          'number_invalid',
+          inJoint ? 'error' : 'warning',
+          el,
+          inJoint ? what : `${what}; check_urdf logs it and drops this part of link "${tidy(parents[1].attrs.get('name')) ?? '?'}"`,
+          `write ${attr} as ${n === 1 ? 'one decimal number, e.g. "0.5"' : `${n} decimal numbers, e.g. "${Array(n).fill('0').join(' ')}"`}`,
+        );
+      }
+    }
+  }
+
+  const links = new Map<string, XmlElement>();
+  for (const l of model.links) {
+    if (l.name === null) add('link_no_name', 'error', l.el, '<link> without a name attribute', 'give the link a unique name="..."');
+    else if (links.has(l.name)) add('link_duplicate', 'error', l.el, `link "${l.name}" is defined more than once (first at line ${links.get(l.name)!.line})`, 'rename one of the links or remove the duplicate');
+    else links.set(l.name, l.el);
+  }
+  if (model.links.length === 0) add('links_none', 'error', robot, 'the robot has no <link> (check_urdf: "No link elements found")', 'add at least one <link name="..."/>');
+
+  const jointNames = new Map<string, (typeof model.joints)[number]>();
   const childOf = new Map<string, string>();
-  for (const j of joints) {
+  const edges = new Map<string, string[]>();
+  for (const j of model.joints) {
     const label = j.name ? `joint "${j.name}"` : 'a joint';
-    if (!j.name) add('joint_no_name', 'error', j.line, '<joint> without a name attribute', 'give the joint a unique name="..."');
-    else if (jointNames.has(j.name)) add('joint_duplicate', 'error', j.line, `joint "${j.name}" is defined more than once (first at line ${lines.line(jointNames.get(j.name)!.line)})`, 'rename one of the joints or remove the duplicate');
+    if (!j.name) add('joint_no_name', 'error', j.el, '<joint> without a name attribute', 'give the joint a unique name="..."');
+    else if (jointNames.has(j.name)) add('joint_duplicate', 'error', j.el, `joint "${j.name}" is defined more than once (first at line ${jointNames.get(j.name)!.el.line})`, 'rename one of the joints or remove the duplicate');
     else jointNames.set(j.name, j);
     const type = j.type?.trim();
     if (!type || !(URDF_JOINT_TYPES as readonly string[]).includes(type)) {
-      add('joint_type_invalid', 'error', j.line, `${label} has type ${type ? `"${type}"` : 'missing'}`, `set type to one of ${URDF_JOINT_TYPES.join(', ')}`);
+      add('joint_type_invalid', 'error', j.el, `${label} has type ${type ? `"${type}"` : 'missing'}`, `set type to one of ${URDF_JOINT_TYPES.join(', ')}`);
     }
-    const ends: ['parent' | 'child', Tag | null][] = [['parent', j.parent], ['child', j.child]];
+    const ends: ['parent' | 'child', XmlElement | undefined][] = [['parent', j.parts.parent], ['child', j.parts.child]];
+    const named: Partial<Record<'parent' | 'child', string>> = {};
     for (const [end, t] of ends) {
       const link = t?.attrs.get('link')?.trim();
-      if (!link) add(end === 'parent' ? 'joint_parent_missing' : 'joint_child_missing', 'error', t?.offset ?? j.line, `${label} has no <${end} link="...">`, `add <${end} link="name of a defined link"/> inside the joint`);
-      else if (!links.has(link)) add('joint_link_undefined', 'error', t!.offset, `${label}: ${end} link "${link}" is not defined`, `define <link name="${link}"> or name an existing link`);
-      else if (end === 'child') {
-        if (childOf.has(link)) add('link_multiple_parents', 'error', t!.offset, `link "${link}" is the child of ${label} and of joint "${childOf.get(link)}"`, 'a link has at most one parent joint: the model must be a tree');
-        else childOf.set(link, j.name ?? '?');
-      }
-    }
-    if (type === 'revolute' || type === 'prismatic') {
-      if (!j.limit) add('limit_missing', 'error', j.line, `${label} is ${type} but has no <limit>`, 'add <limit lower="..." upper="..." effort="..." velocity="..."/> (urdfdom requires it for revolute and prismatic joints)');
+      if (!link) add(end === 'parent' ? 'joint_parent_missing' : 'joint_child_missing', 'error', t ?? j.el, `${label} has no <${end} link="...">`, `add <${end} link="name of a defined link"/> inside the joint`);
+      else if (!links.has(link)) add('joint_link_undefined', 'error', t!, `${label}: ${end} link "${link}" is not defined`, `define <link name="${link}"> or name an existing link`);
       else {
-        if (j.limit.attrs.get('effort') === undefined) add('limit_effort_missing', 'error', j.limit.offset, `${label}: <limit> has no effort`, 'add effort="..." (N·m for revolute, N for prismatic)');
-        if (type === 'revolute' && (j.limit.attrs.get('lower') === undefined || j.limit.attrs.get('upper') === undefined)) {
-          add('limit_range_missing', 'warning', j.limit.offset, `${label}: <limit> has no ${j.limit.attrs.get('lower') === undefined ? 'lower' : 'upper'}; urdfdom reads it as 0`, 'write lower="..." and upper="..." in radians (or use type="continuous" for an unbounded joint)');
+        named[end] = link;
+        if (end === 'child') {
+          if (childOf.has(link)) add('link_multiple_parents', 'error', t!, `link "${link}" is the child of ${label} and of joint "${childOf.get(link)}"`, 'a link has at most one parent joint: the model must be a tree');
+          else childOf.set(link, j.name ?? '?');
         }
-        if (j.limit.attrs.get('velocity') === undefined) add('limit_velocity_missing', 'error', j.limit.offset, `${label}: <limit> has no velocity`, 'add velocity="..." (rad/s for revolute, m/s for prismatic)');
+      }
+    }
+    if (named.parent && named.child) edges.set(named.parent, [...(edges.get(named.parent) ?? []), named.child]);
+    if (type === 'revolute' || type === 'prismatic') {
+      const limit = j.parts.limit;
+      if (!limit) add('limit_missing', 'error', j.el, `${label} is ${type} but has no <limit>`, 'add <limit lower="..." upper="..." effort="..." velocity="..."/> (urdfdom requires it for revolute and prismatic joints)');
+      else {
+        if (limit.attrs.get('effort') === undefined) add('limit_effort_missing', 'error', limit, `${label}: <limit> has no effort`, 'add effort="..." (N·m for revolute, N for prismatic)');
+        if (type === 'revolute' && (limit.attrs.get('lower') === undefined || limit.attrs.get('upper') === undefined)) {
+          add('limit_range_missing', 'warning', limit, `${label}: <limit> has no ${limit.attrs.get('lower') === undefined ? 'lower' : 'upper'}; urdfdom reads it as 0`, 'write lower="..." and upper="..." in radians (or use type="continuous" for an unbounded joint)');
+        }
+        if (limit.attrs.get('velocity') === undefined) add('limit_velocity_missing', 'error', limit, `${label}: <limit> has no velocity`, 'add velocity="..." (rad/s for revolute, m/s for prismatic)');
       }
     }
   }
-  for (const j of joints) {
-    if (!j.mimic) continue;
+  for (const j of model.joints) {
+    const mimic = j.parts.mimic;
+    if (!mimic) continue;
     const label = j.name ? `joint "${j.name}"` : 'a joint';
-    const target = j.mimic.attrs.get('joint')?.trim();
-    if (!target) add('mimic_target_missing', 'error', j.mimic.offset, `${label}: <mimic> has no joint attribute`, 'name the joint it follows: <mimic joint="..."/>');
-    else if (target === j.name) add('mimic_self', 'error', j.mimic.offset, `${label} mimics itself`, 'name another joint in <mimic joint="...">');
-    else if (!jointNames.has(target)) add('mimic_target_undefined', 'error', j.mimic.offset, `${label} mimics "${target}", which is not defined`, `define joint "${target}" or name an existing joint`);
-    else if (jointNames.get(target)!.mimic) add('mimic_target_is_mimic', 'error', j.mimic.offset, `${label} mimics "${target}", which is itself a mimic joint`, `follow the joint "${target}" follows (with the multipliers and offsets composed) so every mimic names an actuated joint`);
+    const target = mimic.attrs.get('joint')?.trim();
+    if (!target) add('mimic_target_missing', 'error', mimic, `${label}: <mimic> has no joint attribute`, 'name the joint it follows: <mimic joint="..."/>');
+    else if (target === j.name) add('mimic_self', 'error', mimic, `${label} mimics itself`, 'name another joint in <mimic joint="...">');
+    else if (!jointNames.has(target)) add('mimic_target_undefined', 'error', mimic, `${label} mimics "${target}", which is not defined`, `define joint "${target}" or name an existing joint`);
+    else if (jointNames.get(target)!.parts.mimic) add('mimic_target_is_mimic', 'warning', mimic, `${label} mimics "${target}", which is itself a mimic joint`, `urdfdom builds it, but some tools (MoveIt) need every mimic to name an actuated joint: follow the joint "${target}" follows, with the multipliers and offsets composed`);
   }
-  for (const t of transmissionJoints) {
-    if (!jointNames.has(t.name)) add('transmission_joint_undefined', 'error', t.offset, `<transmission> names joint "${t.name}", which is not defined`, `rename it to a defined joint or define joint "${t.name}"`);
+  for (const t of model.references) {
+    if (t.container !== 'transmission' || !t.name) continue;
+    if (!jointNames.has(t.name)) add('transmission_joint_undefined', 'warning', t.el, `<transmission> names joint "${t.name}", which is not defined`, `rename it to a defined joint or define joint "${t.name}" (check_urdf ignores transmissions; ros_control refuses it)`);
   }
   const roots = [...links.keys()].filter((l) => !childOf.has(l));
   if (links.size > 0 && roots.length === 0) add('root_none', 'error', null, 'no root link: every link is some joint\'s child (a cycle)', 'break the cycle so one link is no joint\'s child');
   if (roots.length > 1) {
     add('root_multiple', 'error', null, `${roots.length} root links (${roots.slice(0, 5).join(', ')}${roots.length > 5 ? ', …' : ''}): urdfdom needs exactly one`, 'connect every other root to the tree with a joint (fixed if it does not move), or remove unused links');
   }
-  findings.sort((a, b) => (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
-  void total;
+  if (roots.length === 1) {
+    // Links off the tree: children of a cycle that the root never reaches (urdfdom builds the model and drops them).
+    const reached = new Set<string>([roots[0]]);
+    const queue = [roots[0]];
+    while (queue.length > 0) for (const c of edges.get(queue.pop()!) ?? []) if (!reached.has(c)) (reached.add(c), queue.push(c));
+    const off = [...links.keys()].filter((l) => !reached.has(l));
+    if (off.length > 0) {
+      add('link_unreachable', 'error', links.get(off[0])!, `${off.length} link(s) not reachable from the root link "${roots[0]}" (${off.slice(0, 5).join(', ')}${off.length > 5 ? ', …' : ''}): their joints form a cycle off the tree`, 'break the cycle and attach those links to the tree (check_urdf silently drops them)');
+    }
+  }
+  return finish(findings, errors, warnings, byCode, robotName, links.size, model.joints.length, roots);
+}
+
+const REFERENCE_CONTAINERS_LINT = new Set(['gazebo', 'ros2_control', 'transmission']);
+
+function finish(findings: LintFinding[], errors: number, warnings: number, byCode: Record<string, number>, robotName: string | null, links: number, joints: number, roots: string[]): LintResult {
+  findings.sort((a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER));
   return {
-    summary: { ok: errors === 0, errors, warnings, robot_name: robotName, links: links.size, joints: joints.length, root_links: roots.slice(0, 20), by_code: byCode },
+    summary: { ok: errors === 0, errors, warnings, robot_name: robotName, links, joints, root_links: roots.slice(0, 20), by_code: byCode },
     findings,
   };
 }

@@ -5,7 +5,7 @@
  * (mesh file: its base name). Pure; linear in the input.
  */
 import { z } from 'zod';
-import { scanTags, type ScanProblem } from './xml.js';
+import { childElements, parseXml, walk, type XmlElement } from './xml.js';
 
 export const UrdfMention = z
   .object({
@@ -17,37 +17,36 @@ export const UrdfMention = z
 export type UrdfMention = z.infer<typeof UrdfMention>;
 
 export function urdfMentions(text: string): UrdfMention[] {
-  const problems: ScanProblem[] = [];
+  let root: XmlElement;
+  try {
+    root = parseXml(text, { text: false });
+  } catch {
+    return []; // malformed: the extractor refuses the file with its line and column
+  }
   const byKey = new Map<string, UrdfMention>();
-  let link: string | null = null;
-  let geometryDepth = 0;
-  for (const tag of scanTags(text, problems)) {
-    if (tag.name === 'link') {
-      if (tag.kind === 'start' && !tag.selfClosing) link = tag.attrs.get('name')?.trim() || null;
-      else if (tag.kind === 'end') link = null;
-      continue;
+  for (const link of root.name === 'robot' ? childElements(root, 'link') : []) {
+    const name = link.attrs.get('name')?.trim() || null;
+    if (name === null) continue;
+    for (const part of childElements(link)) {
+      if (part.name !== 'visual' && part.name !== 'collision') continue;
+      for (const { el } of walk(part)) {
+        let kind: UrdfMention['kind'] | null = null;
+        let label: string | null = null;
+        if (el.name === 'mesh') {
+          kind = 'mesh';
+          const f = el.attrs.get('filename')?.trim();
+          label = f ? (f.split(/[\\/]/).pop() ?? null) : null;
+        } else if (el.name === 'material') {
+          kind = 'material';
+          label = el.attrs.get('name')?.trim() || null;
+        }
+        if (kind === null || label === null || label === '') continue;
+        const key = `${kind}\n${label}`;
+        const m = byKey.get(key) ?? { kind, name: label, links: [] };
+        if (!m.links.includes(name)) m.links.push(name);
+        byKey.set(key, m);
+      }
     }
-    if (tag.name === 'visual' || tag.name === 'collision') {
-      if (tag.kind === 'start' && !tag.selfClosing) geometryDepth += 1;
-      else if (tag.kind === 'end' && geometryDepth > 0) geometryDepth -= 1;
-      continue;
-    }
-    if (tag.kind !== 'start' || link === null || geometryDepth === 0) continue;
-    let kind: UrdfMention['kind'] | null = null;
-    let name: string | null = null;
-    if (tag.name === 'mesh') {
-      kind = 'mesh';
-      const f = tag.attrs.get('filename')?.trim();
-      name = f ? (f.split(/[\\/]/).pop() ?? null) : null;
-    } else if (tag.name === 'material') {
-      kind = 'material';
-      name = tag.attrs.get('name')?.trim() || null;
-    }
-    if (kind === null || name === null || name === '') continue;
-    const key = `${kind}\n${name}`;
-    const m = byKey.get(key) ?? { kind, name, links: [] };
-    if (!m.links.includes(link)) m.links.push(link);
-    byKey.set(key, m);
   }
   return [...byKey.values()];
 }

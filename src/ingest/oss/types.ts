@@ -123,7 +123,8 @@ export const JointRecord = z
     record_type: z.literal('urdf_joint'),
     extractor: z.literal('urdf'),
     confidence: Confidence,
-    line: z.number().int().describe('Line of the <joint> tag'),
+    line: z.number().int().describe('Line of the <joint> tag (in file, for a package)'),
+    file: z.string().optional().describe('Packages: the file the <joint> is written in'),
     joint_name: z.string(),
     joint_type: z.enum(URDF_JOINT_TYPES),
     parent_link: z.string().nullable(),
@@ -143,7 +144,8 @@ export const Price = z
     as_written: z.string().describe('The cell as written (markup removed)'),
     currency_label: z.string().nullable().describe('Currency or region label in the column header, as written (e.g. "CNY", "RMB", "US", "EU", "JPY")'),
     symbol: z.string().nullable().describe('Currency symbol or code in the cell, as written (e.g. "$", "€", "￥")'),
-    currency: z.string().nullable().describe('ISO 4217 code when the label and symbol determine exactly one currency; null otherwise (never converted, never guessed)'),
+    currency: z.string().nullable().describe('ISO 4217 code when header label, cell symbol and (for what they leave open) the document ("All prices in USD") determine exactly one; else null (never guessed)'),
+    currency_source: z.enum(['header', 'cell', 'header_and_cell', 'document']).nullable(),
     amount: z.string().nullable().describe('Plain decimal text of the amount (thousands separators removed); null when the cell is not a plain amount, e.g. "￥5.2*4"'),
     product_of: z
       .object({ amount: z.string(), factor: z.string() })
@@ -213,20 +215,70 @@ export const XacroInfo = z
     properties: z.number().int(),
     macros: z.number().int(),
     macro_calls: z.number().int(),
-    args: z.array(z.object({ name: z.string(), value: z.string() }).strict()).describe('Arguments with their in-file defaults'),
+    args: z.array(z.object({ name: z.string(), value: z.string(), source: z.enum(['default', 'passed']) }).strict()),
+    includes: z.number().int(),
     note: z.string(),
   })
   .strict()
-  .describe('The input was a single-file xacro, expanded by this project\'s expander before extraction');
+  .describe('The input was xacro, expanded by this project\'s expander before extraction');
 export type XacroInfo = z.infer<typeof XacroInfo>;
+
+export const MassSummary = z
+  .object({
+    root_link: z.string().nullable().describe('null unless exactly one'),
+    root_link_mass: NumText.nullable(),
+    total: z.number().nullable().describe('kg, links of the tree from the root (all links without one root); null when none has a mass'),
+    links_with_mass: z.number().int(),
+    links_without_mass: z.array(z.string()),
+    subtrees: z.array(z.object({ joint: z.string(), child_link: z.string(), mass: z.number() }).strict()),
+  })
+  .strict()
+  .describe('urdf: root link, total mass and mass per joint subtree, from <inertial><mass> (kg)');
+export type MassSummary = z.infer<typeof MassSummary>;
+
+export const ReferencedFile = z
+  .object({
+    uri: z.string(),
+    path: z.string().nullable(),
+    present: z.boolean().describe('Among the files sent'),
+  })
+  .strict();
+
+export const PackageInfo = z
+  .object({
+    name: z.string().nullable().describe('ROS package of the entry'),
+    entry: z.string(),
+    packages: z.array(z.object({ name: z.string(), folder: z.string() }).strict()),
+    files_read: z.array(z.string()),
+    files_unused: z.number().int(),
+    referenced_files: z.array(ReferencedFile).describe('Meshes and textures named; listed, not needed'),
+  })
+  .strict()
+  .describe('Packages (files + entry)');
+export type PackageInfo = z.infer<typeof PackageInfo>;
+
+export const BomTableInfo = z
+  .object({
+    table: z.number().int(),
+    line: z.number().int(),
+    section: z.string().nullable(),
+    columns: z.array(z.object({ header: z.string(), read_as: z.string() }).strict()),
+    ignored_columns: z.array(z.string()).describe('Not interpreted (cells kept in other_columns)'),
+    document_currency: z.string().nullable(),
+  })
+  .strict();
+export type BomTableInfo = z.infer<typeof BomTableInfo>;
 
 export const ExtractionResult = z
   .object({
     kind: z.enum(EXTRACTOR_KINDS).nullable().describe('Extractor used; null when auto-detection recognised nothing'),
-    xacro: XacroInfo.optional().describe('Present when the input was xacro and was expanded; lines then refer to the expanded URDF'),
+    package: PackageInfo.optional(),
+    xacro: XacroInfo.optional().describe('Present when the input was xacro and was expanded'),
     robot_name: z.string().nullable().describe('urdf: <robot name> as written'),
     records: z.array(ExtractedRecord),
     counts: ExtractionCounts,
+    mass: MassSummary.optional(),
+    bom_tables: z.array(BomTableInfo).optional().describe('bom: columns of each BOM table as read'),
     skipped: z.array(Skipped).describe(`Skipped items with reasons, the first ${200} (counts.skipped has the total)`),
   })
   .strict();

@@ -1,190 +1,114 @@
 /**
  * URDF extractor: joint definitions (name, type, parent and child links, axis, <limit>
- * attributes) and link masses. Attribute order, quoting, line breaks inside tags (the
- * SolidWorks exporter's style), comments and stray whitespace inside values do not matter.
+ * attributes), link masses, the root link and the mass of the whole tree and of each joint's
+ * subtree. Read from the parsed document (xml.ts), so attribute order, quoting, line breaks
+ * inside tags (the SolidWorks exporter's style) and comments do not matter, and malformed XML is
+ * refused with its line and column.
  *
  * A <joint> inside <transmission>, <gazebo> or <ros2_control> is a reference to a joint, not a
  * definition: it is counted in joint_references and produces no record. Pure: no I/O.
  */
-import { excerpt, LineIndex, MAX_RECORDS, SkipLog } from './limits.js';
-import { ACTUATED_JOINT_TYPES, DOF_CONVENTION, URDF_JOINT_TYPES, type DofSummary, type ExtractionResult, type JointRecord } from './types.js';
-import { scanTags, type ScanProblem, type Tag } from './xml.js';
+import { excerpt, MAX_RECORDS, parseXmlInput, SkipLog } from './limits.js';
+import { ACTUATED_JOINT_TYPES, DOF_CONVENTION, URDF_JOINT_TYPES, type DofSummary, type ExtractionResult, type JointRecord, type MassSummary } from './types.js';
+import { readUrdfModel, tidy, type UrdfModel } from './urdf-model.js';
+import type { XmlElement } from './xml.js';
 
-const REFERENCE_CONTAINERS = new Set(['transmission', 'gazebo', 'ros2_control']);
 const LIMIT_ATTRS = ['lower', 'upper', 'effort', 'velocity'] as const;
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Links listed by name in mass.links_without_mass at most. */
+const MAX_MASSLESS_LISTED = 50;
 
-type Role = 'joint' | 'link' | 'inertial' | 'other';
-interface Open {
-  name: string;
-  role: Role;
+/** Extracts a URDF given as text; malformed XML throws invalid_input with line and column. */
+export function extractUrdf(text: string, field = 'content'): ExtractionResult {
+  return extractUrdfDocument(parseXmlInput(text, field, { text: false }));
 }
 
-interface JointDraft {
-  tag: Tag;
-  line: number;
-  parent: Tag | null;
-  child: Tag | null;
-  axis: Tag | null;
-  limit: Tag | null;
-  mimic: Tag | null;
-}
-
-/** Trimmed, inner whitespace runs collapsed to one space: the same value, written tidily. */
-function tidy(v: string | undefined): string | null {
-  if (v === undefined) return null;
-  const t = v.replace(/\s+/g, ' ').trim();
-  return t === '' ? null : t;
-}
-
-export function extractUrdf(text: string): ExtractionResult {
+/** Extracts from a parsed (and, for xacro, expanded) document. `withFiles`: records name the file each joint is written in. */
+export function extractUrdfDocument(root: XmlElement, withFiles = false): ExtractionResult {
+  const model = readUrdfModel(root);
   const skipped = new SkipLog();
-  const lines = new LineIndex(text);
-  const problems: ScanProblem[] = [];
-  const stack: Open[] = [];
-  const drafts: JointDraft[] = [];
   const linkMass = new Map<string, string | null>();
-  let robotName: string | null = null;
-  let references = 0;
-  let links = 0;
-  let joint: JointDraft | null = null;
-  let link: { name: string | null; line: number } | null = null;
-
-  // Open-element counts by name keep every step O(1) amortised, however deep the nesting.
-  const openCount = new Map<string, number>();
-  let referenceDepth = 0;
-  const inReference = () => referenceDepth > 0;
-  const push = (o: Open) => {
-    stack.push(o);
-    openCount.set(o.name, (openCount.get(o.name) ?? 0) + 1);
-    if (REFERENCE_CONTAINERS.has(o.name)) referenceDepth += 1;
-  };
-  const pop = (): Open => {
-    const o = stack.pop()!;
-    openCount.set(o.name, openCount.get(o.name)! - 1);
-    if (REFERENCE_CONTAINERS.has(o.name)) referenceDepth -= 1;
-    return o;
-  };
-
-  const closeJoint = () => {
-    if (joint) drafts.push(joint);
-    joint = null;
-  };
-
-  for (const tag of scanTags(text, problems)) {
-    if (tag.kind === 'end') {
-      if (!openCount.get(tag.name)) continue; // stray end tag
-      for (;;) {
-        const o = pop();
-        if (o.role === 'joint') closeJoint();
-        if (o.role === 'link') link = null;
-        if (o.name === tag.name) break;
-      }
-      continue;
-    }
-    const top = stack[stack.length - 1];
-    let role: Role = 'other';
-    if (tag.name === 'robot' && robotName === null) robotName = tidy(tag.attrs.get('name'));
-    if (tag.name === 'joint') {
-      if (inReference()) references += 1;
-      else if (joint === null) {
-        joint = { tag, line: lines.line(tag.offset), parent: null, child: null, axis: null, limit: null, mimic: null };
-        role = 'joint';
-      }
-    } else if (tag.name === 'link' && !inReference() && joint === null) {
-      links += 1;
-      const name = tidy(tag.attrs.get('name'));
-      link = { name, line: lines.line(tag.offset) };
-      if (name !== null && !linkMass.has(name)) linkMass.set(name, null);
-      role = 'link';
-    } else if (joint && top?.role === 'joint' && (tag.name === 'parent' || tag.name === 'child' || tag.name === 'axis' || tag.name === 'limit' || tag.name === 'mimic')) {
-      const key = tag.name as 'parent' | 'child' | 'axis' | 'limit' | 'mimic';
-      if (joint[key] === null) joint[key] = tag;
-      else skipped.add('element_repeated', 'value', lines.line(tag.offset), `<${tag.name}> repeated inside joint ${excerpt(joint.tag.attrs.get('name') ?? '')}; the first one is kept`);
-    } else if (link && tag.name === 'inertial' && top?.role === 'link') {
-      role = 'inertial';
-    } else if (link && tag.name === 'mass' && top?.role === 'inertial' && link.name !== null) {
-      const v = tidy(tag.attrs.get('value'));
-      if (v !== null && NUMBER.test(v)) {
-        if (linkMass.get(link.name) === null) linkMass.set(link.name, v);
-      } else skipped.add('value_not_numeric', 'value', lines.line(tag.offset), `mass of link ${excerpt(link.name)} is not a number: ${excerpt(v ?? '')}`);
-    }
-    if (tag.selfClosing) {
-      if (role === 'joint') closeJoint();
-      if (role === 'link') link = null;
-    } else push({ name: tag.name, role });
+  for (const l of model.links) {
+    if (l.name === null) continue;
+    if (!linkMass.has(l.name)) linkMass.set(l.name, null);
+    if (!l.mass) continue;
+    const v = tidy(l.mass.value);
+    if (v !== null && NUMBER.test(v)) {
+      if (linkMass.get(l.name) === null) linkMass.set(l.name, v);
+    } else skipped.add('value_not_numeric', 'value', l.mass.el.line, `mass of link ${excerpt(l.name)} is not a number: ${excerpt(v ?? '')}`);
   }
-  closeJoint(); // a joint left open at the end of the input
-
-  for (const p of problems) skipped.add(p.code, 'input', lines.line(p.offset), p.message);
 
   const records: JointRecord[] = [];
   const byType = new Map<string, number>();
   const seen = new Set<string>();
-  for (const d of drafts) {
-    const name = tidy(d.tag.attrs.get('name'));
-    const rawType = d.tag.attrs.get('type');
+  for (const j of model.joints) {
+    const line = j.el.line;
+    for (const r of j.repeated) skipped.add('element_repeated', 'value', r.line, `<${r.name}> repeated inside joint ${excerpt(j.name ?? '')}; the first one is kept`);
+    const name = j.name;
     if (name === null) {
-      skipped.add('joint_no_name', 'joint', d.line, 'joint without a name attribute');
+      skipped.add('joint_no_name', 'joint', line, 'joint without a name attribute');
       continue;
     }
-    if (rawType === undefined) {
-      skipped.add('joint_no_type', 'joint', d.line, `joint ${excerpt(name)} has no type attribute`);
+    if (j.type === undefined) {
+      skipped.add('joint_no_type', 'joint', line, `joint ${excerpt(name)} has no type attribute`);
       continue;
     }
-    const type = rawType.trim();
+    const type = j.type.trim();
     if (!(URDF_JOINT_TYPES as readonly string[]).includes(type)) {
-      skipped.add('joint_unknown_type', 'joint', d.line, `joint ${excerpt(name)} has type ${excerpt(rawType)}, not one of ${URDF_JOINT_TYPES.join(', ')}`);
+      skipped.add('joint_unknown_type', 'joint', line, `joint ${excerpt(name)} has type ${excerpt(j.type)}, not one of ${URDF_JOINT_TYPES.join(', ')}`);
       continue;
     }
     if (records.length >= MAX_RECORDS) {
-      skipped.add('record_limit', 'joint', d.line, `record limit ${MAX_RECORDS} reached`);
+      skipped.add('record_limit', 'joint', line, `record limit ${MAX_RECORDS} reached`);
       continue;
     }
     let confidence: JointRecord['confidence'] = 'high';
     if (seen.has(name)) {
       confidence = 'medium';
-      skipped.add('joint_duplicate_name', 'value', d.line, `joint name ${excerpt(name)} is defined more than once; each definition is kept`);
+      skipped.add('joint_duplicate_name', 'value', line, `joint name ${excerpt(name)} is defined more than once; each definition is kept`);
     }
     seen.add(name);
     const limits: JointRecord['limits'] = {};
+    const limit = j.parts.limit;
     for (const a of LIMIT_ATTRS) {
-      const v = d.limit?.attrs.get(a);
+      const v = limit?.attrs.get(a);
       if (v === undefined) continue;
       const t = v.trim();
       if (NUMBER.test(t)) limits[a] = t;
       else {
         confidence = 'medium';
-        skipped.add('value_not_numeric', 'value', lines.line(d.limit!.offset), `limit ${a} of joint ${excerpt(name)} is not a number: ${excerpt(v)}`);
+        skipped.add('value_not_numeric', 'value', limit!.line, `limit ${a} of joint ${excerpt(name)} is not a number: ${excerpt(v)}`);
       }
     }
     let mimic: JointRecord['mimic'] = null;
-    if (d.mimic) {
+    const mimicEl = j.parts.mimic;
+    if (mimicEl) {
       const num = (a: 'multiplier' | 'offset'): string | null => {
-        const v = d.mimic!.attrs.get(a);
+        const v = mimicEl.attrs.get(a);
         if (v === undefined) return null;
         const t = v.trim();
         if (NUMBER.test(t)) return t;
         confidence = 'medium';
-        skipped.add('value_not_numeric', 'value', lines.line(d.mimic!.offset), `mimic ${a} of joint ${excerpt(name)} is not a number: ${excerpt(v)}`);
+        skipped.add('value_not_numeric', 'value', mimicEl.line, `mimic ${a} of joint ${excerpt(name)} is not a number: ${excerpt(v)}`);
         return null;
       };
-      mimic = { joint: tidy(d.mimic.attrs.get('joint')), multiplier: num('multiplier'), offset: num('offset') };
+      mimic = { joint: tidy(mimicEl.attrs.get('joint')), multiplier: num('multiplier'), offset: num('offset') };
       if (mimic.joint === null) confidence = 'medium';
     }
-    const parent = tidy(d.parent?.attrs.get('link'));
-    const child = tidy(d.child?.attrs.get('link'));
+    const parent = tidy(j.parts.parent?.attrs.get('link'));
+    const child = tidy(j.parts.child?.attrs.get('link'));
     if (parent === null || child === null) confidence = 'medium';
     records.push({
       record_type: 'urdf_joint',
       extractor: 'urdf',
       confidence,
-      line: d.line,
+      line,
+      ...(withFiles && j.el.file !== undefined ? { file: j.el.file } : {}),
       joint_name: name,
       joint_type: type as JointRecord['joint_type'],
       parent_link: parent,
       child_link: child,
-      axis: tidy(d.axis?.attrs.get('xyz')),
+      axis: tidy(j.parts.axis?.attrs.get('xyz')),
       limits,
       child_link_mass: child === null ? null : (linkMass.get(child) ?? null),
       mimic,
@@ -198,10 +122,82 @@ export function extractUrdf(text: string): ExtractionResult {
   const dof_detail = dofSummary(records);
   return {
     kind: 'urdf',
-    robot_name: robotName,
+    robot_name: model.robot ? tidy(model.robot.attrs.get('name')) : null,
     records,
-    counts: { records: records.length, skipped: skipped.total, joints_by_type, dof: dof_detail.actuated_dof, dof_detail, joint_references: references, links },
+    counts: {
+      records: records.length,
+      skipped: skipped.total,
+      joints_by_type,
+      dof: dof_detail.actuated_dof,
+      dof_detail,
+      joint_references: model.references.length,
+      links: model.links.length,
+    },
+    mass: massSummary(model, linkMass),
     skipped: skipped.listed,
+  };
+}
+
+/** A sum of decimal masses without binary noise (15 significant digits). */
+const clean = (x: number) => Number(x.toPrecision(15));
+
+/**
+ * The root link (the one link no joint has as child, when there is exactly one), the total
+ * mass of the links reachable from it, and the mass of each joint's subtree (its child link
+ * and everything below). Masses as written in <inertial><mass value>, in kg.
+ */
+export function massSummary(model: UrdfModel, linkMass: ReadonlyMap<string, string | null>): MassSummary {
+  const children = new Map<string, { joint: string; child: string }[]>();
+  const edges: { joint: string; child: string }[] = [];
+  const isChild = new Set<string>();
+  for (const j of model.joints) {
+    const p = tidy(j.parts.parent?.attrs.get('link'));
+    const c = tidy(j.parts.child?.attrs.get('link'));
+    // A link has one parent: a later joint naming the same child is not part of the tree (lint reports it).
+    if (p === null || c === null || j.name === null || !linkMass.has(p) || !linkMass.has(c) || isChild.has(c)) continue;
+    isChild.add(c);
+    const list = children.get(p) ?? [];
+    list.push({ joint: j.name, child: c });
+    edges.push({ joint: j.name, child: c });
+    children.set(p, list);
+  }
+  const roots = [...linkMass.keys()].filter((l) => !isChild.has(l));
+  const root = roots.length === 1 ? roots[0] : null;
+  const own = (l: string) => {
+    const m = linkMass.get(l);
+    return m === null || m === undefined ? 0 : Number(m);
+  };
+  // Post-order over the tree from each root (iterative; a link is visited once, so a cycle cannot loop).
+  const subtree = new Map<string, number>();
+  const visited = new Set<string>();
+  for (const r of roots) {
+    const stack: { link: string; expanded: boolean }[] = [{ link: r, expanded: false }];
+    while (stack.length > 0) {
+      const top = stack.pop()!;
+      if (top.expanded) {
+        let sum = own(top.link);
+        for (const k of children.get(top.link) ?? []) sum += subtree.get(k.child) ?? 0;
+        subtree.set(top.link, sum);
+        continue;
+      }
+      if (visited.has(top.link)) continue;
+      visited.add(top.link);
+      stack.push({ link: top.link, expanded: true });
+      for (const k of children.get(top.link) ?? []) if (!visited.has(k.child)) stack.push({ link: k.child, expanded: false });
+    }
+  }
+  const counted = root === null ? [...linkMass.keys()] : [...linkMass.keys()].filter((l) => visited.has(l));
+  const withMass = counted.filter((l) => linkMass.get(l) !== null);
+  const without = counted.filter((l) => linkMass.get(l) === null);
+  const subtrees: MassSummary['subtrees'] = [];
+  for (const k of edges) if (subtree.has(k.child)) subtrees.push({ joint: k.joint, child_link: k.child, mass: clean(subtree.get(k.child)!) });
+  return {
+    root_link: root,
+    root_link_mass: root === null ? null : (linkMass.get(root) ?? null),
+    total: withMass.length === 0 ? null : clean(root === null ? withMass.reduce((s, l) => s + own(l), 0) : subtree.get(root)!),
+    links_with_mass: withMass.length,
+    links_without_mass: without.slice(0, MAX_MASSLESS_LISTED),
+    subtrees,
   };
 }
 

@@ -1,144 +1,129 @@
 /**
- * xacro, single file: written for this project against the xacro documentation
- * (http://wiki.ros.org/xacro). Expands what one file can define by itself:
- *   <xacro:property name value/>, <xacro:arg name default/> with $(arg name),
- *   ${...} expressions (numbers, + - * / ** %, parentheses, unary minus, comparisons, and/or/not,
- *   pi, property names, string properties, radians()/degrees()/sin/cos/tan/sqrt/abs/min/max),
- *   <xacro:macro name params> (params with := defaults) and its calls (nested, to depth 50),
- *   <xacro:if value>/<xacro:unless value>.
- * Refused, naming what is missing: <xacro:include>, $(find ...), $(env ...) / $(optenv ...) /
- * $(eval ...), an $(arg) without a default, an undefined property or macro, block parameters
- * (*name) and <xacro:insert_block>, any other xacro: element. Nothing unexpanded is passed on.
- * Pure; the expansion is bounded (MAX_NODES elements).
+ * xacro, written for this project against the xacro documentation (http://wiki.ros.org/xacro),
+ * over the parsed document (xml.ts), so nothing inside a comment is ever read as xacro:
+ *   <xacro:property name value|default> (lazy: evaluated when first used, as xacro does; block
+ *   properties), <xacro:arg name default/> with $(arg name) and passed args, ${...} expressions
+ *   (numbers, + - * / ** %, comparisons, and/or/not, pi, properties, strings, math functions,
+ *   dict access d['k'] and d.k), <xacro:macro name params> (defaults with := , quoted defaults
+ *   with spaces, ^ and ^|default, block parameters *p / **p with <xacro:insert_block>) and its
+ *   calls, <xacro:if>/<xacro:unless>, <xacro:include filename> and $(find pkg), $(dirname),
+ *   $(optenv NAME default) (no environment is read: the default is used), and
+ *   xacro.load_yaml(file) read with the `yaml` parser. Includes, packages and YAML files come
+ *   from the files given (a package upload); anything else the document needs is refused,
+ *   naming it. Nothing unexpanded is passed on.
+ *
+ * Bounded: output elements, characters produced, macro nesting, include nesting, property
+ * reference depth, expression nesting and work steps each have a limit; going over one throws
+ * XacroError naming the limit. Pure.
  */
+import { parse as parseYaml } from 'yaml';
+import { childElements, parseXml, walk, XmlError, type XmlElement, type XmlNode } from './xml.js';
 
 export const XACRO_NS = 'http://www.ros.org/wiki/xacro';
 
-/** Whether a text is xacro: the xacro namespace, a xacro: element, or a ${...} expression. */
-export function isXacro(text: string): boolean {
-  return text.includes(XACRO_NS) || /<xacro:[A-Za-z_]/.test(text) || /\$\{[^}]*\}/.test(text) || /\$\((arg|find|env|optenv|eval)\s/.test(text);
-}
+/** Limits of the expansion (README limits table). */
+export const XACRO_LIMITS = {
+  /** Elements in the expanded document. */
+  max_xacro_elements: 200_000,
+  /** Characters produced by substitution: every attribute value, text and property value evaluated. */
+  max_xacro_output_chars: 8 * 1024 * 1024,
+  /** Macro calls nested inside macro calls. */
+  max_xacro_macro_depth: 50,
+  /** Includes nested inside includes. */
+  max_xacro_include_depth: 32,
+  /** Properties whose value refers to a property whose value refers to ... (lazy evaluation chain). */
+  max_xacro_property_depth: 100,
+  /** Parentheses, unary operators and subscripts nested in one ${...} expression. */
+  max_xacro_expression_depth: 64,
+  /** Nodes visited, macro bodies counted each time they are expanded. */
+  max_xacro_steps: 1_000_000,
+} as const;
+export type XacroLimit = keyof typeof XACRO_LIMITS;
 
 export class XacroError extends Error {
   constructor(
     message: string,
     readonly missing: string[],
+    readonly limit: XacroLimit | null = null,
+    readonly where: { file?: string; line?: number; column?: number } = {},
+    /** A file of the upload that is not well-formed XML. */
+    readonly xml: XmlError | null = null,
   ) {
     super(message);
   }
 }
 
-interface El {
-  kind: 'el';
+type Dict = { [k: string]: YamlValue };
+type YamlValue = string | number | boolean | null | YamlValue[] | Dict;
+type Value = number | string | boolean | null | YamlValue[] | Dict | { fn: 'load_yaml' } | { ns: 'xacro' };
+
+interface Macro {
   name: string;
-  attrs: [string, string][];
-  children: Node[];
+  params: { name: string; def: string | null; block: '*' | '**' | null; outer: boolean }[];
+  body: XmlNode[];
+  file: string | undefined;
 }
-interface Text {
-  kind: 'text';
-  text: string;
-}
-type Node = El | Text;
+type Prop = { kind: 'lazy'; raw: string; scope: Scope; file: string | undefined; evaluating: boolean } | { kind: 'value'; v: Value } | { kind: 'block'; nodes: XmlElement[] };
 
-const MAX_NODES = 200_000;
-const MAX_DEPTH = 50;
-
-function decode(s: string): string {
-  return s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (m, r: string) => {
-    const map: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-    if (map[r]) return map[r];
-    const cp = r[1] === 'x' ? parseInt(r.slice(2), 16) : parseInt(r.slice(1), 10);
-    return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-  });
-}
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const escText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-
-/** A small XML parser (elements, attributes, text; comments, PIs, DOCTYPE dropped; CDATA as text). */
-function parse(text: string): El {
-  const root: El = { kind: 'el', name: '#root', attrs: [], children: [] };
-  const stack: El[] = [root];
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const lt = text.indexOf('<', i);
-    const end = lt < 0 ? n : lt;
-    if (end > i) stack[stack.length - 1].children.push({ kind: 'text', text: decode(text.slice(i, end)) });
-    if (lt < 0) break;
-    if (text.startsWith('<!--', lt)) {
-      const e = text.indexOf('-->', lt + 4);
-      if (e < 0) throw new XacroError('a comment is never closed', ['-->']);
-      i = e + 3;
-      continue;
+class Scope {
+  readonly vars = new Map<string, Prop>();
+  constructor(readonly parent: Scope | null) {}
+  get(name: string): Prop | undefined {
+    for (let s: Scope | null = this; s; s = s.parent) {
+      const p = s.vars.get(name);
+      if (p) return p;
     }
-    if (text.startsWith('<![CDATA[', lt)) {
-      const e = text.indexOf(']]>', lt + 9);
-      if (e < 0) throw new XacroError('a CDATA section is never closed', [']]>']);
-      stack[stack.length - 1].children.push({ kind: 'text', text: text.slice(lt + 9, e) });
-      i = e + 3;
-      continue;
-    }
-    if (text.startsWith('<?', lt) || text.startsWith('<!', lt)) {
-      const e = text.indexOf('>', lt);
-      i = e < 0 ? n : e + 1;
-      continue;
-    }
-    const m = /^<(\/?)([A-Za-z_][\w:.-]*)/.exec(text.slice(lt, lt + 200));
-    if (!m) throw new XacroError(`malformed tag at offset ${lt}`, ['well-formed XML']);
-    let j = lt + m[0].length;
-    if (m[1] === '/') {
-      const e = text.indexOf('>', j);
-      if (e < 0) throw new XacroError(`</${m[2]}> is not closed`, ['>']);
-      const top = stack.pop();
-      if (!top || top.name !== m[2] || stack.length === 0) throw new XacroError(`</${m[2]}> does not close <${top?.name ?? ''}>`, [`</${top?.name ?? ''}>`]);
-      i = e + 1;
-      continue;
-    }
-    const el: El = { kind: 'el', name: m[2], attrs: [], children: [] };
-    for (;;) {
-      while (j < n && /\s/.test(text[j])) j++;
-      if (text[j] === '>') {
-        j++;
-        stack[stack.length - 1].children.push(el);
-        stack.push(el);
-        break;
-      }
-      if (text[j] === '/' && text[j + 1] === '>') {
-        j += 2;
-        stack[stack.length - 1].children.push(el);
-        break;
-      }
-      const a = /^([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/.exec(text.slice(j, j + 100_000));
-      if (!a) throw new XacroError(`malformed attribute in <${m[2]}>`, ['well-formed XML']);
-      el.attrs.push([a[1], decode(a[3] ?? a[4])]);
-      j += a[0].length;
-    }
-    i = j;
-  }
-  if (stack.length !== 1) throw new XacroError(`<${stack[stack.length - 1].name}> is never closed`, [`</${stack[stack.length - 1].name}>`]);
-  return root;
-}
-
-function serialise(nodes: Node[], out: string[]): void {
-  for (const nd of nodes) {
-    if (nd.kind === 'text') {
-      out.push(escText(nd.text));
-      continue;
-    }
-    out.push(`<${nd.name}${nd.attrs.map(([k, v]) => ` ${k}="${esc(v)}"`).join('')}`);
-    if (nd.children.length === 0) out.push('/>');
-    else {
-      out.push('>');
-      serialise(nd.children, out);
-      out.push(`</${nd.name}>`);
-    }
+    return undefined;
   }
 }
 
-type Value = number | string | boolean;
-type Scope = Map<string, Value>;
+export interface XacroExpansion {
+  root: XmlElement;
+  properties: number;
+  macros: number;
+  macro_calls: number;
+  includes: number;
+  args: { name: string; value: string; source: 'default' | 'passed' }[];
+  files_read: string[];
+}
 
-// ---- expressions: a small recursive-descent evaluator (no eval) ----
+export interface XacroContext {
+  /** The entry file's path in the upload; undefined for a single document. */
+  file?: string;
+  /** Upload files by normalised path (no leading '/'). */
+  files?: ReadonlyMap<string, string>;
+  /** ROS package name -> folder in the upload ('' for the root). */
+  packages?: ReadonlyMap<string, string>;
+  /** Passed xacro args. */
+  args?: Readonly<Record<string, string>>;
+}
+
+/** Whether a parsed document is xacro: the xacro namespace, a xacro: element, or a ${...} / $(...) substitution. */
+export function isXacroDocument(root: XmlElement): boolean {
+  for (const { el } of walk(root)) {
+    if (el.name.startsWith('xacro:')) return true;
+    for (const [k, v] of el.attrs) if ((k.startsWith('xmlns:') && v.includes('ros.org/wiki/xacro')) || v.includes('${') || /\$\((arg|find|env|optenv|eval|dirname)[\s)]/.test(v)) return true;
+    for (const c of el.children) if (typeof c === 'string' && (c.includes('${') || c.includes('$(arg '))) return true;
+  }
+  return false;
+}
+
+const dirOf = (p: string | undefined) => (p === undefined ? '' : p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+
+/** A path inside the upload: '/'-rooted paths are upload-absolute; others relative to `base`. Null when it escapes. */
+export function resolveUploadPath(p: string, base: string): string | null {
+  const parts = (p.startsWith('/') ? p.slice(1) : base === '' ? p : `${base}/${p}`).split('/');
+  const out: string[] = [];
+  for (const s of parts) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(s);
+  }
+  return out.join('/');
+}
+
 const FUNCS: Record<string, (...a: number[]) => number> = {
   radians: (d) => (d * Math.PI) / 180,
   degrees: (r) => (r * 180) / Math.PI,
@@ -151,263 +136,519 @@ const FUNCS: Record<string, (...a: number[]) => number> = {
   atan2: Math.atan2,
   sqrt: Math.sqrt,
   abs: Math.abs,
+  fabs: Math.abs,
   floor: Math.floor,
   ceil: Math.ceil,
   min: Math.min,
   max: Math.max,
   pow: Math.pow,
+  float: (x) => x,
+  int: (x) => Math.trunc(x),
 };
-
-function evaluate(expr: string, scope: (name: string) => Value | undefined): Value {
-  const toks = expr.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|[A-Za-z_]\w*|\*\*|==|!=|<=|>=|"[^"]*"|'[^']*'|\S/g) ?? [];
-  let p = 0;
-  const peek = () => toks[p];
-  const take = (t?: string) => {
-    const x = toks[p++];
-    if (t !== undefined && x !== t) throw new XacroError(`expression "${expr}": expected "${t}"`, [t]);
-    return x;
-  };
-  const num = (v: Value): number => {
-    if (typeof v === 'number') return v;
-    if (typeof v === 'boolean') return v ? 1 : 0;
-    const f = Number(v);
-    if (v.trim() === '' || !Number.isFinite(f)) throw new XacroError(`expression "${expr}": "${v}" is not a number`, [v]);
-    return f;
-  };
-  const truthy = (v: Value) => (typeof v === 'string' ? v !== '' && v !== 'false' && v !== '0' : Boolean(v));
-  const primary = (): Value => {
-    const t = take();
-    if (t === undefined) throw new XacroError(`expression "${expr}" ends early`, ['operand']);
-    if (t === '(') {
-      const v = or();
-      take(')');
-      return v;
-    }
-    if (t === '-') return -num(primary());
-    if (t === '+') return num(primary());
-    if (t === 'not') return !truthy(primary());
-    if (/^[\d.]/.test(t)) return Number(t);
-    if (/^["']/.test(t)) return t.slice(1, -1);
-    if (t === 'True' || t === 'true') return true;
-    if (t === 'False' || t === 'false') return false;
-    if (/^[A-Za-z_]/.test(t)) {
-      if (peek() === '(' && FUNCS[t]) {
-        take('(');
-        const args: number[] = [];
-        if (peek() !== ')') {
-          args.push(num(or()));
-          while (peek() === ',') {
-            take(',');
-            args.push(num(or()));
-          }
-        }
-        take(')');
-        return FUNCS[t](...args);
-      }
-      if (t === 'pi') return Math.PI;
-      const v = scope(t);
-      if (v === undefined) throw new XacroError(`property "${t}" is not defined in the file`, [`property ${t}`]);
-      return v;
-    }
-    throw new XacroError(`expression "${expr}": unexpected "${t}"`, ['a supported expression']);
-  };
-  const power = (): Value => {
-    const b = primary();
-    if (peek() === '**') {
-      take();
-      return num(b) ** num(power());
-    }
-    return b;
-  };
-  const term = (): Value => {
-    let v = power();
-    while (peek() === '*' || peek() === '/' || peek() === '%') {
-      const op = take();
-      const r = num(power());
-      v = op === '*' ? num(v) * r : op === '/' ? num(v) / r : num(v) % r;
-    }
-    return v;
-  };
-  const sum = (): Value => {
-    let v = term();
-    while (peek() === '+' || peek() === '-') {
-      const op = take();
-      const r = term();
-      v = op === '+' ? (typeof v === 'string' && typeof r === 'string' ? v + r : num(v) + num(r)) : num(v) - num(r);
-    }
-    return v;
-  };
-  const cmp = (): Value => {
-    const v = sum();
-    const op = peek();
-    if (op === '==' || op === '!=' || op === '<' || op === '>' || op === '<=' || op === '>=') {
-      take();
-      const r = sum();
-      if (op === '==') return String(v) === String(r) || (typeof v !== 'string' && typeof r !== 'string' && num(v) === num(r));
-      if (op === '!=') return !(String(v) === String(r));
-      const a = num(v);
-      const b = num(r);
-      return op === '<' ? a < b : op === '>' ? a > b : op === '<=' ? a <= b : a >= b;
-    }
-    return v;
-  };
-  const and = (): Value => {
-    let v = cmp();
-    while (peek() === 'and') {
-      take();
-      const r = cmp();
-      v = truthy(v) && truthy(r);
-    }
-    return v;
-  };
-  const or = (): Value => {
-    let v = and();
-    while (peek() === 'or') {
-      take();
-      const r = and();
-      v = truthy(v) || truthy(r);
-    }
-    return v;
-  };
-  const v = or();
-  if (p < toks.length) throw new XacroError(`expression "${expr}": unexpected "${toks[p]}"`, ['a supported expression']);
-  return v;
-}
 
 function show(v: Value): string {
   if (typeof v === 'number') return String(v); // shortest round-trip form, as Python's repr
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  return v;
+  if (typeof v === 'string') return v;
+  if (v === null) return 'None';
+  return JSON.stringify(v);
+}
+const truthy = (v: Value) => (typeof v === 'string' ? v !== '' && v !== 'false' && v !== 'False' && v !== '0' : typeof v === 'number' ? v !== 0 : Boolean(v));
+/** A substituted value kept as a number when it reads as one (as xacro's properties are). */
+const typed = (raw: string): Value => {
+  const n = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
+};
+
+/** Splits a macro's params on whitespace outside quotes: `n axis:='0 0 1'` -> [n, axis:='0 0 1']. */
+export function splitParams(params: string): string[] {
+  return params.match(/(?:[^\s'"]+|'[^']*'|"[^"]*")+/g) ?? [];
 }
 
-export interface XacroExpansion {
-  text: string;
-  properties: number;
-  macros: number;
-  macro_calls: number;
-  args: { name: string; value: string }[];
-}
-
-/** Expands a single-file xacro; throws XacroError naming what is missing when it needs anything outside the file. */
-export function expandXacro(text: string): XacroExpansion {
-  // Things outside the file, refused before anything else.
-  const missing: string[] = [];
-  for (const m of text.matchAll(/<xacro:include\b[^>]*?filename\s*=\s*["']([^"']*)["']/g)) missing.push(`included file ${m[1]}`);
-  if (/<xacro:include\b/.test(text) && missing.length === 0) missing.push('an included file');
-  for (const m of text.matchAll(/\$\(find\s+([^)\s]+)\s*\)/g)) missing.push(`ROS package ${m[1]} ($(find ${m[1]}))`);
-  for (const m of text.matchAll(/\$\((env|optenv|eval)\s+([^)]*)\)/g)) missing.push(`$(${m[1]} ${m[2].trim()})`);
-  if (missing.length > 0) {
-    const uniq = [...new Set(missing)];
-    throw new XacroError(`this xacro needs what is not in the input: ${uniq.join('; ')}. Only a single-file xacro (every macro, property and argument defined in it) is expanded; expand it with xacro and pass the URDF.`, uniq);
-  }
-  const root = parse(text);
-  const props: Scope = new Map();
-  const args = new Map<string, string>();
-  const macros = new Map<string, { params: { name: string; def: string | null }[]; body: Node[] }>();
-  let nodes = 0;
+export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): XacroExpansion {
+  const L = XACRO_LIMITS;
+  const files = ctx.files ?? new Map<string, string>();
+  const packages = ctx.packages ?? new Map<string, string>();
+  const passed = ctx.args ?? {};
+  const global = new Scope(null);
+  const macros = new Map<string, Macro>();
+  const argDefaults = new Map<string, string>();
+  const filesRead: string[] = ctx.file !== undefined ? [ctx.file] : [];
+  const parsed = new Map<string, XmlElement>();
+  const missingIncludes: string[] = [];
+  let produced = 0;
+  let elements = 0;
+  let steps = 0;
   let calls = 0;
+  let includes = 0;
+  let propDepth = 0;
 
-  const subst = (s: string, scope: Scope): string => {
-    let out = s.replace(/\$\(arg\s+([^)\s]+)\s*\)/g, (_m, a: string) => {
-      const v = args.get(a);
-      if (v === undefined) throw new XacroError(`argument "${a}" has no default in the file and cannot be passed here`, [`argument ${a}`]);
-      return v;
-    });
-    if (!out.includes('${')) return out;
-    out = out.replace(/\$\{([^}]*)\}/g, (_m, e: string) => {
-      const lookup = (name: string): Value | undefined => scope.get(name) ?? props.get(name);
-      return show(evaluate(e, lookup));
-    });
-    return out;
+  const fail = (message: string, missing: string[], at?: { file?: string; line?: number; column?: number }, limit: XacroLimit | null = null): never => {
+    // A missing include explains what follows: name it first.
+    if (missingIncludes.length > 0 && limit === null) {
+      throw new XacroError(`${missingIncludes.map((m) => `${m} is not in the upload`).join('; ')} (then: ${message})`, [...missingIncludes, ...missing], null, at ?? {});
+    }
+    throw new XacroError(message, missing, limit, at ?? {});
   };
-  const attr = (el: El, k: string) => el.attrs.find(([a]) => a === k)?.[1];
+  const overLimit = (limit: XacroLimit, what: string, at?: XmlElement): never =>
+    fail(`the expansion exceeds ${L[limit]} ${what} (limit ${limit})`, [], at ? { file: at.file, line: at.line, column: at.column } : undefined, limit);
+  const count = (s: string, at?: XmlElement): string => {
+    produced += s.length;
+    if (produced > L.max_xacro_output_chars) overLimit('max_xacro_output_chars', 'characters of substituted text', at);
+    return s;
+  };
 
-  // Definitions first, anywhere in the document (xacro reads properties and macros in order; a
-  // single pass over the top level is enough for files that define before use).
-  const collect = (el: El, scope: Scope) => {
-    for (const c of el.children) {
-      if (c.kind !== 'el') continue;
-      if (c.name === 'xacro:arg') {
-        const name = attr(c, 'name');
-        if (!name) throw new XacroError('<xacro:arg> without a name', ['name']);
-        const def = attr(c, 'default');
-        if (def !== undefined && !args.has(name)) args.set(name, subst(def, scope));
-      } else if (c.name !== 'xacro:macro') collect(c, scope);
+  const readUpload = (path: string): string | null => {
+    const text = files.get(path);
+    if (text === undefined) return null;
+    if (!filesRead.includes(path)) filesRead.push(path);
+    return text;
+  };
+  const findPackage = (name: string): string | undefined => packages.get(name);
+
+  // ---- $(...) extensions ----
+  const extension = (kind: string, rest: string, scope: Scope, file: string | undefined, at: XmlElement, lenientFind: boolean): string => {
+    const a = rest.trim();
+    switch (kind) {
+      case 'arg': {
+        const v = passed[a] ?? argDefaults.get(a);
+        if (v === undefined) fail(`argument "${a}" is not passed and has no default`, [`argument ${a}`], at);
+        return v!;
+      }
+      case 'find': {
+        const folder = findPackage(a);
+        if (folder !== undefined) return folder === '' ? '' : `/${folder}`;
+        if (lenientFind) return `package://${a}`;
+        return fail(`ROS package "${a}" ($(find ${a})) is not in the upload (no package.xml naming it, no folder of that name)`, [`ROS package ${a} ($(find ${a}))`], at);
+      }
+      case 'dirname':
+        return file === undefined ? fail('$(dirname) needs the file to be part of a package upload', ['$(dirname)'], at) : `/${dirOf(file)}`;
+      case 'optenv': {
+        const [, ...def] = a.split(/\s+/);
+        return def.join(' ');
+      }
+      default:
+        return fail(`$(${kind} ${a}) is not supported (no environment is read and nothing is evaluated outside the document)`, [`$(${kind} ${a})`], at);
     }
   };
-  collect(root, new Map());
 
-  const expand = (list: Node[], scope: Scope, depth: number): Node[] => {
-    if (depth > MAX_DEPTH) throw new XacroError(`macros nest deeper than ${MAX_DEPTH} (recursion?)`, ['a finite macro expansion']);
-    const out: Node[] = [];
+  // ---- ${...} expressions ----
+  const lookup = (name: string, scope: Scope, at: XmlElement): Value => {
+    const p = scope.get(name);
+    if (!p) {
+      if (name === 'pi') return Math.PI;
+      if (name === 'xacro') return { ns: 'xacro' };
+      if (name === 'load_yaml') return { fn: 'load_yaml' };
+      return fail(`property "${name}" is not defined`, [`property ${name}`], at);
+    }
+    if (p.kind === 'value') return p.v;
+    if (p.kind === 'block') return fail(`"${name}" is a block property: use it with <xacro:insert_block>`, [`property ${name}`], at);
+    if (p.evaluating) return fail(`property "${name}" refers to itself (a property recursion)`, [`a value for property ${name}`], at);
+    if (++propDepth > L.max_xacro_property_depth) overLimit('max_xacro_property_depth', 'nested property references', at);
+    p.evaluating = true;
+    try {
+      const v = evalText(p.raw, p.scope, p.file, at, false);
+      (p as Prop).kind = 'value';
+      (p as unknown as { v: Value }).v = v;
+      return v;
+    } finally {
+      p.evaluating = false;
+      propDepth -= 1;
+    }
+  };
+
+  const loadYaml = (path: string, file: string | undefined, at: XmlElement): Value => {
+    const resolved = resolveUploadPath(path, dirOf(file));
+    const text = resolved === null ? null : readUpload(resolved);
+    if (text === null) return fail(`YAML file ${path} (xacro.load_yaml) is not in the upload`, [`YAML file ${resolved ?? path}`], at);
+    try {
+      const v = parseYaml(text!, { maxAliasCount: 100 }) as YamlValue;
+      count(text!, at);
+      return v;
+    } catch (err) {
+      return fail(`YAML file ${resolved} does not parse: ${(err as Error).message.split('\n')[0]}`, [`valid YAML in ${resolved}`], at);
+    }
+  };
+
+  const evaluate = (expr: string, scope: Scope, file: string | undefined, at: XmlElement): Value => {
+    const toks = expr.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|[A-Za-z_]\w*|\*\*|==|!=|<=|>=|"[^"]*"|'[^']*'|\S/g) ?? [];
+    let p = 0;
+    let depth = 0;
+    const where = { file: at.file, line: at.line, column: at.column };
+    const peek = () => toks[p];
+    const take = (t?: string) => {
+      const x = toks[p++];
+      if (t !== undefined && x !== t) fail(`expression "${expr}": expected "${t}"`, [t], where);
+      return x;
+    };
+    const num = (v: Value): number => {
+      if (typeof v === 'number') return v;
+      if (typeof v === 'boolean') return v ? 1 : 0;
+      const f = typeof v === 'string' ? Number(v) : NaN;
+      if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(f)) fail(`expression "${expr}": ${show(v as Value)} is not a number`, [show(v as Value)], where);
+      return f;
+    };
+    const nest = () => {
+      if (++depth > L.max_xacro_expression_depth) overLimit('max_xacro_expression_depth', 'nested parentheses, operators or subscripts in one expression', at);
+    };
+    const member = (v: Value, key: Value): Value => {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v) && !('fn' in v) && !('ns' in v)) {
+        const k = show(key);
+        if (Object.prototype.hasOwnProperty.call(v, k)) return (v as Dict)[k];
+        return fail(`expression "${expr}": key "${k}" not found`, [`key ${k}`], where);
+      }
+      if (Array.isArray(v) && typeof key === 'number' && Number.isInteger(key)) {
+        const item = v[key < 0 ? v.length + key : key];
+        if (item !== undefined) return item;
+      }
+      return fail(`expression "${expr}": cannot index ${show(v)} with ${show(key)}`, ['a valid subscript'], where);
+    };
+    const primary = (): Value => {
+      nest();
+      try {
+        const t = take();
+        if (t === undefined) return fail(`expression "${expr}" ends early`, ['operand'], where);
+        let v: Value;
+        if (t === '(') {
+          v = or();
+          take(')');
+        } else if (t === '-') return -num(primary());
+        else if (t === '+') return num(primary());
+        else if (t === 'not') return !truthy(primary());
+        else if (/^[\d.]/.test(t)) v = Number(t);
+        else if (/^["']/.test(t)) v = t.slice(1, -1);
+        else if (t === 'True' || t === 'true') v = true;
+        else if (t === 'False' || t === 'false') v = false;
+        else if (t === 'None') v = null;
+        else if (/^[A-Za-z_]/.test(t)) {
+          if (peek() === '(' && (FUNCS[t] || t === 'str' || t === 'len' || t === 'load_yaml')) {
+            take('(');
+            const args: Value[] = [];
+            if (peek() !== ')') {
+              args.push(or());
+              while (peek() === ',') {
+                take(',');
+                args.push(or());
+              }
+            }
+            take(')');
+            if (t === 'str') v = show(args[0] ?? '');
+            else if (t === 'len') v = Array.isArray(args[0]) ? args[0].length : typeof args[0] === 'string' ? args[0].length : args[0] && typeof args[0] === 'object' ? Object.keys(args[0]).length : fail(`len() of ${show(args[0] ?? null)}`, ['a sized value'], where);
+            else if (t === 'load_yaml') v = loadYaml(show(args[0] ?? ''), file, at);
+            else v = FUNCS[t](...args.map(num));
+          } else v = lookup(t, scope, at);
+        } else return fail(`expression "${expr}": unexpected "${t}"`, ['a supported expression'], where);
+        // Postfix: .name, [index], (args) of xacro.load_yaml.
+        for (;;) {
+          if (peek() === '.') {
+            take('.');
+            const key = take();
+            if (v !== null && typeof v === 'object' && 'ns' in v) {
+              if (key !== 'load_yaml') fail(`xacro.${key} is not supported`, [`xacro.${key}`], where);
+              v = { fn: 'load_yaml' };
+            } else v = member(v, key ?? '');
+          } else if (peek() === '[') {
+            take('[');
+            nest();
+            const key = or();
+            take(']');
+            v = member(v, key);
+          } else if (peek() === '(' && v !== null && typeof v === 'object' && 'fn' in v) {
+            take('(');
+            const arg = or();
+            take(')');
+            v = loadYaml(show(arg), file, at);
+          } else break;
+        }
+        return v;
+      } finally {
+        depth -= 1;
+      }
+    };
+    const power = (): Value => {
+      const b = primary();
+      if (peek() === '**') {
+        take();
+        return num(b) ** num(power());
+      }
+      return b;
+    };
+    const term = (): Value => {
+      let v = power();
+      while (peek() === '*' || peek() === '/' || peek() === '%') {
+        const op = take();
+        const r = num(power());
+        v = op === '*' ? num(v) * r : op === '/' ? num(v) / r : num(v) % r;
+      }
+      return v;
+    };
+    const sum = (): Value => {
+      let v = term();
+      while (peek() === '+' || peek() === '-') {
+        const op = take();
+        const r = term();
+        if (op === '+' && typeof v === 'string' && typeof r === 'string') v = count(v + r, at);
+        else v = op === '+' ? num(v) + num(r) : num(v) - num(r);
+      }
+      return v;
+    };
+    const cmp = (): Value => {
+      const v = sum();
+      const op = peek();
+      if (op === '==' || op === '!=' || op === '<' || op === '>' || op === '<=' || op === '>=') {
+        take();
+        const r = sum();
+        const eq = show(v) === show(r) || (typeof v === 'number' && typeof r === 'number' && v === r);
+        if (op === '==') return eq;
+        if (op === '!=') return !eq;
+        const a = num(v);
+        const b = num(r);
+        return op === '<' ? a < b : op === '>' ? a > b : op === '<=' ? a <= b : a >= b;
+      }
+      return v;
+    };
+    const and = (): Value => {
+      let v = cmp();
+      while (peek() === 'and') {
+        take();
+        const r = cmp();
+        v = truthy(v) && truthy(r);
+      }
+      return v;
+    };
+    const or = (): Value => {
+      let v = and();
+      while (peek() === 'or') {
+        take();
+        const r = and();
+        v = truthy(v) || truthy(r);
+      }
+      return v;
+    };
+    const v = or();
+    if (p < toks.length) fail(`expression "${expr}": unexpected "${toks[p]}"`, ['a supported expression'], where);
+    return v;
+  };
+
+  /**
+   * Substitutes $(...) and ${...} in `s`. A text that is exactly one ${...} keeps its value's type
+   * (a dict from load_yaml stays a dict). The length is checked piece by piece, so no string over
+   * the output limit is ever built.
+   */
+  const evalText = (s: string, scope: Scope, file: string | undefined, at: XmlElement, lenientFind: boolean): Value => {
+    if (!s.includes('$')) return s;
+    // $(...) first (inside ${...} string literals too, e.g. load_yaml('$(find pkg)/x.yaml')).
+    let t = s;
+    if (t.includes('$(')) {
+      const pieces: string[] = [];
+      let len = 0;
+      let last = 0;
+      for (const m of t.matchAll(/\$\((\w+)([^)]*)\)/g)) {
+        const piece = t.slice(last, m.index) + extension(m[1], m[2], scope, file, at, lenientFind);
+        len += piece.length;
+        if (produced + len > L.max_xacro_output_chars) overLimit('max_xacro_output_chars', 'characters of substituted text', at);
+        pieces.push(piece);
+        last = m.index + m[0].length;
+      }
+      pieces.push(t.slice(last));
+      t = pieces.join('');
+    }
+    if (!t.includes('${')) return t;
+    const whole = /^\$\{([^}]*)\}$/.exec(t);
+    if (whole) return evaluate(whole[1], scope, file, at);
+    const pieces: string[] = [];
+    let len = 0;
+    let last = 0;
+    for (const m of t.matchAll(/\$\{([^}]*)\}/g)) {
+      const piece = t.slice(last, m.index) + show(evaluate(m[1], scope, file, at));
+      len += piece.length;
+      if (produced + len > L.max_xacro_output_chars) overLimit('max_xacro_output_chars', 'characters of substituted text', at);
+      pieces.push(piece);
+      last = m.index + m[0].length;
+    }
+    pieces.push(t.slice(last));
+    return pieces.join('');
+  };
+  const subst = (s: string, scope: Scope, file: string | undefined, at: XmlElement, lenientFind = false): string => count(show(evalText(s, scope, file, at, lenientFind)), at);
+  const attr = (el: XmlElement, k: string) => el.attrs.get(k);
+
+  const parseFile = (path: string, at: XmlElement): XmlElement | null => {
+    const cached = parsed.get(path);
+    if (cached) return cached;
+    const text = readUpload(path);
+    if (text === null) return null;
+    let root: XmlElement;
+    try {
+      root = parseXml(text);
+    } catch (err) {
+      if (err instanceof XmlError) {
+        if (err.limit) throw new XacroError(`${path}: ${err.message}`, [], null, { file: path, line: err.line, column: err.column }, err);
+        throw new XacroError(`${path}: not well-formed XML: ${err.message}`, [`well-formed XML in ${path}`], null, { file: path, line: err.line, column: err.column }, err);
+      }
+      throw err;
+    }
+    for (const { el } of walk(root)) el.file = path;
+    parsed.set(path, root);
+    return root;
+  };
+
+  // Arguments declared anywhere in the entry (xacro reads them in order; files that define before use read the same).
+  for (const { el } of walk(doc)) {
+    if (el.name !== 'xacro:arg') continue;
+    const name = attr(el, 'name');
+    const def = attr(el, 'default');
+    if (name && def !== undefined && !argDefaults.has(name) && !def.includes('$')) argDefaults.set(name, def);
+  }
+
+  const expand = (list: readonly XmlNode[], scope: Scope, macroDepth: number, includeDepth: number, blocks: Map<string, XmlElement[]>, parentEl: XmlElement): XmlNode[] => {
+    const out: XmlNode[] = [];
     for (const nd of list) {
-      if (++nodes > MAX_NODES) throw new XacroError(`the expansion exceeds ${MAX_NODES} elements`, ['a smaller expansion']);
-      if (nd.kind === 'text') {
-        out.push({ kind: 'text', text: subst(nd.text, scope) });
+      if (++steps > L.max_xacro_steps) overLimit('max_xacro_steps', 'expansion steps', parentEl);
+      if (typeof nd === 'string') {
+        if (nd.trim() !== '') out.push(subst(nd, scope, parentEl.file, parentEl));
         continue;
       }
-      if (nd.name === 'xacro:arg') continue;
+      const file = nd.file;
+      const here = { file, line: nd.line, column: nd.column };
+      if (nd.name === 'xacro:arg') {
+        const name = attr(nd, 'name');
+        if (!name) fail('<xacro:arg> without a name', ['name'], here);
+        const def = attr(nd, 'default');
+        if (def !== undefined && !argDefaults.has(name!)) argDefaults.set(name!, subst(def, scope, file, nd));
+        continue;
+      }
       if (nd.name === 'xacro:property') {
         const name = attr(nd, 'name');
-        if (!name) throw new XacroError('<xacro:property> without a name', ['name']);
-        const v = attr(nd, 'value');
-        if (v === undefined) throw new XacroError(`property "${name}" is a block property (no value attribute): not supported`, [`value of property ${name}`]);
-        const raw = subst(v, scope);
-        const asNum = Number(raw);
-        (scope.size > 0 && attr(nd, 'scope') !== 'global' ? scope : props).set(name, raw.trim() !== '' && Number.isFinite(asNum) ? asNum : raw);
+        if (!name) fail('<xacro:property> without a name', ['name'], here);
+        const where = attr(nd, 'scope');
+        const target = where === 'global' ? global : where === 'parent' ? (scope.parent ?? scope) : scope;
+        const value = attr(nd, 'value') ?? attr(nd, 'default');
+        if (attr(nd, 'default') !== undefined && attr(nd, 'value') === undefined && target.get(name!)) continue;
+        if (value === undefined) target.vars.set(name!, { kind: 'block', nodes: childElements(nd) });
+        else target.vars.set(name!, { kind: 'lazy', raw: value, scope, file, evaluating: false });
         continue;
       }
       if (nd.name === 'xacro:macro') {
-        const name = attr(nd, 'name');
-        if (!name) throw new XacroError('<xacro:macro> without a name', ['name']);
-        const params = (attr(nd, 'params') ?? '').split(/\s+/).filter(Boolean).map((p) => {
-          if (p.startsWith('*')) throw new XacroError(`macro "${name}" takes a block parameter ${p}: not supported`, [`block parameter ${p}`]);
-          const m = /^([^:=]+)(?::=|=)(.*)$/.exec(p);
-          return m ? { name: m[1], def: m[2].replace(/^\^\|?/, '').replace(/^["']|["']$/g, '') } : { name: p, def: null };
+        const raw = attr(nd, 'name');
+        if (!raw) fail('<xacro:macro> without a name', ['name'], here);
+        const name = raw!.replace(/^xacro:/, '');
+        const params = splitParams(attr(nd, 'params') ?? '').map((tok) => {
+          const block: '*' | '**' | null = tok.startsWith('**') ? '**' : tok.startsWith('*') ? '*' : null;
+          const body = block ? tok.slice(block.length) : tok;
+          const m = /^([^:=]+)(?::=|=)(.*)$/s.exec(body);
+          if (!m) return { name: body, def: null, block, outer: false };
+          let def = m[2];
+          let outer = false;
+          if (def.startsWith('^')) {
+            outer = true;
+            def = def.startsWith('^|') ? def.slice(2) : '';
+          }
+          def = def.replace(/^(["'])([\s\S]*)\1$/, '$2');
+          return { name: m[1], def: outer && def === '' ? null : def, block, outer };
         });
-        macros.set(name, { params, body: nd.children });
+        macros.set(name, { name, params, body: nd.children, file });
         continue;
       }
       if (nd.name === 'xacro:if' || nd.name === 'xacro:unless') {
         const v = attr(nd, 'value');
-        if (v === undefined) throw new XacroError(`<${nd.name}> without a value`, ['value']);
-        const s = subst(v, scope).trim();
-        const truth = s === 'true' || s === 'True' || s === '1' ? true : s === 'false' || s === 'False' || s === '0' ? false : null;
-        if (truth === null) throw new XacroError(`<${nd.name} value="${v}"> is not a boolean (${s})`, ['a boolean value']);
-        if (truth === (nd.name === 'xacro:if')) out.push(...expand(nd.children, scope, depth));
+        if (v === undefined) fail(`<${nd.name}> without a value`, ['value'], here);
+        const val = evalText(v!, scope, file, nd, false);
+        const s = show(val).trim();
+        let truth: boolean | null;
+        if (typeof val === 'boolean' || typeof val === 'number') truth = truthy(val);
+        else if (s === 'true' || s === 'True' || s === '1') truth = true;
+        else if (s === 'false' || s === 'False' || s === '0') truth = false;
+        else truth = Number.isFinite(Number(s)) && s !== '' ? Number(s) !== 0 : null;
+        if (truth === null) fail(`<${nd.name} value="${v}"> is not a boolean (${s})`, ['a boolean value'], here);
+        if (truth === (nd.name === 'xacro:if')) out.push(...expand(nd.children, scope, macroDepth, includeDepth, blocks, nd));
+        continue;
+      }
+      if (nd.name === 'xacro:include') {
+        const fn = attr(nd, 'filename');
+        if (!fn) fail('<xacro:include> without a filename', ['filename'], here);
+        const target = subst(fn!, scope, file, nd);
+        if (target.startsWith('package://')) {
+          const [pkg, ...rest] = target.slice('package://'.length).split('/');
+          const folder = findPackage(pkg);
+          if (folder === undefined) fail(`ROS package "${pkg}" (${target}) is not in the upload`, [`ROS package ${pkg} (${target})`], here);
+        }
+        const resolved = resolveUploadPath(target.startsWith('package://') ? `/${findPackage(target.slice(10).split('/')[0])}/${target.slice(10).split('/').slice(1).join('/')}` : target, dirOf(file));
+        if (resolved === null) fail(`included file ${fn} resolves outside the upload`, [`included file ${fn}`], here);
+        if (includeDepth + 1 > L.max_xacro_include_depth) overLimit('max_xacro_include_depth', 'nested includes', nd);
+        const inc = files.size > 0 ? parseFile(resolved!, nd) : null;
+        if (!inc) {
+          const label = `included file ${files.size > 0 ? resolved : fn}${file !== undefined ? ` (included from ${file} line ${nd.line})` : ''}`;
+          if (files.size === 0) fail(`this xacro needs what is not in the input: ${label}. Send the package: files with entry (and args)`, [label], here);
+          if (!missingIncludes.includes(label)) missingIncludes.push(label);
+          continue;
+        }
+        includes += 1;
+        out.push(...expand(inc!.children, global, macroDepth, includeDepth + 1, blocks, inc!));
+        continue;
+      }
+      if (nd.name === 'xacro:insert_block') {
+        const name = attr(nd, 'name') ?? '';
+        const block = blocks.get(name) ?? (() => {
+          const p = scope.get(name);
+          return p?.kind === 'block' ? p.nodes : undefined;
+        })();
+        if (!block) fail(`<xacro:insert_block name="${name}">: no block parameter or block property of that name`, [`block ${name}`], here);
+        out.push(...expand(block!, scope, macroDepth, includeDepth, blocks, nd));
         continue;
       }
       if (nd.name.startsWith('xacro:')) {
         const name = nd.name.slice(6);
         const macro = macros.get(name);
         if (!macro) {
-          if (['include', 'insert_block', 'element', 'attribute', 'call', 'eval'].includes(name)) throw new XacroError(`<${nd.name}> is not supported by this single-file expander`, [`<${nd.name}>`]);
-          throw new XacroError(`macro "${name}" is not defined in the file`, [`macro ${name}`]);
+          if (['element', 'attribute', 'call', 'eval', 'eval-comments', 'unless', 'if'].includes(name)) fail(`<${nd.name}> is not supported by this expander`, [`<${nd.name}>`], here);
+          fail(`macro "${name}" is not defined`, [`macro ${name}`], here);
         }
+        if (macroDepth + 1 > L.max_xacro_macro_depth) overLimit('max_xacro_macro_depth', 'nested macro calls (recursion?)', nd);
         calls += 1;
-        const inner: Scope = new Map(scope);
-        for (const p of macro.params) {
+        const inner = new Scope(scope);
+        const innerBlocks = new Map(blocks);
+        const blockArgs = childElements(nd);
+        let b = 0;
+        for (const p of macro!.params) {
+          if (p.block) {
+            const el = blockArgs[b++];
+            if (!el) fail(`call of macro "${name}" gives no block for parameter ${p.block}${p.name}`, [`block parameter ${p.name} of macro ${name}`], here);
+            innerBlocks.set(p.name, p.block === '*' ? [el!] : childElements(el!));
+            continue;
+          }
           const given = attr(nd, p.name);
-          if (given !== undefined) {
-            const raw = subst(given, scope);
-            const asNum = Number(raw);
-            inner.set(p.name, raw.trim() !== '' && Number.isFinite(asNum) ? asNum : raw);
-          } else if (p.def !== null) inner.set(p.name, Number.isFinite(Number(p.def)) && p.def.trim() !== '' ? Number(p.def) : p.def);
-          else throw new XacroError(`call of macro "${name}" does not give parameter "${p.name}"`, [`parameter ${p.name} of macro ${name}`]);
+          if (given !== undefined) inner.vars.set(p.name, { kind: 'value', v: typed(subst(given, scope, file, nd)) });
+          else if (p.outer && scope.get(p.name)) inner.vars.set(p.name, { kind: 'value', v: lookup(p.name, scope, nd) });
+          else if (p.def !== null) inner.vars.set(p.name, { kind: 'value', v: typed(subst(p.def, scope, file, nd)) });
+          else fail(`call of macro "${name}" does not give parameter "${p.name}"`, [`parameter ${p.name} of macro ${name}`], here);
         }
-        out.push(...expand(macro.body, inner, depth + 1));
+        out.push(...expand(macro!.body, inner, macroDepth + 1, includeDepth, innerBlocks, nd));
         continue;
       }
-      const el: El = { kind: 'el', name: nd.name, attrs: nd.attrs.filter(([k]) => k !== 'xmlns:xacro').map(([k, v]) => [k, subst(v, scope)]), children: expand(nd.children, scope, depth) };
+      if (++elements > L.max_xacro_elements) overLimit('max_xacro_elements', 'elements', nd);
+      const attrs = new Map<string, string>();
+      for (const [k, v] of nd.attrs) if (!(k.startsWith('xmlns:') && v.includes('ros.org/wiki/xacro'))) attrs.set(k, subst(v, scope, file, nd, true));
+      const el: XmlElement = { name: nd.name, attrs, children: [], line: nd.line, column: nd.column, ...(file !== undefined ? { file } : {}) };
+      el.children = expand(nd.children, scope, macroDepth, includeDepth, blocks, nd);
       out.push(el);
     }
     return out;
   };
-  const expanded = expand(root.children, new Map(), 0);
-  const parts: string[] = ['<?xml version="1.0"?>\n'];
-  serialise(expanded.filter((n) => n.kind === 'el' || n.text.trim() !== ''), parts);
-  const out = parts.join('');
-  const left = /\$\{[^}]*\}|\$\([a-z]+\s[^)]*\)|<xacro:[\w]+/.exec(out);
-  if (left) throw new XacroError(`"${left[0]}" is left unexpanded`, [left[0]]);
-  return { text: out, properties: props.size, macros: macros.size, macro_calls: calls, args: [...args.entries()].map(([name, value]) => ({ name, value })) };
+
+  if (ctx.file !== undefined) for (const { el } of walk(doc)) el.file = ctx.file;
+  const rootAttrs = new Map<string, string>();
+  for (const [k, v] of doc.attrs) if (!(k.startsWith('xmlns:') && v.includes('ros.org/wiki/xacro'))) rootAttrs.set(k, subst(v, global, ctx.file, doc));
+  const root: XmlElement = { name: doc.name, attrs: rootAttrs, children: [], line: doc.line, column: doc.column, ...(ctx.file !== undefined ? { file: ctx.file } : {}) };
+  root.children = expand(doc.children, global, 0, 0, new Map(), doc);
+  if (missingIncludes.length > 0) throw new XacroError(`${missingIncludes.join('; ')}: not in the upload`, missingIncludes);
+  const argNames = new Set([...argDefaults.keys(), ...Object.keys(passed)]);
+  return {
+    root,
+    properties: global.vars.size,
+    macros: macros.size,
+    macro_calls: calls,
+    includes,
+    args: [...argNames].map((name) => ({ name, value: passed[name] ?? argDefaults.get(name)!, source: name in passed ? ('passed' as const) : ('default' as const) })),
+    files_read: filesRead,
+  };
 }

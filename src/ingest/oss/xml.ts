@@ -1,25 +1,54 @@
 /**
- * A tolerant XML tag scanner for URDF: start/end tags with attributes, comments, CDATA,
- * processing instructions and DOCTYPE skipped. Attribute order, quotes and line breaks inside
- * a tag do not matter. It never throws: malformed constructs are reported and passed over.
- * Linear in the input (every step advances).
+ * A strict, linear XML parser for URDF, xacro and package.xml: the document becomes a tree of
+ * elements (name, attributes, children, text) with the line and column of every element.
+ * Comments, processing instructions and the DOCTYPE are dropped; CDATA becomes text. So nothing
+ * commented out is ever read as content: callers parse first, then decide what the document is.
+ *
+ * Well-formedness is checked (one root element, every tag closed by the matching end tag, quoted
+ * attribute values without '<', no duplicate attribute, comments and CDATA closed): anything else
+ * throws XmlError with the line and column. Limits: nesting depth (MAX_XML_DEPTH) and element
+ * count (MAX_XML_ELEMENTS), each refusal naming the limit. Every step advances through the input,
+ * and line numbers are counted incrementally, so the cost is linear in the input.
+ *
+ * Lenient where TinyXML2 (urdfdom's parser) is: an unknown entity reference is kept as written.
  */
-export interface Tag {
-  kind: 'start' | 'end';
+
+/** Deepest element nesting read (a URDF nests about 6 deep; a xacro's macros a few more). */
+export const MAX_XML_DEPTH = 256;
+/** Most elements in one document (2 MiB of URDF holds about 60,000). */
+export const MAX_XML_ELEMENTS = 250_000;
+
+export interface XmlElement {
   name: string;
+  /** Attributes in document order, entity references decoded. */
   attrs: Map<string, string>;
-  selfClosing: boolean;
-  offset: number;
+  /** Child elements and text (strings, entity references decoded). */
+  children: XmlNode[];
+  line: number;
+  column: number;
+  /** The file the element was written in (packages; set by the xacro expander). */
+  file?: string;
 }
+export type XmlNode = XmlElement | string;
 
-export interface ScanProblem {
-  code: 'comment_unterminated' | 'tag_malformed';
-  offset: number;
-  message: string;
+export type XmlLimit = 'max_xml_depth' | 'max_xml_elements';
+
+export class XmlError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+    /** The limit exceeded, when that is the reason. */
+    readonly limit: XmlLimit | null = null,
+    readonly limitValue: number | null = null,
+  ) {
+    super(`line ${line}, column ${column}: ${message}`);
+  }
+  /** The reason without the position (the message carries both). */
+  get reason(): string {
+    return this.message.replace(/^line \d+, column \d+: /, '');
+  }
 }
-
-const NAME_START = /[A-Za-z_:]/;
-const NAME_CHAR = /[A-Za-z0-9_:.\-]/;
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
@@ -35,100 +64,228 @@ export function decodeEntities(s: string): string {
   });
 }
 
-export function* scanTags(text: string, problems: ScanProblem[]): Generator<Tag> {
+const NAME = /[A-Za-z_:\u00C0-\uFFFF][\w:.\-\u00B7\u00C0-\uFFFF]*/y;
+const SPACE = /[ \t\r\n]*/y;
+
+export interface ParseOptions {
+  maxDepth?: number;
+  maxElements?: number;
+  /** Keep text nodes (xacro needs them; URDF reading does not). Default true. */
+  text?: boolean;
+}
+
+/** Parses a whole document; returns its root element or throws XmlError. */
+export function parseXml(input: string, opts: ParseOptions = {}): XmlElement {
+  const maxDepth = opts.maxDepth ?? MAX_XML_DEPTH;
+  const maxElements = opts.maxElements ?? MAX_XML_ELEMENTS;
+  const keepText = opts.text ?? true;
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const n = text.length;
-  let i = text.indexOf('<');
-  while (i >= 0 && i < n) {
-    if (text.startsWith('<!--', i)) {
-      const end = text.indexOf('-->', i + 4);
-      if (end < 0) {
-        problems.push({ code: 'comment_unterminated', offset: i, message: 'comment never closed; the rest of the input is inside it' });
-        return;
+
+  // Line and column of an offset, counted forward from the last one asked (offsets only grow).
+  // nextBreak: the first line break not yet counted (n when none is left), so no search is repeated.
+  let line = 1;
+  let lineStart = 0;
+  let nextBreak = text.indexOf('\n');
+  if (nextBreak < 0) nextBreak = n;
+  const at = (offset: number): { line: number; column: number } => {
+    while (nextBreak < offset) {
+      line += 1;
+      lineStart = nextBreak + 1;
+      nextBreak = text.indexOf('\n', lineStart);
+      if (nextBreak < 0) nextBreak = n;
+    }
+    return { line, column: offset - lineStart + 1 };
+  };
+  const fail = (offset: number, message: string, limit: XmlLimit | null = null, value: number | null = null): never => {
+    const p = at(offset);
+    throw new XmlError(message, p.line, p.column, limit, value);
+  };
+
+  const stack: XmlElement[] = [];
+  let root: XmlElement | null = null;
+  let elements = 0;
+  let i = 0;
+
+  const textRun = (from: number, to: number) => {
+    if (to <= from) return;
+    const top = stack[stack.length - 1];
+    if (!top) {
+      for (let k = from; k < to; k++) {
+        const c = text.charCodeAt(k);
+        if (c !== 32 && c !== 9 && c !== 10 && c !== 13) fail(k, root ? 'text after the root element' : 'text before the root element');
       }
-      i = text.indexOf('<', end + 3);
+      return;
+    }
+    if (keepText) top.children.push(decodeEntities(text.slice(from, to)));
+  };
+
+  while (i < n) {
+    const lt = text.indexOf('<', i);
+    if (lt < 0) {
+      textRun(i, n);
+      break;
+    }
+    textRun(i, lt);
+    const c1 = text[lt + 1];
+    if (c1 === '!') {
+      if (text.startsWith('<!--', lt)) {
+        const e = text.indexOf('-->', lt + 4);
+        if (e < 0) fail(lt, 'comment never closed (no "-->")');
+        i = e + 3;
+      } else if (text.startsWith('<![CDATA[', lt)) {
+        const e = text.indexOf(']]>', lt + 9);
+        if (e < 0) fail(lt, 'CDATA section never closed (no "]]>")');
+        if (stack.length === 0) fail(lt, 'CDATA outside the root element');
+        if (keepText) stack[stack.length - 1].children.push(text.slice(lt + 9, e));
+        i = e + 3;
+      } else if (text.startsWith('<!DOCTYPE', lt)) {
+        if (stack.length > 0 || root) fail(lt, 'DOCTYPE after the root element started');
+        // Skip to the closing '>', over an internal subset in [ ] and quoted strings.
+        let k = lt + 9;
+        let bracket = 0;
+        for (; k < n; k++) {
+          const c = text[k];
+          if (c === '"' || c === "'") {
+            const q = text.indexOf(c, k + 1);
+            if (q < 0) break;
+            k = q;
+          } else if (c === '[') bracket += 1;
+          else if (c === ']') bracket -= 1;
+          else if (c === '>' && bracket <= 0) break;
+        }
+        if (k >= n) fail(lt, 'DOCTYPE never closed');
+        i = k + 1;
+      } else fail(lt, 'markup starting "<!" that is not a comment, CDATA or DOCTYPE');
       continue;
     }
-    if (text.startsWith('<![CDATA[', i)) {
-      const end = text.indexOf(']]>', i + 9);
-      if (end < 0) return;
-      i = text.indexOf('<', end + 3);
+    if (c1 === '?') {
+      const e = text.indexOf('?>', lt + 2);
+      if (e < 0) fail(lt, 'processing instruction never closed (no "?>")');
+      i = e + 2;
       continue;
     }
-    if (text.startsWith('<?', i) || text.startsWith('<!', i)) {
-      const end = text.indexOf('>', i + 2);
-      if (end < 0) return;
-      i = text.indexOf('<', end + 1);
+    if (c1 === '/') {
+      NAME.lastIndex = lt + 2;
+      const m = NAME.exec(text);
+      if (!m) fail(lt, 'end tag without a name');
+      const name = m![0];
+      SPACE.lastIndex = lt + 2 + name.length;
+      SPACE.exec(text);
+      const gt = SPACE.lastIndex;
+      if (text[gt] !== '>') fail(gt, `end tag </${name}> not closed by ">"`);
+      const top = stack.pop();
+      if (!top) fail(lt, `end tag </${name}> without a matching start tag`);
+      if (top!.name !== name) fail(lt, `end tag </${name}> does not match <${top!.name}> opened at line ${top!.line}, column ${top!.column}`);
+      i = gt + 1;
       continue;
     }
-    const start = i;
-    let j = i + 1;
-    const closing = text[j] === '/';
-    if (closing) j += 1;
-    if (j >= n || !NAME_START.test(text[j])) {
-      // A bare '<' in text: not a tag.
-      i = text.indexOf('<', i + 1);
-      continue;
-    }
-    const nameStart = j;
-    while (j < n && NAME_CHAR.test(text[j])) j += 1;
-    const name = text.slice(nameStart, j);
-    const attrs = new Map<string, string>();
+    // Start tag.
+    NAME.lastIndex = lt + 1;
+    const m = NAME.exec(text);
+    if (!m) fail(lt, '"<" not followed by a tag name (write &lt; for a literal "<")');
+    const name = m![0];
+    if (stack.length === 0 && root) fail(lt, `a second top-level element <${name}> after the root element <${root.name}>`);
+    if (stack.length + 1 > maxDepth) fail(lt, `elements nest deeper than ${maxDepth} (limit max_xml_depth)`, 'max_xml_depth', maxDepth);
+    if (++elements > maxElements) fail(lt, `more than ${maxElements} elements (limit max_xml_elements)`, 'max_xml_elements', maxElements);
+    const pos = at(lt);
+    const el: XmlElement = { name, attrs: new Map(), children: [], line: pos.line, column: pos.column };
+    let j = lt + 1 + name.length;
     let selfClosing = false;
-    let ok = false;
-    // Attributes until '>' or '/>'.
     for (;;) {
-      while (j < n && /\s/.test(text[j])) j += 1;
-      if (j >= n) break;
+      SPACE.lastIndex = j;
+      SPACE.exec(text);
+      const spaced = SPACE.lastIndex > j;
+      j = SPACE.lastIndex;
+      if (j >= n) fail(lt, `start tag <${name}> never closed by ">"`);
       const c = text[j];
       if (c === '>') {
-        ok = true;
         j += 1;
         break;
       }
-      if (c === '/' && text[j + 1] === '>') {
-        ok = true;
+      if (c === '/') {
+        if (text[j + 1] !== '>') fail(j, `"/" inside <${name}> not followed by ">"`);
         selfClosing = true;
         j += 2;
         break;
       }
-      if (c === '<') break; // a new tag starts before this one closed
-      const aStart = j;
-      while (j < n && !/[\s=>/<]/.test(text[j])) j += 1;
-      if (j === aStart) {
-        j += 1; // a stray '/' or similar: step over it
-        continue;
-      }
-      const aName = text.slice(aStart, j);
-      while (j < n && /\s/.test(text[j])) j += 1;
-      if (text[j] !== '=') {
-        if (!attrs.has(aName)) attrs.set(aName, '');
-        continue;
-      }
-      j += 1;
-      while (j < n && /\s/.test(text[j])) j += 1;
+      if (!spaced) fail(j, `attributes of <${name}> must be separated by whitespace`);
+      NAME.lastIndex = j;
+      const a = NAME.exec(text);
+      if (!a) fail(j, `unexpected "${c}" inside <${name}>`);
+      const aName = a![0];
+      SPACE.lastIndex = j + aName.length;
+      SPACE.exec(text);
+      j = SPACE.lastIndex;
+      if (text[j] !== '=') fail(j, `attribute ${aName} of <${name}> has no "=value"`);
+      SPACE.lastIndex = j + 1;
+      SPACE.exec(text);
+      j = SPACE.lastIndex;
       const q = text[j];
-      if (q === '"' || q === "'") {
-        // '<' cannot occur in an attribute value: stop there, so a broken tag costs only its own span.
-        let end = j + 1;
-        while (end < n && text[end] !== q && text[end] !== '<') end += 1;
-        if (end >= n || text[end] !== q) {
-          j = end;
-          break;
-        }
-        if (!attrs.has(aName)) attrs.set(aName, decodeEntities(text.slice(j + 1, end)));
-        j = end + 1;
-      } else {
-        const vStart = j;
-        while (j < n && !/[\s><]/.test(text[j]) && !(text[j] === '/' && text[j + 1] === '>')) j += 1;
-        if (!attrs.has(aName)) attrs.set(aName, decodeEntities(text.slice(vStart, j)));
+      if (q !== '"' && q !== "'") fail(j, `value of attribute ${aName} of <${name}> is not quoted`);
+      const end = text.indexOf(q, j + 1);
+      if (end < 0) fail(j, `value of attribute ${aName} of <${name}> never closed`);
+      const raw = text.slice(j + 1, end);
+      const bad = raw.indexOf('<');
+      if (bad >= 0) fail(j + 1 + bad, `"<" inside the value of attribute ${aName} of <${name}> (write &lt;)`);
+      if (el.attrs.has(aName)) fail(j, `attribute ${aName} repeated in <${name}>`);
+      el.attrs.set(aName, decodeEntities(raw));
+      j = end + 1;
+    }
+    if (stack.length > 0) stack[stack.length - 1].children.push(el);
+    else root = el;
+    if (!selfClosing) stack.push(el);
+    i = j;
+  }
+  if (stack.length > 0) {
+    const open = stack[stack.length - 1];
+    throw new XmlError(`<${open.name}> opened here is never closed (the input ends first${stack.length > 1 ? `; ${stack.length} elements are open` : ''})`, open.line, open.column);
+  }
+  if (!root) {
+    const p = at(n);
+    throw new XmlError('no root element', p.line, p.column);
+  }
+  return root;
+}
+
+/** Child elements of `el`, optionally by name. */
+export function childElements(el: XmlElement, name?: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const c of el.children) if (typeof c !== 'string' && (name === undefined || c.name === name)) out.push(c);
+  return out;
+}
+
+/** The concatenated text directly inside `el`. */
+export function elementText(el: XmlElement): string {
+  let s = '';
+  for (const c of el.children) if (typeof c === 'string') s += c;
+  return s;
+}
+
+/** Every element of the tree in document order (iterative: no recursion limit on deep trees). */
+export function* walk(root: XmlElement): Generator<{ el: XmlElement; parents: readonly XmlElement[] }> {
+  const parents: XmlElement[] = [];
+  const iters: { el: XmlElement; next: number }[] = [];
+  yield { el: root, parents };
+  iters.push({ el: root, next: 0 });
+  parents.push(root);
+  while (iters.length > 0) {
+    const top = iters[iters.length - 1];
+    let child: XmlElement | null = null;
+    while (top.next < top.el.children.length) {
+      const c = top.el.children[top.next++];
+      if (typeof c !== 'string') {
+        child = c;
+        break;
       }
     }
-    if (!ok) {
-      problems.push({ code: 'tag_malformed', offset: start, message: `<${closing ? '/' : ''}${name}> is not closed by '>'` });
-      i = text.indexOf('<', start + 1);
+    if (!child) {
+      iters.pop();
+      parents.pop();
       continue;
     }
-    yield { kind: closing ? 'end' : 'start', name, attrs, selfClosing: !closing && selfClosing, offset: start };
-    i = text.indexOf('<', j);
+    yield { el: child, parents };
+    iters.push({ el: child, next: 0 });
+    parents.push(child);
   }
 }
