@@ -1,6 +1,6 @@
 /**
- * One HTTP server: MCP Streamable HTTP at /mcp, the REST bridge under /api/, /openapi.json
- * and /healthz. Host/Origin validation and a body limit apply to every route.
+ * One HTTP server: MCP Streamable HTTP at /mcp, the REST bridge under /api/, /openapi.json,
+ * /healthz and the catalogue pages (src/http/pages/). Host/Origin validation and a body limit apply to every route.
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,7 @@ import { buildOpenApi } from './openapi.js';
 import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
+import { mountPages } from './pages/index.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 
 export interface AppOptions {
@@ -123,6 +124,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   mountPaymentRoutes(app, deps);
   mountIntelligenceChart(app, deps);
   mountRestRoutes(app, deps, tools);
+  mountPages(app, deps, tools);
   opts.extend?.(app, deps);
 
   app.notFound((c) => errorResponse(c, new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
