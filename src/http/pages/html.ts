@@ -64,7 +64,7 @@ export function layout(p: PageContent, attribution: string): string {
   return (
     '<!doctype html>' +
     html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${p.title} · robot-parts-mcp</title><link rel="stylesheet" href="/assets/style.css">${(p.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">`)}</head>
+<title>${p.title} · robot-parts-mcp</title><link rel="icon" href="data:,">${(p.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">`)}<link rel="stylesheet" href="/assets/style.css"></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="site"><a class="brand" href="/">robot-parts-mcp</a><nav aria-label="Main">${NAV.map(
       ([href, label]) => html` <a href="${href}"${p.current === href ? new Html(' aria-current="page"') : ''}>${label}</a>`,
