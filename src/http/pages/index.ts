@@ -96,7 +96,7 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
       try {
         return send(c, await render(request(c)), csp);
       } catch (err) {
-        if (err instanceof DomainError) return send(c, errorPage(err));
+        if (err instanceof DomainError) return refused(c, err, send);
         throw err;
       }
     });
@@ -114,7 +114,7 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
     try {
       return c.body(await robotUrdf(request(c)), 200, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Security-Policy': CSP });
     } catch (err) {
-      if (err instanceof DomainError) return send(c, errorPage(err));
+      if (err instanceof DomainError) return refused(c, err, send);
       throw err;
     }
   });
@@ -125,10 +125,16 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
       if (r instanceof Response) return r;
       return send(c, r);
     } catch (err) {
-      if (err instanceof DomainError) return send(c, errorPage(err));
+      if (err instanceof DomainError) return refused(c, err, send);
       throw err;
     }
   });
+}
+
+/** A tool's refusal as a page, with the status (and Retry-After) the API would answer. */
+function refused(c: Context<AppEnv>, err: DomainError, send: (c: Context<AppEnv>, p: PageContent) => Response): Response {
+  if (err.code === 'rate_limited' && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
+  return send(c, errorPage(err));
 }
 
 export function errorPage(err: DomainError): PageContent {
