@@ -69,6 +69,16 @@ describe('pages over HTTP', () => {
     expect(strip(await form.text())).toBe(strip(await api.text()));
   });
 
+  it('a robot page lists the catalogue parts whose get_part used_in names that robot', async () => {
+    const page = await (await fetch(`${srv.url}/robots/roboto-origin-atom01`)).text();
+    const listed = [...page.slice(page.indexOf('Catalogue parts matched')).matchAll(/href="\/parts\/([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
+    expect(listed.length).toBeGreaterThan(0);
+    for (const id of listed) {
+      const part = (await (await fetch(`${srv.url}/api/entity/${encodeURIComponent(id)}`)).json()) as { used_in: { robots: { robot: string }[] } | null };
+      expect(part.used_in?.robots.map((r) => r.robot)).toContain('roboto_origin Atom01');
+    }
+  });
+
   it.skipIf(!robotsPresent)('/robots/unitree-go2/kinematics.urdf has every joint of the source with its origin', async () => {
     const source = fs.readFileSync(path.join(ROBOTS, 'urdf/unitree_go2_description.urdf'), 'utf8');
     const urdf = await (await fetch(`${srv.url}/robots/unitree-go2/kinematics.urdf`)).text();

@@ -11,6 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { OssDocument, OssSource } from '../../ingest/oss/layer.js';
 import type { Primitive, UrdfKinematics } from '../../ingest/oss/kinematics.js';
 import { ossLayerDataset } from '../../resources/oss-layer.js';
+import { robotsUsingEntity } from '../../domain/where-used.js';
 import { esc, html, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
 
@@ -45,6 +46,29 @@ function robots(deps: Deps): Promise<Map<string, Robot>> {
     });
     p.catch(() => robotsByDeps.delete(deps)); // an unreadable dataset is asked again next time
     robotsByDeps.set(deps, p);
+  }
+  return p;
+}
+
+/**
+ * Catalogue parts each robot uses: the inverse of get_part's used_in (robotsUsingEntity, the same
+ * model-number match), over the non-quarantined catalogue, once per process.
+ */
+type Matched = { id: string; name: string; bom_lines: number; urdf_mentions: number; matched_on: string[] };
+const matchesByDeps = new WeakMap<Deps, Promise<Map<string, Matched[]>>>();
+function catalogueMatches(deps: Deps): Promise<Map<string, Matched[]>> {
+  let p = matchesByDeps.get(deps);
+  if (!p) {
+    p = deps.catalogue.list({ includeQuarantine: false, offset: 0, limit: Number.MAX_SAFE_INTEGER }).then(({ items }) => {
+      const out = new Map<string, Matched[]>();
+      for (const e of items) {
+        const used = robotsUsingEntity(deps.ossLayer, e);
+        for (const r of used?.robots ?? []) out.set(r.robot, [...(out.get(r.robot) ?? []), { id: e.id, name: e.name, bom_lines: r.bom_lines, urdf_mentions: r.urdf_mentions, matched_on: used!.matched_on }]);
+      }
+      return out;
+    });
+    p.catch(() => matchesByDeps.delete(deps));
+    matchesByDeps.set(deps, p);
   }
   return p;
 }
@@ -106,6 +130,7 @@ export async function robotPage({ c, deps }: PageRequest): Promise<PageContent> 
   const bom = r.records.filter((x) => x.category === 'bom_items');
   type Line = { section?: string | null; item?: string; quantity?: number | null; quantity_as_written?: string | null; unit_prices?: { as_written: string; currency: string | null; currency_label: string | null }[]; line_totals?: { as_written: string; currency: string | null; currency_label: string | null }[]; part_number?: string | null; manufacturer_part?: string | null };
   const detail = urdf?.dof_detail;
+  const matched = (await catalogueMatches(deps)).get(r.name) ?? [];
   return {
     title: r.name,
     current: '/robots',
@@ -126,7 +151,9 @@ ${detail.mimic.length ? html`<p>Mimic joints (not actuators):</p><ul>${detail.mi
 ${bom.length ? html`<h2>Bill of materials</h2><div class="scroll"><table id="bom-lines" data-live-filter><caption class="visually-hidden">BOM lines as written</caption><thead><tr><th scope="col">Item</th><th scope="col">Section</th><th scope="col" class="num">Quantity</th><th scope="col">Unit price</th><th scope="col">Line total</th><th scope="col">Record</th></tr></thead><tbody>${bom.map((b) => {
       const l = b.extracted as Line;
       return html`<tr><td>${l.item ?? b.name}${l.manufacturer_part ? html`<br><span class="muted">${l.manufacturer_part}</span>` : ''}</td><td>${l.section ?? ''}</td><td class="num">${l.quantity ?? html`<span class="muted">${l.quantity_as_written ?? 'not stated'}</span>`}</td><td>${price(l.unit_prices?.[0])}</td><td>${price(l.line_totals?.[0])}</td><td><a href="/parts/${encodeURIComponent(b.id)}">${b.id}</a></td></tr>`;
-    })}</tbody></table></div><p class="muted">Prices are never converted between currencies.</p>` : ''}`,
+    })}</tbody></table></div><p class="muted">Prices are never converted between currencies.</p>` : ''}
+<h2>Catalogue parts matched</h2>
+${matched.length ? html`<ul>${matched.map((m) => html`<li><a href="/parts/${encodeURIComponent(m.id)}">${m.id} ${m.name}</a>: ${m.bom_lines} BOM line(s), ${m.urdf_mentions} URDF mention(s), matched on ${m.matched_on.join(', ')}</li>`)}</ul>` : html`<p class="muted">No catalogue part's model number appears in this robot's files.</p>`}`,
   };
 }
 
