@@ -12,7 +12,6 @@ import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './prepa
 import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
 import { compactSpec, compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
-import type { SameAsLink } from './specs/same-as.js';
 import type { UnreadValue } from './specs/types.js';
 import type { WhereClause } from './specs/where.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
@@ -144,8 +143,6 @@ export interface PartLookup {
   specs: PartSpec[];
   /** Declared values the spec layer could not read, with the reason. */
   unread_specs: UnreadValue[];
-  /** Records that are the same product (or another version of it), with the evidence of each link. */
-  same_as: SameAsLink[];
 }
 
 export type PartSpec = CompactSpec & { field: string; source: string; evidence: string[] | null };
@@ -227,7 +224,7 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
   const row = ctx.specs.get(e.id);
   const specs = (row?.specs.specs ?? []).map((s) => Object.assign({ field: s.field }, compactSpec(s), { source: s.source, evidence: e.provenance?.[s.source] ?? null }));
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])], same_as: [...ctx.specs.sameAsOf(e.id)] };
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])] };
 }
 
 export interface ListParams {

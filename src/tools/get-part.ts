@@ -6,7 +6,6 @@ import { EntityAnalyticsSchema } from '../domain/analytics/schema.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId, recordMeta } from './schemas.js';
-import { SameAsSchema } from './compare-parts.js';
 import { CompactSpecSchema } from './spec-schemas.js';
 
 export const getPartTool = defineTool({
@@ -43,7 +42,6 @@ export const getPartTool = defineTool({
       .array(CompactSpecSchema.extend({ field: z.string(), source: z.string().describe('Record field the value was read from (declared.torque, protocol, ...)'), evidence: z.array(z.string()).nullable().describe('Upstream path(s) of that field (provenance); null when not recorded') }).strict())
       .describe('Normalised specs (list_spec_fields names): notation as written, SI unit, comparability level A-D, and the evidence of where the value came from'),
     unread_specs: z.array(z.object({ field: z.string(), source: z.string(), notation: z.string(), reason: z.string() }).strict()).describe('Declared values the spec layer could not read, with why'),
-    same_as: z.array(SameAsSchema).describe('Records that are the same product or another version of it (rule version_mark), with the evidence of each link'),
     analytics: EntityAnalyticsSchema,
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),

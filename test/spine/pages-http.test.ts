@@ -69,6 +69,16 @@ describe('pages over HTTP', () => {
     expect(strip(await form.text())).toBe(strip(await api.text()));
   });
 
+  it('each TRL bar of /intelligence links to a search whose total is the bar\'s count', async () => {
+    const page = await (await fetch(`${srv.url}/intelligence`)).text();
+    const bars = [...page.matchAll(/href="(\/search\?where=trl%3D(\d))" aria-label="TRL \d[^"]*: (\d+) records/g)];
+    expect(bars.map((b) => b[2])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    for (const [, , level, count] of bars) {
+      const api = (await (await fetch(`${srv.url}/api/search?where=${encodeURIComponent(`trl=${level}`)}`)).json()) as { meta: { total: number } };
+      expect(api.meta.total, `TRL ${level}`).toBe(Number(count));
+    }
+  });
+
   it('a robot page lists the catalogue parts whose get_part used_in names that robot', async () => {
     const page = await (await fetch(`${srv.url}/robots/roboto-origin-atom01`)).text();
     const listed = [...page.slice(page.indexOf('Catalogue parts matched')).matchAll(/href="\/parts\/([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));

@@ -1,7 +1,7 @@
 /**
  * `/intelligence`: get_analytics as charts in plain HTML (bars are links, no script): the TRL
- * distribution with unknown shown apart on its own scale so TRL 1-9 stay legible, and records,
- * TRL and mean momentum per category, each category bar a link to that category's search.
+ * distribution with unknown shown apart so TRL 1-9 stay legible (each level a link to the search
+ * where=trl=N), and records, TRL and mean momentum per category, each a link to that category's search.
  */
 import { html, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
@@ -37,7 +37,7 @@ export async function intelligencePage({ call }: PageRequest): Promise<PageConte
     const l = i + 1;
     const n = doc.maturity_distribution[String(l)] ?? 0;
     const st = statusesOf(l);
-    return { label: `TRL ${l}`, value: n, title: `TRL ${l} (${levels[String(l)] ?? ''}): ${n} records${st.length ? `; statuses ${st.join(', ')}` : ''}` };
+    return { label: `TRL ${l}`, value: n, href: `/search?where=${encodeURIComponent(`trl=${l}`)}`, title: `TRL ${l} (${levels[String(l)] ?? ''}): ${n} records${st.length ? `; statuses ${st.join(', ')}` : ''}` };
   });
   const cats = Object.entries(doc.categories).sort((a, b) => b[1].count - a[1].count);
   const search = (slug: string) => `/search?category=${encodeURIComponent(slug)}`;
@@ -47,7 +47,7 @@ export async function intelligencePage({ call }: PageRequest): Promise<PageConte
     body: html`<h1>Technology readiness and momentum</h1>
 <p>${counts.entities} catalogue records (${counts.quarantined_excluded} quarantined left out). A TRL is known for ${counts.with_trl}; for ${counts.trl_unknown} no lifecycle status says it, and nothing is filled in. Momentum is known for ${counts.with_momentum}, unknown for ${counts.momentum_unknown}. The same figures as JSON: <a href="/api/intelligence.json">/api/intelligence.json</a>.</p>
 <h2>TRL of the records with a known TRL</h2>
-${bars(trlRows, `TRL 1 to 9 (${counts.with_trl} records; scale: largest level)`)}
+${bars(trlRows, `TRL 1 to 9 (${counts.with_trl} records; scale: largest level); each bar links to the search where=trl=N`)}
 <p class="note">Unknown TRL: <strong>${counts.trl_unknown}</strong> records, shown apart so the levels above stay readable.</p>
 <details><summary>How statuses map to TRL</summary><ul>${Object.entries(mapping).map(([s, l]) => html`<li>${s}: ${l === null ? 'no TRL' : `TRL ${l}`}</li>`)}</ul></details>
 <h2>Records per category</h2>

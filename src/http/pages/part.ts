@@ -1,7 +1,7 @@
 /**
  * `/parts/{id}` (?with=<id> for a compatibility check): get_part (free fields, normalised specs
- * with their evidence, locked paid fields, TRL and momentum, same-product links, where used),
- * find_alternatives and check_compatibility.
+ * with their evidence, locked paid fields, TRL and momentum, where used), find_alternatives
+ * (alternatives, and the same-product links of the part) and check_compatibility.
  */
 import { html, type Html, type PageContent } from './html.js';
 import { absent, type PageRequest } from './index.js';
@@ -16,7 +16,6 @@ interface PartOut {
   used_in: { robots: { robot: string; sources: string[]; bom_lines: number; urdf_mentions: number }[]; matched_on: string[] } | null;
   specs: Spec[];
   unread_specs: { field: string; source: string; notation: string; reason: string }[];
-  same_as: { id: string; rule: string; evidence: string }[];
   analytics: {
     trl: { trl: number | null; basis: string; status: string | null };
     momentum: { momentum: number | null; colour: string | null; reason: string; signals: { signal: string; measured: boolean; score: number | null; weight: number; effective_weight: number; contribution: number; note: string }[] };
@@ -24,6 +23,7 @@ interface PartOut {
 }
 
 interface Alternatives {
+  part: { same_as: { id: string; rule: string; evidence: string }[] };
   alternatives: { id: string; name: string; manufacturer: string | null; score: number; reasons: string[]; not_compared: string[] }[];
 }
 
@@ -86,7 +86,7 @@ ${Object.keys(e.declared).length ? html`<dl class="kv">${Object.entries(e.declar
       (s) => html`<tr><th scope="row">${s.signal}</th><td>${s.measured ? 'yes' : 'no'}</td><td class="num">${s.score ?? '–'}</td><td class="num">${s.effective_weight}</td><td class="num">${s.contribution}</td><td>${s.note}</td></tr>`,
     )}</tbody></table></div>
 <h2>Same product and other versions</h2>
-${part.same_as.length ? html`<ul>${part.same_as.map((l) => html`<li><a href="/parts/${encodeURIComponent(l.id)}">${l.id}</a>: ${RULES[l.rule] ?? l.rule}. <span class="muted">${l.evidence}</span></li>`)}</ul>` : html`<p class="muted">No other record is linked as the same product.</p>`}
+${alts?.part.same_as.length ? html`<ul>${alts.part.same_as.map((l) => html`<li><a href="/parts/${encodeURIComponent(l.id)}">${l.id}</a>: ${RULES[l.rule] ?? l.rule}. <span class="muted">${l.evidence}</span></li>`)}</ul>` : html`<p class="muted">No other record is linked as the same product.</p>`}
 <h2>Alternatives</h2>
 ${alts?.alternatives.length ? html`<ol>${alts.alternatives.map((a) => html`<li><a href="/parts/${encodeURIComponent(a.id)}">${a.id} ${a.name}</a> (score ${a.score})<br><span class="muted">${a.reasons.join('; ')}${a.not_compared.length ? `; not compared: ${a.not_compared.join(', ')}` : ''}</span></li>`)}</ol><p><a href="/compare?ids=${encodeURIComponent([e.id, ...alts.alternatives.slice(0, 3).map((a) => a.id)].join(','))}">Compare with the first three</a></p>` : html`<p class="muted">No alternative found.</p>`}
 <h2>Used in open-source robots</h2>
