@@ -220,7 +220,7 @@ function permutations(items) {
 }
 
 /**
- * sides: { floor: {port}, ours: {port}, ...}; opts(port) -> runLoad options without total.
+ * sides: { floor: {port}, ours: {port}, ...}; opts(port, side) -> runLoad options without total.
  * Each round runs every side once, the order rotating through every permutation. `paired[side]`
  * is the median over rounds of side/floor req/s within the round: a drift of the machine's speed
  * during the comparison (seen as the first rounds running slower for every server) then cancels
@@ -229,13 +229,13 @@ function permutations(items) {
  */
 async function compare(label, sides, opts, total, warmup = HTTP_WARMUP, rounds = HTTP_ROUNDS) {
   log(`${label}: warm-up`);
-  for (const s of Object.values(sides)) await runLoad({ ...opts(s.port), total: warmup });
+  for (const [k, s] of Object.entries(sides)) await runLoad({ ...opts(s.port, k), total: warmup });
   const runs = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
   const orders = permutations(Object.keys(sides));
   for (let r = 0; r < rounds; r++) {
     for (const side of orders[r % orders.length]) {
       log(`${label}: round ${r + 1}/${rounds} ${side}`);
-      runs[side].push(await runLoad({ ...opts(sides[side].port), total }));
+      runs[side].push(await runLoad({ ...opts(sides[side].port, side), total }));
     }
   }
   const out = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, agg(v)]));
@@ -401,6 +401,19 @@ async function benchHttp(dataDir) {
     out.mcp = await compare('MCP stateful', { floor: floorMcp, ours, uncached }, mcp, HTTP_REQUESTS);
     out.mcp_stateless = await compare('MCP stateless', { floor: floorStateless, ours: oursStateless }, mcpStateless, HTTP_REQUESTS);
     out.paid = await compare('paid entities.json', { floor: floorRest, ours }, paidLoad, PAID_REQUESTS, Math.min(HTTP_WARMUP, 100));
+    // Pages: the HTML of /search and /parts/{id} against the REST JSON of the same query on the
+    // same server in the same run (a page renders the same tool answers, plus its facets).
+    const partIds = [...new Set(bodies.flatMap(([, b]) => JSON.parse(b).data.slice(0, 2).map((h) => h.id)))].slice(0, 12);
+    const pageLoad = (html, json) =>
+      (port, side) =>
+        loadOpts(
+          (i) => ({ method: 'GET', path: (side === 'floor' ? json : html)(i) }),
+          (res) => (res.status !== 200 ? `HTTP ${res.status}` : null),
+        )(port);
+    const q = (i) => encodeURIComponent(QUERIES[i % QUERIES.length]);
+    const id = (i) => encodeURIComponent(partIds[i % partIds.length]);
+    out.page_search = await compare('HTML /search vs REST', { floor: ours, ours }, pageLoad((i) => `/search?q=${q(i)}`, (i) => `/api/search?q=${q(i)}`), HTTP_REQUESTS);
+    out.page_part = await compare('HTML /parts/{id} vs REST', { floor: ours, ours }, pageLoad((i) => `/parts/${id(i)}`, (i) => `/api/entity/${id(i)}`), HTTP_REQUESTS);
     out.search_in_server = (await ask(ours, { type: 'search', rounds: SCALE_SEARCH_ROUNDS }, 'search-result')).stats;
     for (const s of [ours, floorMcp, uncached]) for (const h of sessions.get(s.port)) await closeMcpSession(s.port, h);
     out.body_bytes = { rest_median: median([...restLen.values()]), mcp_median: median(results.map(([, r]) => Buffer.byteLength(JSON.stringify(r)))), paid: paidLen };
@@ -577,12 +590,14 @@ async function main() {
       ['rate-limit write per free call (us)', fmt(rateLimit.hit_us, 1), fmt(rateLimit.search_us, 1), x(rateLimit.hit_us / rateLimit.search_us), '', 'in-process search it guards (SQLite file, WAL)'],
       ['paid calls, SQLite FULL (req/s)', fmt(durability.ours.rps), fmt(durability.floor.rps), x(durability.paired.ours), '', 'same server at synchronous=NORMAL (FULL/NORMAL); POST /api/bom/export, 1 credit each'],
       ['  paid p50 / p99 FULL (ms)', `${fmt(durability.ours.p50_ms, 2)} / ${fmt(durability.ours.p99_ms, 2)}`, `${fmt(durability.floor.p50_ms, 2)} / ${fmt(durability.floor.p99_ms, 2)}`, x(durability.ours.p50_ms / durability.floor.p50_ms), '', 'p50 FULL/NORMAL'],
+      ['HTML GET /search (req/s)', fmt(httpRes.page_search.ours.rps), fmt(httpRes.page_search.floor.rps), x(httpRes.page_search.paired.ours), '', 'REST GET /api/search, same queries, same server and run (html/json)'],
+      ['HTML GET /parts/{id} (req/s)', fmt(httpRes.page_part.ours.rps), fmt(httpRes.page_part.floor.rps), x(httpRes.page_part.paired.ours), '', 'REST GET /api/entity/{id}, same ids, same server and run (html/json)'],
       ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.paired.ours), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
       ['stdio cold start to tools/list (ms)', fmt(stdio.ours_ms), fmt(stdio.bare_ms), x(stdio.ours_ms / stdio.bare_ms), goal('<= 1.5x'), 'bare SDK stdio server, 1 tool (ours/bare)'],
       ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), x(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), '', 'JSON.parse of the file (ours/parse)'],
       ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), x(mem.deps.rss_bytes / mem.parse.rss_bytes), '', 'info'],
     ];
-    const loads = [rest, mcp, mcpSl, paid, durability];
+    const loads = [rest, mcp, mcpSl, paid, durability, httpRes.page_search, httpRes.page_part];
     const seqRuns = [httpRes.rest_sequential, big.rest_sequential].filter(Boolean);
     const side = (l, k) => l.ours[k] + (l.uncached?.[k] ?? 0); // ours with the answer cache on, and off
     const errOurs = loads.reduce((a, l) => a + side(l, 'errors'), 0) + (big.rest?.errors ?? 0) + seqRuns.reduce((a, r) => a + r.errors, 0);
@@ -630,6 +645,8 @@ async function main() {
             search_p99_ours_over_scan: s.ours.p99 / s.scan.p99,
             paid_ours_over_floor_rps: paid.paired.ours,
             paid_sqlite_full_over_normal_rps: durability.paired.ours,
+            html_search_over_rest_rps: httpRes.page_search.paired.ours,
+            html_part_over_rest_rps: httpRes.page_part.paired.ours,
             // The same ratios as the ratio of each side's median run (the estimator before the paired one).
             median_runs: {
               rest: rest.ours.rps / rest.floor.rps,

@@ -11,7 +11,8 @@ import { levenshtein } from './distance.js';
 import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './prepared.js';
 import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
-import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
+import { compactSpec, compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
+import type { UnreadValue } from './specs/types.js';
 import type { WhereClause } from './specs/where.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
 
@@ -138,7 +139,13 @@ export interface PartLookup {
   locked_fields: string[];
   quarantine_hint: string | null;
   used_in: UsedInSummary | null;
+  /** The record's normalised specs, each with the record field it was read from and that field's upstream path. */
+  specs: PartSpec[];
+  /** Declared values the spec layer could not read, with the reason. */
+  unread_specs: UnreadValue[];
 }
+
+export type PartSpec = CompactSpec & { field: string; source: string; evidence: string[] | null };
 
 function hasValue(v: unknown): boolean {
   if (v === null || v === undefined || v === '') return false;
@@ -215,7 +222,9 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   const e = await findPart(ctx, id);
   // Catalogue records only: a layer record is itself a line of a robot's BOM or URDF.
   const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in };
+  const row = ctx.specs.get(e.id);
+  const specs = (row?.specs.specs ?? []).map((s) => Object.assign({ field: s.field }, compactSpec(s), { source: s.source, evidence: e.provenance?.[s.source] ?? null }));
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])] };
 }
 
 export interface ListParams {

@@ -1,6 +1,6 @@
 /**
- * One HTTP server: MCP Streamable HTTP at /mcp, the REST bridge under /api/, /openapi.json
- * and /healthz. Host/Origin validation and a body limit apply to every route.
+ * One HTTP server: MCP Streamable HTTP at /mcp, the REST bridge under /api/, /openapi.json,
+ * /healthz and the catalogue pages (src/http/pages/). Host/Origin validation and a body limit apply to every route.
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +23,7 @@ import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
 import { cors } from './cors.js';
+import { mountPages } from './pages/index.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 
 export interface AppOptions {
@@ -185,6 +186,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   documented.push(mountPaymentRoutes(app, deps));
   documented.push(mountIntelligenceChart(app, deps));
   mountRestRoutes(app, deps, tools);
+  mountPages(app, deps, tools);
   const extended = opts.extend?.(app, deps);
   if (extended) documented.push(extended);
   documented.push(pagePaths(app.routes)); // the web catalogue's pages, those the app serves

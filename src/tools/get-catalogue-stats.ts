@@ -17,6 +17,8 @@ export const getCatalogueStatsTool = defineTool({
     source: z.string(),
   }),
   annotations: READ_ONLY,
+  // A function of the catalogue snapshot (and category): the pages ask it on every search view.
+  cacheable: true,
   rest: [{ method: 'GET', path: '/api/stats', summary: 'Catalogue counts' }],
   handler: async (_input, ctx) => {
     const [cats, meta, all, clean] = await Promise.all([

@@ -40,6 +40,8 @@ export const listSpecFieldsTool = defineTool({
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,
+  // A function of the catalogue snapshot (and category): the pages ask it on every search view.
+  cacheable: true,
   rest: [{ method: 'GET', path: '/api/spec_fields', summary: 'Filterable spec fields with counts, ranges and values' }],
   handler: async ({ category }, ctx) => ({ ...(await specFields(partsContext(ctx), category)), meta: { license: LICENSE, attribution: ATTRIBUTION } }),
   text: (o) => `${o.fields.length} spec fields over ${o.records} records${o.category ? ` in ${o.category}` : ''}: ${o.fields.map((f) => `${f.name} ${f.read}`).join(', ')}.`,

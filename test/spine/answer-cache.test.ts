@@ -73,7 +73,7 @@ describe('ROBOT_PARTS_ANSWER_CACHE', () => {
 describe('which tools are cacheable', () => {
   it('only read-only, idempotent tools whose REST routes take nothing from the caller', () => {
     const cacheable = TOOLS.filter((t) => t.cacheable);
-    expect(cacheable.map((t) => t.name).sort()).toEqual(['compare_parts', 'find_alternatives', 'get_part', 'search_parts']);
+    expect(cacheable.map((t) => t.name).sort()).toEqual(['compare_parts', 'find_alternatives', 'get_catalogue_stats', 'get_part', 'list_spec_fields', 'search_parts']);
     for (const t of cacheable) {
       expect(t.annotations.readOnlyHint && t.annotations.idempotentHint, t.name).toBe(true);
       expect(t.artifact, t.name).toBeUndefined();
@@ -92,6 +92,8 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['get_part', { id: 'act-001' }],
   ['find_alternatives', { id: 'ACT-001' }],
   ['compare_parts', { ids: ['ACT-001', 'ACT-002'] }],
+  ['list_spec_fields', { category: 'actuators' }],
+  ['get_catalogue_stats', {}],
 ];
 
 describe('cacheable tools over MCP', () => {
@@ -130,7 +132,7 @@ describe('cacheable tools over MCP', () => {
     expect(errorBody(await call(c, 'search_parts', { q: 'servo', limit: 0 })).field).toBe('limit');
     expect(errorBody(await call(c, 'get_part', { id: 'NOPE-1' })).code).toBe('not_found');
     expect((await call(c, 'list_parts', { category: 'actuators' })).isError).toBeFalsy();
-    expect((await call(c, 'get_catalogue_stats')).isError).toBeFalsy();
+    expect((await call(c, 'convert_parameter', { value: '30 Nm', to: 'kgf·cm' })).isError).toBeFalsy();
     expect(deps.answers.size).toBe(0);
   });
 

@@ -17,6 +17,7 @@ import { decodeText } from './decode.js';
 import { extract } from './index.js';
 import { cleanCell, markdownTables } from './table.js';
 import { UrdfMention, urdfMentions } from './mentions.js';
+import { UrdfKinematics, urdfKinematics } from './kinematics.js';
 import { DofSummary, EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
 import type { StoredEntity } from '../../domain/entity.js';
 import { buildRecords, OssRecord, ossToStored, type RecordSource } from './records.js';
@@ -62,6 +63,7 @@ export const OssSource = z
     records: z.number().int(),
     joints_by_type: z.record(z.string(), z.number().int()).nullable(),
     mentions: z.array(UrdfMention).nullable().describe('URDF sources: mesh files and materials drawn by each link (names as written), for where-used; null for BOM files'),
+    kinematics: UrdfKinematics.nullable(),
     skipped: z.number().int(),
     skipped_by_code: z.record(z.string(), z.number().int()),
   })
@@ -231,6 +233,7 @@ export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocum
       records: records.length,
       joints_by_type: result.counts.joints_by_type ?? null,
       mentions: s.kind === 'urdf' ? urdfMentions(decoded.text) : null,
+      kinematics: s.kind === 'urdf' ? urdfKinematics(decoded.text) : null,
       skipped: result.counts.skipped,
       skipped_by_code: byCode,
     });

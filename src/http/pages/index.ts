@@ -1,0 +1,155 @@
+/**
+ * The web catalogue: server-rendered pages over the same tool definitions as MCP and REST. Each
+ * page calls tools through runTool with the REST context of its request (same validation, rate
+ * limits and answer cache as the API) and renders their answers; no rule is implemented here.
+ * Browser assets (stylesheet, small scripts, the 3D view bundle, Swagger UI) are built into
+ * dist/assets by scripts/browser-assets.mjs and served from memory under /assets/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Hono } from 'hono';
+import type { Deps } from '../../deps.js';
+import { DomainError } from '../../domain/errors.js';
+import { ATTRIBUTION } from '../../tools/schemas.js';
+import type { AnyTool } from '../../tools/define.js';
+import { runTool } from '../../tools/run.js';
+import { type AppEnv } from '../common.js';
+import { restContext } from '../rest.js';
+import { html, layout, type Html, type PageContent } from './html.js';
+import { homePage } from './home.js';
+import { searchPage } from './search.js';
+import { partPage } from './part.js';
+import { comparePage } from './compare.js';
+import { robotPage, robotsPage, robotUrdf } from './robots.js';
+import { bomPage, bomPost } from './bom.js';
+import { intelligencePage } from './intelligence.js';
+import { docsPage } from './docs.js';
+
+/** Calls one tool for a page: its answer, or the DomainError it failed with (thrown). */
+export type CallTool = <T = Record<string, unknown>>(name: string, input: Record<string, unknown>) => Promise<T>;
+
+export interface PageRequest {
+  c: Context<AppEnv>;
+  deps: Deps;
+  call: CallTool;
+}
+
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** Swagger UI sets style attributes: /docs allows inline styles (never inline scripts). */
+const CSP_DOCS = CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
+const TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.LICENSE': 'text/plain; charset=utf-8' };
+
+/** dist/assets of this package: the same folder from src/http/pages and dist/http/pages. */
+export const ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/assets');
+
+/** The built assets, read once (a few MB): name -> bytes and type. Empty when not built. */
+function loadAssets(dir: string): Map<string, { bytes: Uint8Array<ArrayBuffer>; type: string }> {
+  const out = new Map<string, { bytes: Uint8Array<ArrayBuffer>; type: string }>();
+  const walk = (d: string, prefix: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) walk(path.join(d, e.name), `${prefix}${e.name}/`);
+      else {
+        const type = TYPES[path.extname(e.name)];
+        if (type) out.set(`${prefix}${e.name}`, { bytes: new Uint8Array(fs.readFileSync(path.join(d, e.name))), type });
+      }
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyTool[]): void {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  let assets: ReturnType<typeof loadAssets> | null = null;
+  app.get('/assets/*', (c) => {
+    assets ??= loadAssets(ASSETS_DIR);
+    const a = assets.get(c.req.path.slice('/assets/'.length));
+    if (!a) return c.text('Not found', 404);
+    return c.body(a.bytes, 200, { 'Content-Type': a.type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+  });
+
+  const request = (c: Context<AppEnv>): PageRequest => {
+    const ctx = restContext(c, deps);
+    const call: CallTool = async (name, input) => {
+      const tool = byName.get(name);
+      if (!tool) throw new DomainError('not_found', `The ${name} tool is not served here`);
+      const outcome = await runTool(tool, input, ctx);
+      if (!outcome.ok) throw outcome.error;
+      return outcome.output as never;
+    };
+    return { c, deps, call };
+  };
+
+  const send = (c: Context<AppEnv>, p: PageContent, csp = CSP) =>
+    c.html(layout(p, ATTRIBUTION), (p.status ?? 200) as 200, { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
+
+  const page = (route: string, render: (r: PageRequest) => Promise<PageContent>, csp = CSP) =>
+    app.get(route, async (c) => {
+      try {
+        return send(c, await render(request(c)), csp);
+      } catch (err) {
+        if (err instanceof DomainError) return refused(c, err, send);
+        throw err;
+      }
+    });
+
+  page('/', homePage);
+  page('/search', searchPage);
+  page('/parts/:id', partPage);
+  page('/compare', comparePage);
+  page('/robots', robotsPage);
+  page('/robots/:id', robotPage);
+  page('/bom', bomPage);
+  page('/intelligence', intelligencePage);
+  page('/docs', docsPage, CSP_DOCS);
+  app.get('/robots/:id/kinematics.urdf', async (c) => {
+    try {
+      return c.body(await robotUrdf(request(c)), 200, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Security-Policy': CSP });
+    } catch (err) {
+      if (err instanceof DomainError) return refused(c, err, send);
+      throw err;
+    }
+  });
+  // The one form that posts: BOM check / export.
+  app.post('/bom', async (c) => {
+    try {
+      const r = await bomPost(request(c));
+      if (r instanceof Response) return r;
+      return send(c, r);
+    } catch (err) {
+      if (err instanceof DomainError) return refused(c, err, send);
+      throw err;
+    }
+  });
+}
+
+/** A tool's refusal as a page, with the status (and Retry-After) the API would answer. */
+function refused(c: Context<AppEnv>, err: DomainError, send: (c: Context<AppEnv>, p: PageContent) => Response): Response {
+  if (err.code === 'rate_limited' && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
+  return send(c, errorPage(err));
+}
+
+export function errorPage(err: DomainError): PageContent {
+  const details = err.toBody() as Record<string, unknown>;
+  const did = Array.isArray(details.did_you_mean) ? (details.did_you_mean as string[]) : [];
+  return {
+    title: err.status === 404 ? 'Not found' : 'Cannot show this page',
+    status: err.status,
+    body: html`<h1>${err.status === 404 ? 'Not found' : 'Cannot show this page'}</h1>
+<div class="error" role="alert"><p>${err.message}</p><p class="muted">code <code>${err.code}</code>${typeof details.field === 'string' ? html`, field <code>${details.field}</code>` : ''}</p></div>
+${did.length ? html`<p>Did you mean ${did.map((id, i) => html`${i ? ', ' : ''}<a href="/parts/${encodeURIComponent(id)}">${id}</a>`)}?</p>` : ''}`,
+  };
+}
+
+/** A short text for a value the data does not state. */
+export function absent(v: unknown): Html {
+  return v === null || v === undefined || v === '' || v === 'N/A' ? html`<span class="muted">not stated</span>` : html`${v}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * `/parts/{id}` (?with=<id> for a compatibility check): get_part (free fields, normalised specs
+ * with their evidence, locked paid fields, TRL and momentum, where used), find_alternatives
+ * (alternatives, and the same-product links of the part) and check_compatibility.
+ */
+import { html, type Html, type PageContent } from './html.js';
+import { absent, type PageRequest } from './index.js';
+import { specValue } from './search.js';
+
+type Spec = { field: string; unit: string | null; notation: string; level: string; value?: number; min?: number; max?: number; values?: string[]; rating?: string; qualifier?: string; source: string; evidence: string[] | null };
+
+interface PartOut {
+  entity: Record<string, unknown> & { id: string; name: string; category: string; declared: Record<string, string>; provenance?: Record<string, string[]>; source_urls: string[] };
+  locked_fields: string[];
+  quarantine_hint: string | null;
+  used_in: { robots: { robot: string; sources: string[]; bom_lines: number; urdf_mentions: number }[]; matched_on: string[] } | null;
+  specs: Spec[];
+  unread_specs: { field: string; source: string; notation: string; reason: string }[];
+  analytics: {
+    trl: { trl: number | null; basis: string; status: string | null };
+    momentum: { momentum: number | null; colour: string | null; reason: string; signals: { signal: string; measured: boolean; score: number | null; weight: number; effective_weight: number; contribution: number; note: string }[] };
+  };
+}
+
+interface Alternatives {
+  part: { same_as: { id: string; rule: string; evidence: string }[] };
+  alternatives: { id: string; name: string; manufacturer: string | null; score: number; reasons: string[]; not_compared: string[] }[];
+}
+
+interface Compat {
+  applicable: boolean;
+  verdict: string | null;
+  reason: string;
+  dimensions: Record<string, { verdict: string; reason?: string }> | null;
+  warnings: string[];
+}
+
+const FREE_FIELDS = ['manufacturer', 'type', 'category', 'entity_kind', 'protocol', 'interface', 'voltage', 'weight', 'torque', 'ros_support', 'applications', 'price_range', 'standard', 'status', 'year', 'source_tier', 'source_robot', 'source_license', 'description'] as const;
+
+function fieldValue(v: unknown): Html {
+  if (Array.isArray(v)) return v.length ? html`${v.join(', ')}` : html`<span class="muted">none stated</span>`;
+  if (typeof v === 'boolean') return html`${v ? 'yes' : 'no'}`;
+  return absent(v);
+}
+
+const RULES: Record<string, string> = { duplicate_of: 'duplicate record', same_name: 'same name', brand_model: 'same model under another brand', version_mark: 'another version of the product' };
+
+export async function partPage({ c, call }: PageRequest): Promise<PageContent> {
+  const id = c.req.param('id')!;
+  const part = await call<PartOut>('get_part', { id });
+  const e = part.entity;
+  const alts = await call<Alternatives>('find_alternatives', { id: e.id, limit: 5 }).catch(() => null);
+  const withId = c.req.query('with')?.trim();
+  let compat: Compat | null = null;
+  let compatError: string | null = null;
+  if (withId) {
+    try {
+      compat = await call<Compat>('check_compatibility', { a: e.id, b: withId });
+    } catch (err) {
+      compatError = (err as Error).message;
+    }
+  }
+  const { trl, momentum } = part.analytics;
+  return {
+    title: `${e.id} ${e.name}`,
+    current: '/search',
+    status: compatError ? 400 : 200,
+    body: html`<p class="muted"><a href="/search?category=${encodeURIComponent(e.category)}">${e.category}</a> › ${e.id}</p>
+<h1>${e.name} <span class="muted">(${e.id})</span></h1>
+${part.quarantine_hint ? html`<p class="error" role="note">Quarantined: ${part.quarantine_hint}</p>` : ''}
+<h2>Normalised specs</h2>
+${part.specs.length ? html`<div class="scroll"><table id="specs"><caption class="visually-hidden">Normalised specs with evidence</caption><thead><tr><th scope="col">Field</th><th scope="col">Value (SI unit)</th><th scope="col">As written</th><th scope="col">Level</th><th scope="col">Evidence</th></tr></thead><tbody>${part.specs.map(
+      (s) => html`<tr data-field="${s.field}"><th scope="row">${s.field}</th><td>${specValue(s)}${s.rating ? ` (${s.rating})` : ''}${s.qualifier ? ` (${s.qualifier})` : ''}</td><td>${s.notation}</td><td>${s.level}</td><td><code>${s.source}</code>${s.evidence ? html` from upstream <code>${s.evidence.join(', ')}</code>` : ''}</td></tr>`,
+    )}</tbody></table></div><p class="muted">Level A/B compare across vendors, C within one vendor, D not at all.</p>` : html`<p>No spec of this record could be read into a normalised field.</p>`}
+${part.unread_specs.length ? html`<h3>Declared but not read</h3><ul>${part.unread_specs.map((u) => html`<li><code>${u.source}</code> “${u.notation}”: ${u.reason}</li>`)}</ul>` : ''}
+<h2>Declared values, verbatim</h2>
+${Object.keys(e.declared).length ? html`<dl class="kv">${Object.entries(e.declared).map(([k, v]) => html`<dt>${k}</dt><dd>${v}${e.provenance?.[`declared.${k}`] ? html` <span class="muted">(upstream <code>${e.provenance[`declared.${k}`]!.join(', ')}</code>)</span>` : ''}</dd>`)}</dl>` : html`<p class="muted">None declared.</p>`}
+<h2>Record</h2>
+<dl class="kv">${FREE_FIELDS.map((f) => html`<dt>${f}</dt><dd>${fieldValue(e[f])}</dd>`)}
+<dt>sources</dt><dd>${e.source_urls.length ? e.source_urls.map((u, i) => html`${i ? ', ' : ''}<a href="${u}" rel="noopener noreferrer">${u}</a>`) : html`<span class="muted">none stated</span>`}</dd>
+<dt>paid fields (locked)</dt><dd>${part.locked_fields.length ? html`${part.locked_fields.join(', ')} <span class="muted">(hold data; list_parts with deep=true and an API key returns them)</span>` : html`<span class="muted">none hold data</span>`}</dd></dl>
+<h2>Readiness and momentum</h2>
+<dl class="kv"><dt>TRL</dt><dd>${trl.trl ?? html`<span class="muted">unknown</span>`}: ${trl.basis}</dd>
+<dt>Momentum</dt><dd>${momentum.momentum ?? html`<span class="muted">unknown</span>`}${momentum.colour ? ` (${momentum.colour})` : ''}: ${momentum.reason}</dd></dl>
+<div class="scroll"><table><caption>Momentum signals</caption><thead><tr><th scope="col">Signal</th><th scope="col">Measured</th><th scope="col" class="num">Score</th><th scope="col" class="num">Weight used</th><th scope="col" class="num">Contribution</th><th scope="col">Note</th></tr></thead><tbody>${momentum.signals.map(
+      (s) => html`<tr><th scope="row">${s.signal}</th><td>${s.measured ? 'yes' : 'no'}</td><td class="num">${s.score ?? '–'}</td><td class="num">${s.effective_weight}</td><td class="num">${s.contribution}</td><td>${s.note}</td></tr>`,
+    )}</tbody></table></div>
+<h2>Same product and other versions</h2>
+${alts?.part.same_as.length ? html`<ul>${alts.part.same_as.map((l) => html`<li><a href="/parts/${encodeURIComponent(l.id)}">${l.id}</a>: ${RULES[l.rule] ?? l.rule}. <span class="muted">${l.evidence}</span></li>`)}</ul>` : html`<p class="muted">No other record is linked as the same product.</p>`}
+<h2>Alternatives</h2>
+${alts?.alternatives.length ? html`<ol>${alts.alternatives.map((a) => html`<li><a href="/parts/${encodeURIComponent(a.id)}">${a.id} ${a.name}</a> (score ${a.score})<br><span class="muted">${a.reasons.join('; ')}${a.not_compared.length ? `; not compared: ${a.not_compared.join(', ')}` : ''}</span></li>`)}</ol><p><a href="/compare?ids=${encodeURIComponent([e.id, ...alts.alternatives.slice(0, 3).map((a) => a.id)].join(','))}">Compare with the first three</a></p>` : html`<p class="muted">No alternative found.</p>`}
+<h2>Used in open-source robots</h2>
+${part.used_in ? html`<ul>${part.used_in.robots.map((r) => html`<li>${r.robot}: ${r.bom_lines} BOM line(s), ${r.urdf_mentions} URDF mention(s)</li>`)}</ul><p class="muted">Matched on ${part.used_in.matched_on.join(', ')}.</p>` : html`<p class="muted">No open-source robot of the layer names this part's model number.</p>`}
+<h2 id="compatibility">Compatibility with another part</h2>
+<form class="inline" action="/parts/${encodeURIComponent(e.id)}#compatibility" method="get"><div><label for="with">Other part id</label><input id="with" name="with" type="text" value="${withId ?? ''}" placeholder="e.g. ACT-018"></div><button type="submit">Check</button></form>
+${compatError ? html`<div class="error" role="alert">${compatError}</div>` : ''}
+${compat ? html`<p><strong>${compat.verdict ?? 'not applicable'}</strong>: ${compat.reason}</p>${compat.dimensions ? html`<dl class="kv">${Object.entries(compat.dimensions).map(([k, d]) => html`<dt>${k}</dt><dd>${d.verdict}${d.reason ? html`: ${d.reason}` : ''}</dd>`)}</dl>` : ''}${compat.warnings.length ? html`<ul>${compat.warnings.map((w) => html`<li class="warning">${w}</li>`)}</ul>` : ''}` : ''}`,
+  };
+}
