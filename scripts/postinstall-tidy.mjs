@@ -1,6 +1,6 @@
 // postinstall of the INSTALLED package (npm install -g / npx / a dependency; never in a clone):
 // better-sqlite3, when it had to compile SQLite from source (no prebuilt binary reachable), leaves
-// its compiler intermediates (build/Release/obj*, ~15 MB) and the SQLite amalgamation it compiled
+// its compiler intermediates (build/Release/obj*, sqlite3.a, ~17 MB) and the SQLite amalgamation it compiled
 // (deps/sqlite3/sqlite3.c, ~9 MB) beside the one file it loads, build/Release/better_sqlite3.node.
 // Once that addon loads, those are removed; nothing else is touched, and any failure leaves all
 // as it was (the install never fails because of this). A later `npm rebuild better-sqlite3` from
@@ -27,6 +27,7 @@ try {
     path.join(dir, 'build', 'Release', 'obj.target'),
     path.join(dir, 'build', 'Release', '.deps'),
     path.join(dir, 'build', 'Release', 'test_extension.node'),
+    path.join(dir, 'build', 'Release', 'sqlite3.a'),
     path.join(dir, 'build', 'deps'),
     path.join(dir, 'deps', 'sqlite3', 'sqlite3.c'),
   ];

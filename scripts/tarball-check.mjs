@@ -24,8 +24,12 @@ const fail = (m) => {
 function diskUsage(dir) {
   let blocks = 0;
   let apparent = 0;
+  const seen = new Set(); // hard links count once, as du counts them
   const walk = (p) => {
     const st = fs.lstatSync(p);
+    const key = `${st.dev}:${st.ino}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     blocks += st.blocks * 512;
     apparent += st.size;
     if (st.isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
@@ -116,7 +120,7 @@ try {
   const tools = answers.get(2).result?.tools ?? [];
   if (!tools.some((t) => t.name === 'search_parts')) fail(`stdio tools/list has no search_parts: ${JSON.stringify(answers.get(2)).slice(0, 300)}`);
   const search = answers.get(3).result;
-  const hits = search?.structuredContent?.hits ?? search?.structuredContent?.results;
+  const hits = search?.structuredContent?.data;
   if (search?.isError || !Array.isArray(hits) || hits.length === 0) fail(`stdio search_parts: ${JSON.stringify(answers.get(3)).slice(0, 300)}`);
   say(`stdio: initialize ${init.protocolVersion}, tools/list ${tools.length} tools, search_parts "motor" ${hits.length} hits (first ${hits[0].id})`);
 
@@ -140,7 +144,7 @@ try {
   if (health.status !== 200) fail(`/healthz ${health.status}: ${JSON.stringify(healthBody)}`);
   const rest = await fetch(`${url}/api/search?q=motor&limit=3`);
   const restBody = await rest.json();
-  const restHits = restBody.hits ?? restBody.results;
+  const restHits = restBody.data;
   if (rest.status !== 200 || !Array.isArray(restHits) || restHits.length === 0) fail(`GET /api/search ${rest.status}: ${JSON.stringify(restBody).slice(0, 300)}`);
   say(`serve: /healthz ${health.status}, GET /api/search?q=motor ${rest.status} with ${restHits.length} hits`);
 
