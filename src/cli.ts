@@ -3,6 +3,7 @@
  * robot-parts-mcp            MCP over stdio (nothing but protocol on stdout)
  * robot-parts-mcp serve      MCP Streamable HTTP at /mcp + REST bridge + /openapi.json + /healthz
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -56,12 +57,14 @@ Serves MCP Streamable HTTP at /mcp, the REST bridge under /api/, /openapi.json a
 
 Options:
   --host <addr>            listen address (env ROBOT_PARTS_HOST; default 127.0.0.1)
-  --port <n>               port (env ROBOT_PARTS_PORT; default 8787; 0 picks a free one)
+  --port <n>               port 0-65535 (env ROBOT_PARTS_PORT; default 8787; 0 picks a free one)
   --stateless              MCP without sessions, for several instances behind a load balancer
   --allowed-hosts <list>   extra Host values accepted, comma-separated (env ROBOT_PARTS_ALLOWED_HOSTS)
   --allowed-origins <list> extra Origin values accepted (env ROBOT_PARTS_ALLOWED_ORIGINS)
   --public-url <url>       base URL used in links (env ROBOT_PARTS_PUBLIC_URL)
-  --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30)
+  --rate-limit             apply the default free limit (30/hour) on a loopback address too (env ROBOT_PARTS_RATE_LIMIT=1)
+  --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30,
+                           none on a loopback address such as the default 127.0.0.1 unless --rate-limit)
   --rate-limit-paid <n>    requests/hour for paid plans, 0 disables (env ROBOT_PARTS_RATE_LIMIT_PAID; default 1000)
   --trusted-proxies <list> proxy addresses/CIDRs whose forwarding header is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
   --forwarded-header <h>   the one header a trusted proxy sets: x-forwarded-for (default) or forwarded
@@ -76,11 +79,41 @@ function fail(msg: string): never {
   process.exit(2);
 }
 
-function nonNegInt(name: string, v: string | undefined): number | undefined {
+function nonNegInt(name: string, v: string | undefined, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v);
+  const n = v.trim() === '' ? NaN : Number(v);
   if (!Number.isInteger(n) || n < 0) fail(`${name} must be a non-negative integer, got "${v}"`);
+  if (n > max) fail(`${name} must be at most ${max}, got "${v}"`);
   return n;
+}
+
+/**
+ * Values checked before anything is opened or created (database file, secret, catalogue): a bad
+ * one ends the process here, naming its flag or variable.
+ */
+function checkBeforeOpening(config: Config, command: string | null): void {
+  if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail(`--log-level must be debug, info, warn or error`);
+  if (!fs.existsSync(config.dataDir) || !fs.statSync(config.dataDir).isDirectory()) fail(`--data / ROBOT_PARTS_DATA_DIR: "${config.dataDir}" is not a folder`);
+  if (command !== 'serve') return;
+  if (config.host.trim() === '') fail('--host / ROBOT_PARTS_HOST must not be empty');
+  if (config.publicUrlConfigured) {
+    let u: URL | null = null;
+    try {
+      u = new URL(config.publicBaseUrl);
+    } catch {
+      /* reported below */
+    }
+    if (!u || !/^https?:$/.test(u.protocol)) fail(`--public-url / ROBOT_PARTS_PUBLIC_URL must be an http:// or https:// URL, got "${config.publicBaseUrl}"`);
+  }
+}
+
+/** Node's listen errors said with the flag that fixes them. */
+function listenError(err: unknown, config: Config): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'EADDRINUSE') return `--port ${config.port}: the port is in use on ${config.host} (choose another, or 0 for any free one)`;
+  if (code === 'EACCES') return `--port ${config.port}: not allowed to listen on this port (ports below 1024 need privileges)`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `--host ${config.host}: not an address of this machine`;
+  return (err as Error).message;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -114,6 +147,7 @@ export async function main(argv: string[]): Promise<void> {
               'allowed-hosts': { type: 'string' },
               'allowed-origins': { type: 'string' },
               'public-url': { type: 'string' },
+              'rate-limit': { type: 'boolean' },
               'rate-limit-free': { type: 'string' },
               'rate-limit-paid': { type: 'string' },
               'trusted-proxies': { type: 'string' },
@@ -125,7 +159,8 @@ export async function main(argv: string[]): Promise<void> {
       },
     }).values;
   } catch (err) {
-    fail(`${(err as Error).message} (try --help)`);
+    // node's messages can span lines; the first names the flag
+    fail(`${(err as Error).message.split('\n').join(' ')} (try --help)`);
   }
   if (values.help) {
     process.stdout.write((command === 'serve' ? SERVE_HELP : MAIN_HELP) + '\n');
@@ -154,11 +189,12 @@ export async function main(argv: string[]): Promise<void> {
   set('jobMemoryMb', nonNegInt('--job-memory-mb', values['job-memory-mb'] as string | undefined));
   set('jobOutputBytes', nonNegInt('--job-output-bytes', values['job-output-bytes'] as string | undefined));
   set('host', values.host as string | undefined);
-  set('port', nonNegInt('--port', values.port as string | undefined));
+  set('port', nonNegInt('--port', values.port as string | undefined, 65535));
   set('stateless', values.stateless ? true : undefined);
   set('allowedHosts', list(values['allowed-hosts']));
   set('allowedOrigins', list(values['allowed-origins']));
   set('publicBaseUrl', values['public-url'] as string | undefined);
+  set('rateLimit', values['rate-limit'] ? true : undefined);
   set('rateLimitFree', nonNegInt('--rate-limit-free', values['rate-limit-free'] as string | undefined));
   set('rateLimitPaid', nonNegInt('--rate-limit-paid', values['rate-limit-paid'] as string | undefined));
   set('trustedProxies', list(values['trusted-proxies']));
@@ -172,7 +208,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     fail((err as Error).message);
   }
-  if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail(`--log-level must be debug, info, warn or error`);
+  checkBeforeOpening(config, command);
   const log = createLogger(config.logLevel);
 
   if (command === 'serve') {
@@ -230,11 +266,14 @@ async function serveHttp(config: Config, log: ReturnType<typeof createLogger>, d
     running = await startHttpServer(deps);
   } catch (err) {
     deps.close();
-    fail((err as Error).message);
+    fail(listenError(err, config));
   }
   // Handlers first: a supervisor that sends SIGTERM as soon as it reads "listening" gets a clean stop.
   onShutdown(log, running.close, () => deps.close(), false);
   log.info('listening', { url: running.url, mcp: `${running.url}/mcp`, stateless: config.stateless });
+  const { startBanner } = await import('./banner.js');
+  const database = config.databaseUrl ? (await import('./store/pg.js')).redactUrl(config.databaseUrl) + ' (PostgreSQL)' : null;
+  process.stderr.write(startBanner(config, running.url, database));
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Runtime configuration: defaults, overridden by environment, overridden by CLI flags. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isLoopbackHost } from './http/hardening.js';
 import type { LogLevel } from './log.js';
 
 /** The forwarding headers an operator can name (--forwarded-header); the default is X-Forwarded-For. */
@@ -45,8 +46,15 @@ export interface Config {
   sessionIdleSeconds: number;
   /** At most this many MCP sessions at once; a new one beyond it is refused (503). */
   maxSessions: number;
-  /** Requests per hour for free access (0 disables). */
+  /**
+   * Requests per hour for free access (0 disables). Default 30 (the spec's), except on a loopback
+   * bind, where it is 0 unless `rateLimit` asks for it or a number is given.
+   */
   rateLimitFree: number;
+  /** Apply the default free rate limit on a loopback bind too (--rate-limit, ROBOT_PARTS_RATE_LIMIT=1). */
+  rateLimit?: boolean;
+  /** Where rateLimitFree came from, for the start banner: set explicitly, the default, or off because the bind is loopback. */
+  rateLimitFreeSource?: 'explicit' | 'default' | 'loopback-off';
   /** Requests per hour for paid plans (0 disables). */
   rateLimitPaid: number;
   /** Key presented by the stdio client through ROBOT_PARTS_API_KEY. */
@@ -97,6 +105,9 @@ export interface Config {
 
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The spec's free rate limit (requests per hour), in force on any non-loopback bind unless configured. */
+export const DEFAULT_RATE_LIMIT_FREE = 30;
+
 /** Upper bound of ROBOT_PARTS_ANSWER_CACHE (a 100-hit search answer and its serialised forms take up to ~0.2 MB). */
 export const ANSWER_CACHE_MAX = 1024;
 
@@ -137,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     stateless: bool(env.ROBOT_PARTS_STATELESS),
     sessionIdleSeconds: intEnv(env, 'ROBOT_PARTS_SESSION_IDLE_SECONDS', 1800),
     maxSessions: intEnv(env, 'ROBOT_PARTS_MAX_SESSIONS', 1000),
-    rateLimitFree: intEnv(env, 'ROBOT_PARTS_RATE_LIMIT_FREE', 30),
+    rateLimitFree: intEnv(env, 'ROBOT_PARTS_RATE_LIMIT_FREE', DEFAULT_RATE_LIMIT_FREE),
     rateLimitPaid: intEnv(env, 'ROBOT_PARTS_RATE_LIMIT_PAID', 1000),
     stdioApiKey: env.ROBOT_PARTS_API_KEY || null,
     paymentGateway: env.ROBOT_PARTS_PAYMENT_GATEWAY ?? 'sandbox',
@@ -163,9 +174,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobOutputBytes: intEnv(env, 'ROBOT_PARTS_JOB_OUTPUT_BYTES', DEFAULT_POOL.outputBytes),
   };
   const merged = { ...base, ...overrides };
+  // A person running the server on their own machine is not throttled by the free limit; any
+  // other bind keeps the spec's default. An explicit number (flag or env) always wins.
+  const explicitFree = overrides.rateLimitFree !== undefined || (env.ROBOT_PARTS_RATE_LIMIT_FREE !== undefined && env.ROBOT_PARTS_RATE_LIMIT_FREE !== '');
+  merged.rateLimit = overrides.rateLimit ?? bool(env.ROBOT_PARTS_RATE_LIMIT);
+  if (explicitFree) merged.rateLimitFreeSource = 'explicit';
+  else if (isLoopbackHost(merged.host) && !merged.rateLimit) {
+    merged.rateLimitFree = 0;
+    merged.rateLimitFreeSource = 'loopback-off';
+  } else merged.rateLimitFreeSource = 'default';
   if (merged.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(merged.databaseUrl)) {
     throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
   }
+  if (merged.port > 65535) throw new Error(`ROBOT_PARTS_PORT must be at most 65535, got ${merged.port}`);
   if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
   if (merged.jobTimeMs < 1) throw new Error('ROBOT_PARTS_JOB_TIME_MS must be at least 1');
   if (merged.jobMemoryMb < 32) throw new Error('ROBOT_PARTS_JOB_MEMORY_MB must be at least 32');

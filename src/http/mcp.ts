@@ -19,6 +19,7 @@ import { createServer, type HttpCallerInfo } from '../server.js';
 import { DomainError } from '../domain/errors.js';
 import { isPlainObject } from '../domain/freeze.js';
 import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
+import { SessionEventStore } from './event-store.js';
 import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
 import { SessionQuota } from './session-quota.js';
@@ -34,6 +35,9 @@ export interface McpHttpHandle {
   sessions: () => number;
   closeAll: () => Promise<void>;
 }
+
+/** The `retry` hint (ms) of the SSE streams of stateful 2025-era sessions. */
+export const SSE_RETRY_MS = 2000;
 
 function isToolCall(m: unknown): m is { method: 'tools/call'; params: { name: string } } {
   const x = m as { method?: unknown; params?: { name?: unknown } } | null;
@@ -230,6 +234,9 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       const parsed = await parseBody(c);
       if (parsed instanceof Response) return parsed;
       body = parsed;
+      // Batching was removed from the protocol in 2025-06-18; a batch is refused on every legacy
+      // path (session, new session, stateless) as stdio refuses it, before any of it is served.
+      if (Array.isArray(body) && !claimsEnvelope(body)) return jsonRpcError(c, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
       const limited = await limitMcpReads(c, deps, body, authOf().extra!.caller as HttpCallerInfo);
       if (limited) return limited;
     }
@@ -275,6 +282,10 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: opts.maxBody,
+      // SSE events carry ids (and a retry hint) so a dropped stream resumes with Last-Event-ID;
+      // the store is per session and bounded (src/http/event-store.ts).
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime() });
         quota.opened(id, client);

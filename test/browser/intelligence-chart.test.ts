@@ -24,7 +24,7 @@ type Doc = {
 /** Filled shapes of one colour, with their box sizes, as the browser laid them out. */
 async function bars(page: Page, fill: string) {
   return page.$$eval(
-    'path',
+    'rect',
     (ps, f) =>
       ps
         .filter((p) => p.getAttribute('fill') === f)
@@ -75,13 +75,20 @@ describe.skipIf(!available)('intelligence picture in Chromium', () => {
     const counts = levels.map((l) => doc.maturity_distribution[l === 'unknown' ? 'unknown' : l.slice(4)]!);
     for (const n of counts) expect(texts).toContain(String(n));
 
-    // Bars as laid out: 9 level bars + 1 unknown bar; heights proportional to the counts.
+    // Bars as laid out: 9 level bars, heights proportional to the counts, and the unknown bar in
+    // its own panel to the right of all of them (on its own axis, so TRL 1-9 are not flattened).
     const levelBars = (await bars(page, '#3f6fa6')).sort((a, b) => a.x - b.x);
     const unknownBars = await bars(page, '#9aa5b1');
     expect(levelBars).toHaveLength(9);
     expect(unknownBars).toHaveLength(1);
-    const unit = unknownBars[0]!.h / doc.maturity_distribution.unknown!;
-    levelBars.forEach((b, i) => expect(Math.abs(b.h - doc.maturity_distribution[String(i + 1)]! * unit), `TRL ${i + 1}`).toBeLessThan(1.5));
+    const levels9 = Array.from({ length: 9 }, (_, i) => doc.maturity_distribution[String(i + 1)]!);
+    const tallest = levelBars.reduce((m, b) => Math.max(m, b.h), 0);
+    const unit = tallest / Math.max(...levels9);
+    levelBars.forEach((b, i) => expect(Math.abs(b.h - levels9[i]! * unit), `TRL ${i + 1}`).toBeLessThan(1.5));
+    // legible: the largest TRL bar is at least half the panel's height whatever the unknown count
+    expect(tallest).toBeGreaterThan(130);
+    expect(unknownBars[0]!.x).toBeGreaterThan(levelBars[8]!.x + levelBars[8]!.w + 20);
+    if (doc.maturity_distribution.unknown! > 0) expect(unknownBars[0]!.h).toBeGreaterThan(0);
 
     const momentumBars = [...(await bars(page, '#2e8b57')), ...(await bars(page, '#d4a017')), ...(await bars(page, '#c0392b'))].sort((a, b) => a.y - b.y);
     expect(momentumBars).toHaveLength(scored.length);

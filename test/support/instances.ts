@@ -22,6 +22,8 @@ export interface Instance {
 export interface InstanceOptions {
   args?: string[];
   env?: Record<string, string>;
+  /** Working folder of the process (default: this one). */
+  cwd?: string;
   /** Rejects when the process has not logged "listening" in this time (ms, default 60 s). */
   startTimeoutMs?: number;
 }
@@ -37,6 +39,7 @@ export function startInstance(opts: InstanceOptions = {}): Promise<Instance> {
   const proc = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])], {
     env: { ...process.env, ROBOT_PARTS_LOG_LEVEL: 'info', ...opts.env },
     stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: opts.cwd,
   });
   let stderr = '';
   const instance = (url: string): Instance => ({

@@ -1,0 +1,67 @@
+/**
+ * The event store of one stateful 2025-era MCP session (the SDK's EventStore interface): every SSE
+ * event the session's transport sends gets an id, and a client whose stream dropped reconnects
+ * with Last-Event-ID (GET /mcp) to receive what it missed on that stream. Bounded: at most
+ * `maxEvents` events and `maxBytes` of serialised messages per session, the oldest dropped first;
+ * a Last-Event-ID older than what is kept is refused (the client starts over), never answered with
+ * a partial replay. One store per session, so one session can never replay another's events.
+ */
+import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+
+interface Stored {
+  streamId: string;
+  message: JSONRPCMessage;
+  bytes: number;
+}
+
+export const EVENT_STORE_MAX_EVENTS = 64;
+export const EVENT_STORE_MAX_BYTES = 256 * 1024;
+
+export class SessionEventStore implements EventStore {
+  private readonly events = new Map<string, Stored>();
+  private bytes = 0;
+  private seq = 0;
+
+  constructor(
+    private readonly maxEvents = EVENT_STORE_MAX_EVENTS,
+    private readonly maxBytes = EVENT_STORE_MAX_BYTES,
+  ) {}
+
+  /** Events and bytes kept now (for tests and diagnostics). */
+  get size(): { events: number; bytes: number } {
+    return { events: this.events.size, bytes: this.bytes };
+  }
+
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = `${streamId}:${++this.seq}`;
+    const bytes = Buffer.byteLength(JSON.stringify(message), 'utf8');
+    this.events.set(id, { streamId, message, bytes });
+    this.bytes += bytes;
+    // Drop the oldest until within bounds (the newest is kept even alone over maxBytes: it is being sent now).
+    for (const [old, e] of this.events) {
+      if (this.events.size <= 1 || (this.events.size <= this.maxEvents && this.bytes <= this.maxBytes)) break;
+      this.events.delete(old);
+      this.bytes -= e.bytes;
+    }
+    return id;
+  }
+
+  async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
+    return this.events.get(eventId)?.streamId;
+  }
+
+  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+    const from = this.events.get(lastEventId);
+    if (!from) throw new Error(`event ${lastEventId} is not (or no longer) kept`);
+    let after = false;
+    for (const [id, e] of [...this.events]) {
+      if (id === lastEventId) {
+        after = true;
+        continue;
+      }
+      // priming events carry no message (an empty object): nothing to resend
+      if (after && e.streamId === from.streamId && Object.keys(e.message).length > 0) await send(id, e.message);
+    }
+    return from.streamId;
+  }
+}

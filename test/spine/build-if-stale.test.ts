@@ -1,0 +1,74 @@
+/**
+ * scripts/build-if-stale.mjs (npm start's prestart): builds only when a source is newer than the
+ * last build's stamp. Run for real in a temporary project whose `build` script only records that
+ * it ran (and writes the stamp, as the real build does).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/build-if-stale.mjs');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-stale-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+fs.mkdirSync(path.join(dir, 'scripts'));
+fs.mkdirSync(path.join(dir, 'src', 'sub'), { recursive: true });
+fs.copyFileSync(SCRIPT, path.join(dir, 'scripts', 'build-if-stale.mjs'));
+fs.writeFileSync(path.join(dir, 'src', 'a.ts'), 'export {};\n');
+fs.writeFileSync(path.join(dir, 'src', 'sub', 'b.ts'), 'export {};\n');
+fs.writeFileSync(
+  path.join(dir, 'package.json'),
+  JSON.stringify({
+    name: 'stale-check',
+    private: true,
+    scripts: { build: `node -e "require('fs').mkdirSync('dist',{recursive:true});require('fs').writeFileSync('dist/cli.js','');require('fs').appendFileSync('builds.log','x')" && node scripts/build-if-stale.mjs --stamp` },
+  }),
+);
+
+const builds = () => (fs.existsSync(path.join(dir, 'builds.log')) ? fs.readFileSync(path.join(dir, 'builds.log'), 'utf8').length : 0);
+function prestart() {
+  const r = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-if-stale.mjs')], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stderr;
+}
+/** Makes `p` newer than the last build: the stamp is moved a minute back, `p` half a minute back. */
+function changed(p: string) {
+  const now = Date.now() / 1000;
+  fs.utimesSync(path.join(dir, 'dist', '.build-stamp'), now - 60, now - 60);
+  fs.utimesSync(p, now - 30, now - 30);
+}
+
+describe('npm start builds only when sources changed', () => {
+  it('no build yet: builds', () => {
+    expect(prestart()).toContain('no build yet');
+    expect(builds()).toBe(1);
+  });
+  it('nothing changed: no build', () => {
+    expect(prestart()).toContain('up to date');
+    expect(prestart()).toContain('up to date');
+    expect(builds()).toBe(1);
+  });
+  it('a source file in a subfolder changed: builds, then up to date again', () => {
+    changed(path.join(dir, 'src', 'sub', 'b.ts'));
+    expect(prestart()).toContain('sources changed');
+    expect(builds()).toBe(2);
+    expect(prestart()).toContain('up to date');
+    expect(builds()).toBe(2);
+  });
+  it('a deleted source (its folder changed) and package.json count as changes', () => {
+    fs.rmSync(path.join(dir, 'src', 'a.ts'));
+    changed(path.join(dir, 'src'));
+    prestart();
+    expect(builds()).toBe(3);
+    changed(path.join(dir, 'package.json'));
+    prestart();
+    expect(builds()).toBe(4);
+  });
+  it('dist/cli.js missing (a removed build): builds even with a stamp', () => {
+    fs.rmSync(path.join(dir, 'dist', 'cli.js'));
+    prestart();
+    expect(builds()).toBe(5);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Protocol consistency of the legacy (2025-era) HTTP wire, over a real loopback server:
+ * - a JSON-RPC batch is refused with -32600 on a 2025-11-25 session, as a first message, and in
+ *   stateless mode, as stdio refuses it (batching was removed in 2025-06-18);
+ * - on a stateful 2025-11-25 session every SSE event carries an id (and the stream a retry hint),
+ *   and a client that lost a stream gets its missed messages again with Last-Event-ID;
+ * - the per-session event store is bounded and never replays another stream's events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionEventStore } from '../../src/http/event-store.js';
+import { SSE_RETRY_MS } from '../../src/http/mcp.js';
+import { startTestServer } from '../support/http.js';
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const V = '2025-11-25';
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+
+interface SseEvent {
+  id?: string;
+  retry?: string;
+  data: string;
+}
+function events(text: string): SseEvent[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .filter((b) => b.trim() !== '')
+    .map((block) => {
+      const e: SseEvent = { data: '' };
+      for (const line of block.split(/\r?\n/)) {
+        const i = line.indexOf(':');
+        const [k, v] = [line.slice(0, i), line.slice(i + 1).replace(/^ /, '')];
+        if (k === 'id') e.id = v;
+        else if (k === 'retry') e.retry = v;
+        else if (k === 'data') e.data += v;
+      }
+      return e;
+    });
+}
+
+describe('legacy HTTP wire', () => {
+  let srv: Awaited<ReturnType<typeof startTestServer>>;
+  let stateless: Awaited<ReturnType<typeof startTestServer>>;
+  let sid: string;
+  const post = (url: string, body: unknown, extra: Record<string, string> = {}) => fetch(`${url}/mcp`, { method: 'POST', headers: { ...HEADERS, ...extra }, body: JSON.stringify(body) });
+  const onSession = () => ({ 'mcp-session-id': sid, 'mcp-protocol-version': V });
+
+  beforeAll(async () => {
+    srv = await startTestServer();
+    stateless = await startTestServer(undefined, { stateless: true });
+    const r = await post(srv.url, INIT);
+    expect(r.status).toBe(200);
+    sid = r.headers.get('mcp-session-id')!;
+    await r.text();
+    expect((await post(srv.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, onSession())).status).toBe(202);
+  });
+  afterAll(async () => {
+    await srv?.stop();
+    await stateless?.stop();
+  });
+
+  it('a batch on an open 2025-11-25 session is refused with -32600 and serves none of its messages', async () => {
+    const r = await post(srv.url, [{ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 3, method: 'ping' }], onSession());
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batches are not supported') } });
+    // the session still serves single messages
+    const ok = await post(srv.url, { jsonrpc: '2.0', id: 4, method: 'ping' }, onSession());
+    expect(ok.status).toBe(200);
+    expect(events(await ok.text()).some((e) => e.data.includes('"id":4'))).toBe(true);
+  });
+
+  it('a batch holding initialize opens no session; stateless mode refuses batches too', async () => {
+    const r = await post(srv.url, [INIT]);
+    expect(r.status).toBe(400);
+    expect(r.headers.get('mcp-session-id')).toBeNull();
+    expect(((await r.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    const s = await post(stateless.url, [{ jsonrpc: '2.0', id: 5, method: 'tools/list' }], { 'mcp-protocol-version': V });
+    expect(s.status).toBe(400);
+    expect(((await s.json()) as { error: { code: number } }).error.code).toBe(-32600);
+  });
+
+  it('SSE events carry ids and a retry hint; Last-Event-ID replays the missed answer', async () => {
+    const r = await post(srv.url, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'search_parts', arguments: { q: 'servo' } } }, onSession());
+    expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const evs = events(await r.text());
+    expect(evs.length).toBeGreaterThanOrEqual(2);
+    for (const e of evs) expect(e.id, JSON.stringify(e)).toMatch(/\S/);
+    expect(evs[0]!.data).toBe(''); // the priming event
+    expect(evs[0]!.retry).toBe(String(SSE_RETRY_MS));
+    const answer = evs.find((e) => e.data.includes('"id":6'))!;
+    expect(JSON.parse(answer.data).result.structuredContent).toBeDefined();
+
+    // The client "lost" the stream after the priming event: it resumes from there.
+    const ac = new AbortController();
+    const g = await fetch(`${srv.url}/mcp`, { headers: { accept: 'text/event-stream', ...onSession(), 'last-event-id': evs[0]!.id! }, signal: ac.signal });
+    expect(g.status).toBe(200);
+    const reader = g.body!.getReader();
+    let text = '';
+    while (!text.includes('"id":6')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    ac.abort();
+    const replayed = events(text).find((e) => e.data.includes('"id":6'))!;
+    expect(replayed.id).toBe(answer.id);
+    expect(JSON.parse(replayed.data)).toEqual(JSON.parse(answer.data));
+  });
+
+  it('an unknown Last-Event-ID is refused, not answered with a partial replay', async () => {
+    const g = await fetch(`${srv.url}/mcp`, { headers: { accept: 'text/event-stream', ...onSession(), 'last-event-id': 'nope:1' } });
+    expect(g.status).toBe(400);
+    await g.text();
+  });
+});
+
+describe('SessionEventStore', () => {
+  const msg = (n: number, pad = 0) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { n, pad: 'x'.repeat(pad) } });
+
+  it('keeps at most maxEvents and maxBytes, dropping the oldest', async () => {
+    const s = new SessionEventStore(10, 1_000_000);
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await s.storeEvent('a', msg(i)));
+    expect(s.size.events).toBe(10);
+    expect(await s.getStreamIdForEventId(ids[0]!)).toBeUndefined();
+    expect(await s.getStreamIdForEventId(ids[24]!)).toBe('a');
+
+    const b = new SessionEventStore(1000, 5_000);
+    for (let i = 0; i < 50; i++) await b.storeEvent('a', msg(i, 400));
+    expect(b.size.bytes).toBeLessThanOrEqual(5_000);
+    expect(b.size.events).toBeGreaterThan(5);
+  });
+
+  it('replays only later events of the same stream, in order, and skips priming events', async () => {
+    const s = new SessionEventStore();
+    const prime = await s.storeEvent('a', {} as never);
+    await s.storeEvent('b', msg(100));
+    const a1 = await s.storeEvent('a', msg(1));
+    await s.storeEvent('a', {} as never);
+    const a2 = await s.storeEvent('a', msg(2));
+    const sent: [string, unknown][] = [];
+    const stream = await s.replayEventsAfter(prime, { send: async (id, m) => void sent.push([id, m]) });
+    expect(stream).toBe('a');
+    expect(sent).toEqual([
+      [a1, msg(1)],
+      [a2, msg(2)],
+    ]);
+    await expect(s.replayEventsAfter('a:999', { send: async () => {} })).rejects.toThrow(/not \(or no longer\) kept/);
+  });
+});
