@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './domain/clock.js';
 import type { StoredEntity } from './domain/entity.js';
 import type { BusTable } from './domain/compatibility/index.js';
 import type { FlangeRegistry } from './domain/flange.js';
+import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
 import { SpecIndex } from './domain/specs/index.js';
@@ -50,7 +51,7 @@ export interface Deps {
   rateLimiter: RateLimiter;
   payments: { gateway: PaymentGateway; plans: PlanCatalog };
   /** Registries loaded from data/: ISO 9409-1 flanges, bus facts, suppliers, 3D-print rules of thumb. */
-  knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules };
+  knowledge: { flanges: FlangeRegistry; buses: BusTable; suppliers: SupplierIndex; printRules: PrintRules; fasteners: FastenerTable };
   /** The account store's backend and health (/healthz). */
   store: { backend: 'sqlite' | 'postgres'; health(): Promise<StoreHealth> };
   /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
@@ -143,6 +144,7 @@ function loadRegistries(config: Config): Registries {
       buses: datasets.buses,
       suppliers: supplierIndex(datasets.suppliers),
       printRules: datasets.printRules,
+      fasteners: datasets.fasteners,
     },
     manufacturers: readManufacturers(config.dataDir),
   };
