@@ -11,6 +11,8 @@ import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
 import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
 import { EXPORT_URI_PREFIX, exportStore } from './exports.js';
+import { designAdapterPlate, parsePlateUri, PLATE_URI_PREFIX } from '../domain/plates/index.js';
+import { plateFile } from '../geometry/plate-files.js';
 import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
 
 /** At most this many values per completion answer (the protocol's limit); total and hasMore say how many matched. */
@@ -33,6 +35,7 @@ export function completionOf(all: string[]): Completion {
 
 const PART_TEMPLATE = 'robotparts://parts/{id}';
 const CATEGORY_TEMPLATE = 'robotparts://catalogue/{category}';
+const PLATE_TEMPLATE = `${PLATE_URI_PREFIX}{a}/{b}/{file}`;
 
 const JSON_MIME = 'application/json';
 
@@ -51,6 +54,13 @@ export function listResourceTemplates() {
       title: 'Catalogue category',
       description: 'Summary fields of every non-quarantined entity of one category',
       mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: PLATE_TEMPLATE,
+      name: 'adapter-plate',
+      title: 'Adapter plate file',
+      description:
+        'An adapter plate between two registered ISO 9409-1 designations (design_adapter_plate): file is <tapped|nut>[-t<thickness mm>].<json|stl|3mf|scad>, e.g. robotparts://plates/ISO9409-1-A50-4-M6/ISO9409-1-A63-6-M6/tapped.stl',
     },
   ];
 }
@@ -93,6 +103,7 @@ export async function readResource(deps: Deps, uri: string) {
     return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
   }
   const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
+  if (uri.startsWith(PLATE_URI_PREFIX)) return readPlate(deps, parts, uri);
   const id = variable(uri, 'robotparts://parts/');
   if (id !== null) {
     try {
@@ -113,6 +124,24 @@ export async function readResource(deps: Deps, uri: string) {
   throw new ResourceMissing('Call resources/list and resources/templates/list for the URIs this server serves.');
 }
 
+/** A plate file: designed again from the URI (nothing is stored); binary formats as a base64 blob. */
+async function readPlate(deps: Deps, parts: Parameters<typeof designAdapterPlate>[0]['parts'], uri: string) {
+  const key = parsePlateUri(uri);
+  if (!key) throw new ResourceMissing(`Plate URIs are ${PLATE_TEMPLATE} with file <tapped|nut>[-t<thickness mm>].<json|stl|3mf|scad>; design_adapter_plate lists them.`);
+  let answer;
+  try {
+    answer = await designAdapterPlate({ ...deps.knowledge, parts, baseUrl: deps.config.publicBaseUrl }, { a: key.a, b: key.b, b_holes: key.b_holes, thickness_mm: key.thickness_mm ?? undefined });
+  } catch (e) {
+    if (e instanceof DomainError) throw new ResourceMissing(e.message);
+    throw e;
+  }
+  const file = await plateFile(answer, key.format);
+  if (!file) throw new ResourceMissing(answer.reason);
+  return typeof file.body === 'string'
+    ? { contents: [{ uri, mimeType: file.mediaType, text: file.body }] }
+    : { contents: [{ uri, mimeType: file.mediaType, blob: Buffer.from(file.body).toString('base64') }] };
+}
+
 /** Ids starting with a prefix (case-insensitive), all of them: completions report the true total. */
 export async function idsMatching(deps: Deps, prefix: string): Promise<string[]> {
   return deps.catalogue.idsWithPrefix(prefix, 1_000_000);
@@ -126,6 +155,14 @@ export async function categoriesMatching(deps: Deps, prefix: string): Promise<st
 export async function completeResourceArgument(deps: Deps, uriTemplate: string, name: string, value: string, _context: Record<string, string>): Promise<CompletionAnswer> {
   if (uriTemplate === PART_TEMPLATE && name === 'id') return { completion: completionOf(await idsMatching(deps, value)) };
   if (uriTemplate === CATEGORY_TEMPLATE && name === 'category') return { completion: completionOf(await categoriesMatching(deps, value)) };
-  if (uriTemplate === PART_TEMPLATE || uriTemplate === CATEGORY_TEMPLATE) return { error: `Resource template ${uriTemplate} has no argument "${name}"` };
+  if (uriTemplate === PLATE_TEMPLATE && (name === 'a' || name === 'b')) {
+    const v = value.toLowerCase();
+    return { completion: completionOf(deps.knowledge.flanges.designations.map((d) => d.designation).filter((d) => d.toLowerCase().startsWith(v))) };
+  }
+  if (uriTemplate === PLATE_TEMPLATE && name === 'file') {
+    const files = ['tapped', 'nut'].flatMap((h) => ['json', 'stl', '3mf', 'scad'].map((f) => `${h}.${f}`));
+    return { completion: completionOf(files.filter((f) => f.startsWith(value))) };
+  }
+  if (uriTemplate === PART_TEMPLATE || uriTemplate === CATEGORY_TEMPLATE || uriTemplate === PLATE_TEMPLATE) return { error: `Resource template ${uriTemplate} has no argument "${name}"` };
   return { error: `Unknown resource template "${uriTemplate}"; call resources/templates/list` };
 }

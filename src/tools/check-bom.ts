@@ -1,4 +1,5 @@
 import { bomCheckEngines, BomCheckRequest, BomCheckResult, checkBom, parseBomCheckRequest, recordLookup, toCheckParts } from '../domain/bom/index.js';
+import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 
 export const checkBomTool = defineTool({
@@ -15,6 +16,6 @@ export const checkBomTool = defineTool({
   handler: async (input, ctx) => {
     const req = parseBomCheckRequest(input);
     const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
-    return checkBom(toCheckParts(req.items, recordLookup(records)), bomCheckEngines(ctx.deps.knowledge));
+    return checkBom(toCheckParts(req.items, recordLookup(records)), bomCheckEngines({ ...ctx.deps.knowledge, baseUrl: partsContext(ctx).baseUrl }));
   },
 });
