@@ -50,7 +50,7 @@ export interface PlateContext extends PlateRules {
 
 const REGISTRY_FILE = 'data/flange/designations.json';
 const PRINT_FILE = 'data/print.json';
-const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4 + 0; // + 0: no -0 in the JSON
 const ceilStep = (x: number, step: number) => r4(Math.ceil(x / step - 1e-9) * step);
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
