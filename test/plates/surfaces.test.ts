@@ -132,3 +132,18 @@ describe('answers that point to the plate where mechanical is adapter_required',
     expect(f.detail.adapter_plate.uri).toBe(`robotparts://plates/${A50}/${A63}/tapped.json`);
   });
 });
+
+describe('data/plate/fasteners.json', () => {
+  it('its ISO 273 medium clearance holes agree with data/print.json where both list a thread', async () => {
+    const fs = await import('node:fs');
+    const read = (p: string) => JSON.parse(fs.readFileSync(new URL(`../../data/${p}`, import.meta.url), 'utf8'));
+    const fasteners = read('plate/fasteners.json');
+    const print = read('print.json');
+    const shared = Object.keys(fasteners.threads).filter((t) => t in print.clearance_holes_mm.by_thread);
+    expect(shared.length).toBeGreaterThanOrEqual(9);
+    for (const t of shared) expect(fasteners.threads[t].clearance_medium_mm, t).toBe(print.clearance_holes_mm.by_thread[t]);
+    // Every registered thread has a row (else no plate could be drawn for it).
+    const reg = read('flange/designations.json');
+    for (const d of reg.designations) expect(fasteners.threads[d.thread], d.thread).toBeDefined();
+  });
+});
