@@ -19,7 +19,7 @@
  */
 import { DomainError } from '../errors.js';
 import { lookupFlange, ruleRegistered, type FlangeDesignation, type FlangeRegistry, type FlangeRulingRecord } from '../flange.js';
-import type { PrintRules } from '../bom/print.js';
+import { threadDiameterMm, type PrintRules } from '../bom/print.js';
 import { declaredFlanges } from '../compatibility/mechanical.js';
 import { findPart, type PartsContext } from '../parts.js';
 import { FASTENER_FILE, type FastenerTable, type ThreadColumn, type ThreadRow } from './fasteners.js';
@@ -210,8 +210,9 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
   const R = F.rules;
   const rowA = threadRow(F, a, 'a');
   const rowB = threadRow(F, b, 'b');
-  const dA = Number(a.thread.slice(1));
-  const dB = Number(b.thread.slice(1));
+  // The registry schema admits only M<d> threads, so the nominal diameter always reads.
+  const dA = threadDiameterMm(a.thread)!;
+  const dB = threadDiameterMm(b.thread)!;
   const minWebMm = ap.min_web_mm;
   const reg = (d: FlangeDesignation, field: string) => `${REGISTRY_FILE} designations[designation=${d.designation}].${field}${d.source_url ? ` (recorded from ${d.source_url})` : ''}`;
   const fas = (thread: string, col: ThreadColumn) => `${FASTENER_FILE} threads.${thread}.${col} (${F.meta.columns[col]?.standard ?? 'standard not named'})`;
