@@ -18,7 +18,7 @@ export const ruleFlangeTool = defineTool({
   }),
   outputSchema: z.object({
     ruling: FlangeRuling,
-    adapter_plate: PlatePointer.nullable().describe('When the verdict is adapter_required: the adapter plate for this pair (design_adapter_plate); else null'),
+    adapter_plate: PlatePointer.nullable(),
     registered_designations: z.array(z.string()),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),

@@ -45,7 +45,7 @@ export const MechanicalResult = z
         flange_a: z.string().nullable(),
         flange_b: z.string().nullable(),
         ruling: FlangeRuling.nullable().describe('The flange ruling when both sides declare a designation'),
-        adapter_plate: PlatePointer.nullable().describe('When the verdict is adapter_required: the adapter plate for the ruled pair (design_adapter_plate); else null'),
+        adapter_plate: PlatePointer.nullable(),
       })
       .strict(),
   })

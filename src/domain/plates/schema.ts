@@ -10,25 +10,26 @@ export type PlateFormat = (typeof PLATE_FORMATS)[number];
 
 export const FEATURE_KINDS = ['clearance_hole', 'counterbore', 'tap_drill_hole', 'nut_pocket'] as const;
 
+/** A feature: face a at z = 0, face b at z = thickness; a hexagon's diameter is corner to corner. */
 export const PlateFeature = z
   .object({
-    id: z.string().describe('Feature id, e.g. "a1.counterbore" (side, hole number, kind)'),
+    id: z.string(),
     kind: z.enum(FEATURE_KINDS),
-    side: z.enum(['a', 'b']).describe('Whose bolt pattern the feature belongs to'),
-    hole: z.number().int().positive().describe('Hole number on its pitch circle, 1 = first'),
+    side: z.enum(['a', 'b']),
+    hole: z.number().int().positive(),
     shape: z.enum(['circle', 'hexagon']),
-    diameter_mm: z.number().positive().describe('Circle diameter; for a hexagon the corner-to-corner (circumscribed) diameter'),
-    across_flats_mm: z.number().positive().nullable().describe('Hexagon only: width across flats'),
-    rotation_deg: z.number().nullable().describe('Hexagon only: angle of one corner from +x'),
+    diameter_mm: z.number().positive(),
+    across_flats_mm: z.number().positive().nullable(),
+    rotation_deg: z.number().nullable(),
     depth_mm: z.number().positive(),
-    from_face: z.enum(['a', 'b']).describe('Face the feature is cut from: face a at z = 0 (bears on side a\'s part), face b at z = thickness'),
+    from_face: z.enum(['a', 'b']),
     z_min_mm: z.number(),
     z_max_mm: z.number(),
     x_mm: z.number(),
     y_mm: z.number(),
     pitch_circle_diameter_mm: z.number().positive(),
-    rule: z.string().describe('Why this size'),
-    source: z.array(z.string()).describe('Where each number comes from (file and record, standard)'),
+    rule: z.string(),
+    source: z.array(z.string()),
   })
   .strict();
 export type PlateFeature = z.infer<typeof PlateFeature>;
@@ -39,8 +40,8 @@ export const PlateSide = z
     pcd_mm: z.number(),
     bolt_count: z.number().int(),
     thread: z.string(),
-    role: z.string().describe('How this side is fastened to the plate'),
-    from_part: z.string().nullable().describe('The catalogue part whose declared flange this is, when parts were given'),
+    role: z.string(),
+    from_part: z.string().nullable(),
     source: z.array(z.string()),
   })
   .strict();
@@ -50,17 +51,17 @@ export const ThicknessTerm = z.object({ name: z.string(), value_mm: z.number(), 
 export const PlateFile = z
   .object({
     format: z.enum(PLATE_FORMATS),
-    name: z.string().describe('File name'),
+    name: z.string(),
     media_type: z.string(),
-    uri: z.string().describe('MCP resource URI (resources/read)'),
-    url: z.string().nullable().describe('REST URL of the same file; null when no public URL is known'),
+    uri: z.string(),
+    url: z.string().nullable(),
   })
   .strict();
 export type PlateFile = z.infer<typeof PlateFile>;
 
 export const PlateDesign = z
   .object({
-    id: z.string().describe('Stable id of this design (pair, hole option, thickness override)'),
+    id: z.string(),
     units: z.literal('mm'),
     b_holes: z.enum(PLATE_HOLE_OPTIONS),
     side_a: PlateSide,
@@ -71,7 +72,7 @@ export const PlateDesign = z
     thickness: z
       .object({
         value_mm: z.number(),
-        required_mm: z.number().describe('What the thickness rule asks for'),
+        required_mm: z.number(),
         override_mm: z.number().nullable(),
         terms: z.array(ThicknessTerm),
         rule: z.string(),
@@ -79,8 +80,8 @@ export const PlateDesign = z
       .strict(),
     angular_offset: z
       .object({
-        side_b_deg: z.number().describe("Side b's pattern turned by this angle against side a's (side a's first hole on +x)"),
-        min_web_mm: z.number().describe('Least material left between a feature of side a and one of side b at this angle'),
+        side_b_deg: z.number(),
+        min_web_mm: z.number(),
         required_web_mm: z.number(),
         rule: z.string(),
       })
@@ -88,11 +89,11 @@ export const PlateDesign = z
     grown: z
       .object({ from_thickness_mm: z.number(), to_thickness_mm: z.number(), reason: z.string() })
       .nullable()
-      .describe('Set when no angle left the required web at the rule thickness and the plate was made thicker'),
-    centre_bore: z.null().describe('No centre bore or spigot: see centre_bore_note'),
+      ,
+    centre_bore: z.null(),
     centre_bore_note: z.string(),
     features: z.array(PlateFeature),
-    volume_mm3: z.number().describe('Analytic volume: disc minus every feature (true circles and hexagons)'),
+    volume_mm3: z.number(),
     warnings: z.array(z.string()),
   })
   .strict();
@@ -103,8 +104,8 @@ export const PlateAnswer = z
     plate_needed: z.boolean(),
     reason: z.string(),
     ruling: FlangeRulingRecord,
-    design: PlateDesign.nullable().describe('null when no plate is needed'),
-    files: z.array(PlateFile).describe('The design as JSON, binary STL, 3MF and OpenSCAD source; empty when no plate is needed'),
+    design: PlateDesign.nullable(),
+    files: z.array(PlateFile),
     not_load_rated: z.string(),
     material: z.object({ recommended: z.string(), alternative: z.string(), avoid: z.string(), reason: z.string(), source: z.string() }).strict(),
   })
@@ -116,8 +117,8 @@ export const PlatePointer = z
   .object({
     tool: z.literal('design_adapter_plate'),
     arguments: z.object({ a: z.string(), b: z.string() }).strict(),
-    uri: z.string().describe('MCP resource with the plate design (JSON); .stl, .3mf and .scad beside it'),
-    url: z.string().nullable().describe('REST: GET /api/adapter-plate for this pair'),
+    uri: z.string(),
+    url: z.string().nullable(),
   })
   .strict()
   .describe('The adapter plate for this pair: call design_adapter_plate, read the resource or GET the URL');
