@@ -11,6 +11,7 @@ import { AccountService } from './domain/accounts/service.js';
 import { KeyedDigests, parseMailboxRules } from './domain/accounts/keys.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import type { StoredEntity } from './domain/entity.js';
+import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { SearchIndex } from './domain/search.js';
 import { SpecIndex } from './domain/specs/index.js';

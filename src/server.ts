@@ -275,6 +275,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
           links.push({ type: 'resource_link', uri, name: doc.name, mimeType: doc.mimeType, size: Buffer.byteLength(doc.text) });
         }
       }
+      for (const l of tool.links?.(output) ?? []) links.push({ type: 'resource_link', ...l });
       const text = toolText(tool, output);
       return server.projectCallToolResult({ content: [{ type: 'text', text }, ...links], structuredContent: output }, entry.outputSchema);
     }

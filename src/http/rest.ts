@@ -130,8 +130,8 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
         const outcome = await runTool(tool, input, ctx);
         if (!outcome.ok) return errorResponse(c, outcome.error);
         if (route.render) {
-          const r = route.render(outcome.output);
-          return c.body(r.body, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
+          const r = await route.render(outcome.output);
+          return c.body(r.body as string | Uint8Array<ArrayBuffer>, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
         }
         // Same bytes as c.json(), reusing the prepared JSON of catalogue records (650 kB deep listings).
         return c.body(stringifyOutput(outcome.output) as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });

@@ -54,8 +54,8 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
       return tool.handler(input, jobContext(env, progress));
     }
     case 'check_bom': {
-      const { items, records } = payload as JobPayloads['check_bom'];
-      return checkBom(toCheckParts(items, recordLookup(records)), bomCheckEngines(env.knowledge()));
+      const { items, records, baseUrl } = payload as JobPayloads['check_bom'];
+      return checkBom(toCheckParts(items, recordLookup(records)), bomCheckEngines({ ...env.knowledge(), baseUrl }));
     }
     case 'export_bom': {
       const { req, records, now } = payload as JobPayloads['export_bom'];

@@ -10,7 +10,7 @@ export interface JobPayloads {
   /** A tool defined with `offload: true`, its validated arguments passed on unchanged. */
   tool: { name: string; input: Record<string, unknown> };
   /** check_bom over records the caller read from the catalogue. */
-  check_bom: { items: BomCheckItem[]; records: StoredEntity[] };
+  check_bom: { items: BomCheckItem[]; records: StoredEntity[]; baseUrl: string | null };
   /** export_bom's document (and its CSV) over records the caller read from the catalogue. */
   export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string };
 }

@@ -11,6 +11,8 @@ import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
 import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
 import { EXPORT_URI_PREFIX, exportStore, type ExportCaller } from './exports.js';
+import { designAdapterPlate, parsePlateUri, PLATE_URI_PREFIX } from '../domain/plates/index.js';
+import { plateFile } from '../geometry/plate-files.js';
 import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
 import { OSS_ROBOT_PREFIX, OSS_SOURCE_PREFIX, ossDocument, ossRobotSummary, recordsOf, robotsOf } from './oss-layer.js';
 import { pageLinks, pageOf, splitPage } from './paging.js';
@@ -39,6 +41,7 @@ const CATEGORY_PAGE_TEMPLATE = 'robotparts://catalogue/{category}/page/{page}';
 const OSS_ROBOT_TEMPLATE = `${OSS_ROBOT_PREFIX}{robot}`;
 const OSS_SOURCE_TEMPLATE = `${OSS_SOURCE_PREFIX}{source}`;
 const OSS_SOURCE_PAGE_TEMPLATE = `${OSS_SOURCE_PREFIX}{source}/page/{page}`;
+const PLATE_TEMPLATE = `${PLATE_URI_PREFIX}{a}/{b}/{file}`;
 
 const JSON_MIME = 'application/json';
 
@@ -85,6 +88,13 @@ export function listResourceTemplates() {
       title: 'Open-source layer source file, one page',
       description: 'Page 2, 3, ... of a source file\'s records (page 1 is robotparts://oss/sources/{source})',
       mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: PLATE_TEMPLATE,
+      name: 'adapter-plate',
+      title: 'Adapter plate file',
+      description:
+        'An adapter plate between two registered ISO 9409-1 designations (design_adapter_plate): file is <tapped|nut>[-t<thickness mm>].<json|stl|3mf|scad>, e.g. robotparts://plates/ISO9409-1-A50-4-M6/ISO9409-1-A63-6-M6/tapped.stl',
     },
   ];
 }
@@ -146,6 +156,7 @@ export async function readResource(deps: Deps, uri: string, reader: ExportCaller
     return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
   }
   const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
+  if (uri.startsWith(PLATE_URI_PREFIX)) return readPlate(deps, parts, uri);
   const id = variable(uri, 'robotparts://parts/');
   if (id !== null) {
     try {
@@ -185,6 +196,24 @@ export async function readResource(deps: Deps, uri: string, reader: ExportCaller
   throw new ResourceMissing('Call resources/list and resources/templates/list for the URIs this server serves.');
 }
 
+/** A plate file: designed again from the URI (nothing is stored); binary formats as a base64 blob. */
+async function readPlate(deps: Deps, parts: Parameters<typeof designAdapterPlate>[0]['parts'], uri: string) {
+  const key = parsePlateUri(uri);
+  if (!key) throw new ResourceMissing(`Plate URIs are ${PLATE_TEMPLATE} with file <tapped|nut>[-t<thickness mm>].<json|stl|3mf|scad>; design_adapter_plate lists them.`);
+  let answer;
+  try {
+    answer = await designAdapterPlate({ ...deps.knowledge, parts, baseUrl: deps.config.publicBaseUrl }, { a: key.a, b: key.b, b_holes: key.b_holes, thickness_mm: key.thickness_mm ?? undefined });
+  } catch (e) {
+    if (e instanceof DomainError) throw new ResourceMissing(e.message);
+    throw e;
+  }
+  const file = await plateFile(answer, key.format);
+  if (!file) throw new ResourceMissing(answer.reason);
+  return typeof file.body === 'string'
+    ? { contents: [{ uri, mimeType: file.mediaType, text: file.body }] }
+    : { contents: [{ uri, mimeType: file.mediaType, blob: Buffer.from(file.body).toString('base64') }] };
+}
+
 /** Ids starting with a prefix (case-insensitive), all of them: completions report the true total. */
 export async function idsMatching(deps: Deps, prefix: string): Promise<string[]> {
   return deps.catalogue.idsWithPrefix(prefix, 1_000_000);
@@ -205,6 +234,14 @@ export async function completeResourceArgument(deps: Deps, uriTemplate: string, 
   if ((uriTemplate === OSS_SOURCE_TEMPLATE || uriTemplate === OSS_SOURCE_PAGE_TEMPLATE) && name === 'source') {
     const v = value.toLowerCase();
     return { completion: completionOf((await ossDocument(deps)).meta.sources.map((s) => s.id).filter((s) => s.toLowerCase().startsWith(v))) };
+  }
+  if (uriTemplate === PLATE_TEMPLATE && (name === 'a' || name === 'b')) {
+    const v = value.toLowerCase();
+    return { completion: completionOf(deps.knowledge.flanges.designations.map((d) => d.designation).filter((d) => d.toLowerCase().startsWith(v))) };
+  }
+  if (uriTemplate === PLATE_TEMPLATE && name === 'file') {
+    const files = ['tapped', 'nut'].flatMap((h) => ['json', 'stl', '3mf', 'scad'].map((f) => `${h}.${f}`));
+    return { completion: completionOf(files.filter((f) => f.startsWith(value))) };
   }
   if (listResourceTemplates().some((t) => t.uriTemplate === uriTemplate)) return { error: `Resource template ${uriTemplate} has no argument "${name}"` };
   return { error: `Unknown resource template "${uriTemplate}"; call resources/templates/list` };

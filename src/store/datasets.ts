@@ -11,6 +11,7 @@ import { parseSupplierRegistry, supplierIndex, type SupplierIndex, type Supplier
 import { parseBusTable, type BusTable } from '../domain/compatibility/buses.js';
 import { parseFlangeRegistry, type FlangeRegistry } from '../domain/flange.js';
 import { parsePlans, type PlanCatalog } from '../domain/payments/plans.js';
+import { parseFastenerTable, type FastenerTable } from '../domain/plates/fasteners.js';
 
 /** Dataset files, relative to the data directory. */
 export const DATASET_FILES = {
@@ -19,6 +20,7 @@ export const DATASET_FILES = {
   suppliers: 'suppliers.json',
   printRules: 'print.json',
   plans: 'plans.json',
+  fasteners: 'plate/fasteners.json',
 } as const;
 
 /** Reads `<dataDir>/<rel>` as JSON and parses it; errors name the file. */
@@ -36,6 +38,7 @@ export const readBusTable = (dataDir: string): BusTable => readDataset(dataDir, 
 export const loadSupplierRegistry = (dataDir: string): SupplierRegistry => readDataset(dataDir, DATASET_FILES.suppliers, parseSupplierRegistry);
 export const loadPrintRules = (dataDir: string): PrintRules => readDataset(dataDir, DATASET_FILES.printRules, parsePrintRules);
 export const loadPlans = (dataDir: string): PlanCatalog => readDataset(dataDir, DATASET_FILES.plans, parsePlans);
+export const loadFasteners = (dataDir: string): FastenerTable => readDataset(dataDir, DATASET_FILES.fasteners, parseFastenerTable);
 
 export interface Datasets {
   flanges: FlangeRegistry;
@@ -43,6 +46,7 @@ export interface Datasets {
   suppliers: SupplierRegistry;
   printRules: PrintRules;
   plans: PlanCatalog;
+  fasteners: FastenerTable;
 }
 
 /** Every dataset, read and validated (called once at start-up). */
@@ -53,6 +57,7 @@ export function loadDatasets(dataDir: string): Datasets {
     suppliers: loadSupplierRegistry(dataDir),
     printRules: loadPrintRules(dataDir),
     plans: loadPlans(dataDir),
+    fasteners: loadFasteners(dataDir),
   };
 }
 
@@ -62,9 +67,10 @@ export interface Knowledge {
   buses: BusTable;
   suppliers: SupplierIndex;
   printRules: PrintRules;
+  fasteners: FastenerTable;
 }
 
 /** The engines' registries from the datasets: the same in the main thread and in a pool worker. */
 export function knowledgeOf(d: Datasets): Knowledge {
-  return { flanges: d.flanges, buses: d.buses, suppliers: supplierIndex(d.suppliers), printRules: d.printRules };
+  return { flanges: d.flanges, buses: d.buses, suppliers: supplierIndex(d.suppliers), printRules: d.printRules, fasteners: d.fasteners };
 }

@@ -1,5 +1,6 @@
 import { BomCheckRequest, BomCheckResult, parseBomCheckRequest } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
+import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 
 export const checkBomTool = defineTool({
@@ -17,6 +18,6 @@ export const checkBomTool = defineTool({
     const req = parseBomCheckRequest(input);
     const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
     // Large checks in the worker pool (src/jobs/jobs.ts runs the same checkBom there).
-    return (await ctx.deps.jobs.run('check_bom', { items: req.items, records }, { label: 'check_bom', inline: req.items.length < POOL_MIN_BOM_ITEMS })) as BomCheckResult;
+    return (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline: req.items.length < POOL_MIN_BOM_ITEMS })) as BomCheckResult;
   },
 });

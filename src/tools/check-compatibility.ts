@@ -37,7 +37,7 @@ export const checkCompatibilityTool = defineTool({
     };
     const ea = await load(a, 'a');
     const eb = await load(b, 'b');
-    return checkCompatibility(ea, eb, ctx.deps.knowledge);
+    return checkCompatibility(ea, eb, { ...ctx.deps.knowledge, baseUrl: partsContext(ctx).baseUrl });
   },
   text: (o) =>
     o.applicable

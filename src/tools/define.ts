@@ -42,7 +42,8 @@ export interface RestResponse {
   status?: number;
   contentType?: string;
   headers?: Record<string, string>;
-  body: string;
+  /** Text, or bytes for a binary file (e.g. an STL). */
+  body: string | Uint8Array;
 }
 
 export interface RestRoute<I> {
@@ -56,7 +57,7 @@ export interface RestRoute<I> {
   /** Adjusts the arguments from what the request carries (e.g. deep data when a key is presented). */
   prepare?: (input: Partial<I>, ctx: ToolContext) => Partial<I>;
   /** Custom rendering (e.g. CSV); default is the JSON of the output. */
-  render?: (output: unknown) => RestResponse;
+  render?: (output: unknown) => RestResponse | Promise<RestResponse>;
   summary?: string;
   /**
    * What `render` serves, one entry per content type (e.g. CSV or a JSON document): the OpenAPI
@@ -101,6 +102,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     document: (output: z.infer<O>) => { name: string; mimeType: string; text: string } | null;
     link: (output: z.infer<O>, uri: string) => z.infer<O>;
   };
+  /**
+   * MCP only: files of the answer that go out as resource_link content blocks after the text
+   * (resources the server reads on resources/read, e.g. robotparts://plates/...).
+   */
+  links?: (output: z.infer<O>) => { uri: string; name: string; mimeType: string }[];
   /**
    * The answer is a function of the validated arguments, the surface and the catalogue snapshot
    * alone: the handler reads nothing from the context but `partsContext(ctx)` and other

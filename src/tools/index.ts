@@ -10,6 +10,7 @@ import { createPaymentTool } from './create-payment.js';
 import { getPaymentStatusTool } from './get-payment-status.js';
 import { checkCompatibilityTool } from './check-compatibility.js';
 import { ruleFlangeTool } from './rule-flange.js';
+import { designAdapterPlateTool } from './design-adapter-plate.js';
 import { convertParameterTool } from './convert-parameter.js';
 import { screenPartTool } from './screen-part.js';
 import { checkBomTool } from './check-bom.js';
@@ -32,6 +33,7 @@ export const TOOLS: readonly AnyTool[] = [
   findAlternativesTool,
   checkCompatibilityTool,
   ruleFlangeTool,
+  designAdapterPlateTool,
   convertParameterTool,
   screenPartTool,
   checkBomTool,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { FlangeRuling, ruleFlange } from '../domain/flange.js';
+import { platePointer, PlatePointer } from '../domain/plates/index.js';
+import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 
 const Designation = z.string().min(1).max(100);
@@ -16,6 +18,7 @@ export const ruleFlangeTool = defineTool({
   }),
   outputSchema: z.object({
     ruling: FlangeRuling,
+    adapter_plate: PlatePointer.nullable(),
     registered_designations: z.array(z.string()),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
@@ -23,8 +26,10 @@ export const ruleFlangeTool = defineTool({
   rest: [{ method: 'GET', path: '/api/flange/rule', summary: 'Ruling for two flange designations' }],
   handler: async ({ a, b }, ctx) => {
     const reg = ctx.deps.knowledge.flanges;
+    const ruling = ruleFlange(reg, a, b);
     return {
-      ruling: ruleFlange(reg, a, b),
+      ruling,
+      adapter_plate: ruling.verdict === 'adapter_required' ? platePointer(partsContext(ctx).baseUrl, ruling.pair[0], ruling.pair[1]) : null,
       registered_designations: reg.designations.map((d) => d.designation),
       meta: { license: reg.meta.license, attribution: reg.meta.attribution },
     };

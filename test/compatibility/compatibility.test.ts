@@ -307,12 +307,21 @@ describe('mechanical', () => {
     const m = dims(withFlange('G1', 'ISO9409-1-A50-4-M6'), withFlange('G2', 'ISO 9409-1-A50-4-M6')).mechanical;
     expect(m.verdict).toBe('compatible');
     expect(m.detail.ruling?.verdict).toBe('identity');
+    expect(m.detail.adapter_plate).toBeNull();
     expect(m.evidence).toContainEqual({ side: 'b', field: 'mechanical_interface.flanges', value: ['ISO 9409-1-A50-4-M6'] });
   });
   it('different registered flanges: adapter_required with the plate', () => {
     const m = dims(withFlange('G1', 'ISO9409-1-A50-4-M6'), withFlange('G2', 'ISO9409-1-A63-6-M6')).mechanical;
     expect(m.verdict).toBe('adapter_required');
-    expect(m.adapters).toEqual(["Flange adapter plate: Adapter plate drilled to each side's own pattern: side a 4×M6 on PCD 50 mm, side b 6×M6 on PCD 63 mm."]);
+    expect(m.adapters).toEqual([
+      "Flange adapter plate: Adapter plate drilled to each side's own pattern: side a 4×M6 on PCD 50 mm, side b 6×M6 on PCD 63 mm. Drawn by design_adapter_plate (robotparts://plates/ISO9409-1-A50-4-M6/ISO9409-1-A63-6-M6/tapped.json).",
+    ]);
+    expect(m.detail.adapter_plate).toEqual({
+      tool: 'design_adapter_plate',
+      arguments: { a: 'ISO9409-1-A50-4-M6', b: 'ISO9409-1-A63-6-M6' },
+      uri: 'robotparts://plates/ISO9409-1-A50-4-M6/ISO9409-1-A63-6-M6/tapped.json',
+      url: null,
+    });
   });
   it('an unregistered designation is unknown, even when it looks parseable', () => {
     const m = dims(withFlange('G1', 'ISO9409-1-A50-4-M8'), withFlange('G2', 'ISO9409-1-A50-4-M6')).mechanical;

@@ -33,6 +33,8 @@ const CALLS: Record<string, () => Record<string, unknown>> = {
   find_alternatives: () => ({ id: 'ACT-016' }),
   check_compatibility: () => ({ a: 'ACT-016', b: 'ACT-017' }),
   rule_flange: () => ({ a: 'ISO9409-1-A50-4-M6', b: 'ISO9409-1-A50-4-M6' }),
+  // The largest plate answer: 6 + 6 holes, two features each (nut pockets).
+  design_adapter_plate: () => ({ a: 'ISO9409-1-A63-6-M6', b: 'ISO9409-1-A80-6-M8', b_holes: 'nut' }),
   convert_parameter: () => ({ value: '15 kgf·cm', to: 'Nm' }),
   screen_part: () => ({ id: 'ACT-017' }),
   check_bom: () => ({ items: ['ACT-016', 'ACT-017', 'REDUCER-HD-25', 'SENS-047'].map((id) => ({ id, quantity: 2 })) }),
@@ -71,7 +73,8 @@ describe('every tool answers in text an agent can read whole', () => {
   it.each(TOOLS.map((t) => [t.name] as const))('%s: text = one-line summary + compact JSON equal to structuredContent, under 80,000 characters', async (name) => {
     const r = await call(client, name, CALLS[name]());
     expect(r.isError, JSON.stringify(r.content).slice(0, 400)).toBeFalsy();
-    expect(r.content).toHaveLength(1);
+    // One text block; files the answer links (design_adapter_plate) follow as resource_link blocks.
+    expect(r.content.filter((c) => c.type !== 'resource_link')).toHaveLength(1);
     const text = (r.content[0] as { type: string; text: string }).text;
     const nl = text.indexOf('\n');
     // At most one summary line before the JSON, and the JSON is compact (no pretty-printing).

@@ -73,7 +73,7 @@ describe('ROBOT_PARTS_ANSWER_CACHE', () => {
 describe('which tools are cacheable', () => {
   it('only read-only, idempotent tools whose REST routes take nothing from the caller', () => {
     const cacheable = TOOLS.filter((t) => t.cacheable);
-    expect(cacheable.map((t) => t.name).sort()).toEqual(['compare_parts', 'find_alternatives', 'get_catalogue_stats', 'get_part', 'list_spec_fields', 'search_parts']);
+    expect(cacheable.map((t) => t.name).sort()).toEqual(['compare_parts', 'design_adapter_plate', 'find_alternatives', 'get_catalogue_stats', 'get_part', 'list_spec_fields', 'search_parts']);
     for (const t of cacheable) {
       expect(t.annotations.readOnlyHint && t.annotations.idempotentHint, t.name).toBe(true);
       expect(t.artifact, t.name).toBeUndefined();

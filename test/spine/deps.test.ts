@@ -40,6 +40,8 @@ it('an invalid catalogue record is named before any database is opened', () => {
   for (const f of ['plans.json', 'buses.json', 'suppliers.json', 'print.json']) fs.copyFileSync(path.resolve(import.meta.dirname, '../../data', f), path.join(dataDir, f));
   fs.mkdirSync(path.join(dataDir, 'flange'));
   fs.copyFileSync(path.resolve(import.meta.dirname, '../../data/flange/designations.json'), path.join(dataDir, 'flange/designations.json'));
+  fs.mkdirSync(path.join(dataDir, 'plate'));
+  fs.copyFileSync(path.resolve(import.meta.dirname, '../../data/plate/fasteners.json'), path.join(dataDir, 'plate/fasteners.json'));
   fs.writeFileSync(path.join(dataDir, 'catalogue/entities.json'), JSON.stringify({ meta: bad.meta, entities: bad.entities }));
   const file = path.join(dir, 'never.db');
   try {

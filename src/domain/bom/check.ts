@@ -810,7 +810,7 @@ function mechanical(nodes: Node[], res: PairLookup, flanges: FlangeRegistry, fin
       message: `${g.pair[0]} (${g.a.map((n) => n.record.id).join(', ')}) and ${g.pair[1]} (${g.b.map((n) => n.record.id).join(', ')}) do not bolt together: ${g.ruling.reason}`,
       remedy: `${g.ruling.adapters[0] ?? 'An adapter plate'} (export_bom adds a printable adapter plate suggestion with a load check).`,
       evidence: all.map((n) => flangeEvidence(n.record)),
-      detail: { pair: g.pair, ruling: g.ruling.detail.ruling },
+      detail: { pair: g.pair, ruling: g.ruling.detail.ruling, adapter_plate: g.ruling.detail.adapter_plate },
     });
   }
   if (unknown.length > 0) {

@@ -33,6 +33,8 @@ export interface CompatibilityDeps {
   flanges: FlangeRegistry;
   /** Bus facts (data/buses.json, loaded by the caller). */
   buses: BusTable;
+  /** Public base URL for REST links (the adapter plate's); absent or null: links carry the MCP URI only. */
+  baseUrl?: string | null;
 }
 
 export const COMPATIBILITY_BASIS =
@@ -99,7 +101,7 @@ export function checkCompatibility(a: StoredEntity, b: StoredEntity, deps: Compa
   }
   const buses = deps.buses;
   const dimensions = {
-    mechanical: mechanicalDimension(a, b, deps.flanges),
+    mechanical: mechanicalDimension(a, b, deps.flanges, deps.baseUrl ?? null),
     electrical: electricalDimension(a, b),
     communication: communicationDimension(a, b, buses, { a: roleOf(a, declared.a), b: roleOf(b, declared.b) }),
     software: softwareDimension(a, b, buses),

@@ -12,6 +12,7 @@
 import type { StoredEntity } from '../entity.js';
 import { ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../flange.js';
 import { ev, type MechanicalResult } from './types.js';
+import { platePointer } from '../plates/links.js';
 
 /** The registered designations a record declares (the list, else the single field). */
 export function declaredFlanges(e: StoredEntity): string[] {
@@ -20,7 +21,7 @@ export function declaredFlanges(e: StoredEntity): string[] {
   return mi.flange !== null && mi.flange.trim() !== '' ? [mi.flange] : [];
 }
 
-export function mechanicalDimension(a: StoredEntity, b: StoredEntity, flanges: FlangeRegistry): MechanicalResult {
+export function mechanicalDimension(a: StoredEntity, b: StoredEntity, flanges: FlangeRegistry, baseUrl: string | null = null): MechanicalResult {
   const fa = declaredFlanges(a);
   const fb = declaredFlanges(b);
   const evidence = (['a', 'b'] as const).flatMap((s) => {
@@ -32,7 +33,12 @@ export function mechanicalDimension(a: StoredEntity, b: StoredEntity, flanges: F
       ev(s, 'mechanical_interface.mount_type', mi.mount_type),
     ];
   });
-  const detailOf = (ruling: MechanicalResult['detail']['ruling']) => ({ flange_a: fa.length === 1 ? fa[0]! : fa.length > 1 ? fa.join(' | ') : null, flange_b: fb.length === 1 ? fb[0]! : fb.length > 1 ? fb.join(' | ') : null, ruling });
+  const detailOf = (ruling: MechanicalResult['detail']['ruling']) => ({
+    flange_a: fa.length === 1 ? fa[0]! : fa.length > 1 ? fa.join(' | ') : null,
+    flange_b: fb.length === 1 ? fb[0]! : fb.length > 1 ? fb.join(' | ') : null,
+    ruling,
+    adapter_plate: ruling?.verdict === 'adapter_required' ? platePointer(baseUrl, ruling.pair[0], ruling.pair[1]) : null,
+  });
   const none = [fa.length === 0 ? 'a' : null, fb.length === 0 ? 'b' : null].filter((x) => x !== null);
   if (none.length > 0) {
     const status = (s: string) => (s === 'a' ? a : b).mechanical_interface.status;
@@ -77,7 +83,7 @@ export function mechanicalDimension(a: StoredEntity, b: StoredEntity, flanges: F
     reason: `${ruling.reason}${options('a', fa)}${options('b', fb)}`,
     evidence,
     conditions: [],
-    adapters: [`Flange adapter plate: ${ruling.fastener_note}`],
+    adapters: [`Flange adapter plate: ${ruling.fastener_note} Drawn by design_adapter_plate (${platePointer(baseUrl, ruling.pair[0], ruling.pair[1]).uri}).`],
     detail: detailOf(ruling),
   };
 }

@@ -1,6 +1,7 @@
 /** Result shapes of the compatibility engine (zod, so tools and REST can reuse them as output schemas). */
 import { z } from 'zod';
 import { FlangeRuling } from '../flange.js';
+import { PlatePointer } from '../plates/schema.js';
 
 export const VERDICTS = ['compatible', 'adapter_required', 'incompatible', 'unknown'] as const;
 export const Verdict = z.enum(VERDICTS);
@@ -44,6 +45,7 @@ export const MechanicalResult = z
         flange_a: z.string().nullable(),
         flange_b: z.string().nullable(),
         ruling: FlangeRuling.nullable().describe('The flange ruling when both sides declare a designation'),
+        adapter_plate: PlatePointer.nullable(),
       })
       .strict(),
   })

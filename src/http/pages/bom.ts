@@ -59,8 +59,8 @@ export async function bomPost({ c, call }: PageRequest): Promise<PageContent | R
     const key = typeof body.api_key === 'string' ? body.api_key.trim() : '';
     const out = await call('export_bom', { items, format, ...(key ? { api_key: key } : {}) });
     // The same file POST /api/bom/export answers (its route's own rendering).
-    const r = exportTool().rest[0]!.render!(out);
-    return c.body(r.body, 200, { ...(r.headers ?? { 'Content-Disposition': `attachment; filename="bom.${format}"` }), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
+    const r = await exportTool().rest[0]!.render!(out);
+    return c.body(r.body as string, 200, { ...(r.headers ?? { 'Content-Disposition': `attachment; filename="bom.${format}"` }), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
   }
   const out = await call<CheckOut>('check_bom', { items });
   return {

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { designAdapterPlate, PLATE_FORMATS, PLATE_HOLE_OPTIONS, PlateAnswer, type PlateFormat } from '../domain/plates/index.js';
+import { plateFile } from '../geometry/plate-files.js';
+import { partsContext } from './context.js';
+import { defineTool, READ_ONLY } from './define.js';
+import { EntityId } from './schemas.js';
+
+const Designation = z.string().min(1).max(100);
+
+// tools/list budget: the design is listed with its features typed and the rest open (the domain's
+// PlateDesign schema types all of it; the handler's answer is that type).
+const PlateOutput = PlateAnswer.extend({
+  ruling: z.object({ verdict: z.string(), reason: z.string() }).catchall(z.unknown()),
+  design: z.object({}).catchall(z.unknown()).nullable().describe('The PlateDesign: features (kind, shape, diameter_mm, depth_mm, from_face, z, x_mm, y_mm, rule, source), outline, thickness terms, angular offset, warnings'),
+  format: z.enum(PLATE_FORMATS),
+});
+type PlateOutput = PlateAnswer & { format: PlateFormat };
+
+export const designAdapterPlateTool = defineTool({
+  name: 'design_adapter_plate',
+  title: 'Design an adapter plate between two ISO 9409-1 flanges',
+  description:
+    'Adapter plate between two registered ISO 9409-1 flanges (any listed form) or two parts with declared flanges: side a counterbored for socket-head screws, side b tapped or with nut pockets, on registry pitch circles. ' +
+    'Each feature (mm) has its rule and source. STL, 3MF and OpenSCAD files: MCP resource links; REST format=stl|3mf|scad. Not load-rated.',
+  inputSchema: z.object({
+    a: Designation.optional().describe('Side a designation (counterbored); or part_a'),
+    b: Designation.optional().describe('Side b designation; or part_b'),
+    part_a: EntityId.optional().describe('Or a part id'),
+    part_b: EntityId.optional().describe('Or a part id'),
+    b_holes: z.enum(PLATE_HOLE_OPTIONS).default('tapped').describe('Side b holes'),
+    thickness_mm: z.number().positive().max(200).optional().describe('Override, mm'),
+    format: z.enum(PLATE_FORMATS).default('json').describe('REST: the file returned'),
+  }),
+  outputSchema: PlateOutput,
+  annotations: READ_ONLY,
+  cacheable: true,
+  rest: [
+    {
+      method: 'GET',
+      path: '/api/adapter-plate',
+      summary: 'Adapter plate for two flanges: JSON design, or the STL, 3MF or OpenSCAD file',
+      render: async (o) => {
+        const out = o as PlateOutput;
+        const file = out.format === 'json' ? null : await plateFile(out, out.format);
+        if (!file) return { body: JSON.stringify(out) };
+        return { contentType: file.mediaType, headers: { 'Content-Disposition': `attachment; filename="${file.name}"` }, body: file.body };
+      },
+    },
+  ],
+  handler: async ({ format, ...req }, ctx) => {
+    const parts = partsContext(ctx);
+    const answer = await designAdapterPlate({ ...ctx.deps.knowledge, parts, baseUrl: parts.baseUrl }, req);
+    return { ...answer, format } as z.infer<typeof PlateOutput>;
+  },
+  text: (output) => {
+    const o = output as unknown as PlateOutput;
+    return o.design
+      ? `Adapter plate ${o.design.side_a.designation} / ${o.design.side_b.designation}: disc ${o.design.outline.diameter_mm} mm x ${o.design.outline.thickness_mm} mm, ${o.design.features.length} features, side b turned ${o.design.angular_offset.side_b_deg} deg` +
+        `${o.design.warnings.length ? `; ${o.design.warnings.length} warning(s)` : ''}. Not load-rated.`
+      : o.reason;
+  },
+  links: (o) => o.files.filter((f) => f.format !== 'json').map((f) => ({ uri: f.uri, name: f.name, mimeType: f.media_type })),
+});
