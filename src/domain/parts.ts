@@ -13,6 +13,7 @@ import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
 import { compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
 import type { WhereClause } from './specs/where.js';
+import { productLinks, type ProductLinks } from './specs/product.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -138,6 +139,8 @@ export interface PartLookup {
   locked_fields: string[];
   quarantine_hint: string | null;
   used_in: UsedInSummary | null;
+  /** Same product, versions and conflicting values (catalogue records; empty lists for a layer record). */
+  product: ProductLinks;
 }
 
 function hasValue(v: unknown): boolean {
@@ -215,7 +218,7 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   const e = await findPart(ctx, id);
   // Catalogue records only: a layer record is itself a line of a robot's BOM or URDF.
   const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in };
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, product: productLinks(ctx.specs, e.id) };
 }
 
 export interface ListParams {

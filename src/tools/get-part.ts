@@ -6,6 +6,7 @@ import { EntityAnalyticsSchema } from '../domain/analytics/schema.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId, recordMeta } from './schemas.js';
+import { ProductSchema } from './compare-parts.js';
 
 export const getPartTool = defineTool({
   name: 'get_part',
@@ -13,7 +14,7 @@ export const getPartTool = defineTool({
   description:
     'Look up one catalogue entity by id (case-insensitive). Returns its free-tier fields, including vendor-declared parameter strings verbatim in `declared`, ' +
     'the names of paid fields that hold data (locked_fields; list_parts with deep=true and an API key returns them), and a quarantine hint when the entry is flagged. ' +
-    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). On a miss the error lists did_you_mean ids with the same prefix.',
+    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). product lists the records that are the same product (same_as), newer or older versions, and values they disagree on. On a miss the error lists did_you_mean ids with the same prefix.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,
@@ -37,6 +38,7 @@ export const getPartTool = defineTool({
       .strict()
       .nullable()
       .describe('Open-source robots whose BOM lines or URDF parts name this record\'s model number (find_where_used with this id gives lines, prices and evidence); null when none'),
+    product: ProductSchema,
     analytics: EntityAnalyticsSchema,
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),

@@ -138,13 +138,22 @@ describe('compare_parts', () => {
 describe('same_as and find_alternatives', () => {
   const ak809 = entities.filter((e) => /\bAK80-9\b/.test(e.name_en)).map((e) => e.id).sort();
 
-  it('the three records of one motor (AK80-9 under CubeMars, T-Motor (X-TEAM), T-Motor v2) are linked with evidence', async () => {
+  it('the AK80-9 under CubeMars and T-Motor (X-TEAM) are one product; the T-Motor AK80-9 v2 is a newer version of both, offered and marked', async () => {
     expect(ak809).toHaveLength(3);
-    for (const id of ak809) {
-      const o = (await call(client, 'find_alternatives', { id })).structuredContent as { part: { same_as: { id: string; evidence: string }[] }; alternatives: { id: string }[] };
-      expect(o.part.same_as.map((l) => l.id).sort()).toEqual(ak809.filter((x) => x !== id));
+    const v2 = ak809.filter((x) => /v2$/i.test(byId.get(x)!.name_en));
+    const base = ak809.filter((x) => !v2.includes(x));
+    expect([v2.length, base.length]).toEqual([1, 2]);
+    for (const id of base) {
+      const o = (await call(client, 'find_alternatives', { id, limit: 1 })).structuredContent as {
+        part: { same_as: { id: string; evidence: string }[]; versions: { id: string; relation: string }[] };
+        alternatives: { id: string; version?: string }[];
+      };
+      expect(o.part.same_as.map((l) => l.id)).toEqual(base.filter((x) => x !== id));
       for (const l of o.part.same_as) expect(l.evidence.length).toBeGreaterThan(20);
-      expect(o.alternatives.map((a) => a.id).filter((x) => ak809.includes(x))).toEqual([]);
+      expect(o.part.versions).toEqual([expect.objectContaining({ id: v2[0], relation: 'predecessor_of' })]);
+      // Never hidden: shown even when it does not rank within the limit.
+      expect(o.alternatives.find((a) => a.id === v2[0])?.version).toBe('newer');
+      expect(o.alternatives.map((a) => a.id)).not.toContain(base.find((x) => x !== id));
     }
   });
 

@@ -13,7 +13,7 @@ import type { BusTable } from '../compatibility/buses.js';
 import { buildEntitySpecs, countFields, type FieldCount } from './build.js';
 import { defaultSpecFields, type SpecFieldDef } from './fields.js';
 import type { ManufacturerReading, ManufacturerTable } from './manufacturers.js';
-import { SameAsIndex, type SameAsLink } from './same-as.js';
+import { SameAsIndex, type SameAsLink, type VersionLink } from './same-as.js';
 import type { EntitySpecs, Spec } from './types.js';
 import type { FieldTable } from './where.js';
 
@@ -107,6 +107,11 @@ export class SpecIndex implements FieldTable {
 
   sameAsOf(id: string): readonly SameAsLink[] {
     return this.sameAs.of(this.get(id)?.id ?? id);
+  }
+
+  /** Newer and older versions of a record (successor_of / predecessor_of), never the same product. */
+  versionsOf(id: string): VersionLink[] {
+    return this.sameAs.versionsOf(this.get(id)?.id ?? id);
   }
 
   counts(rows: readonly SpecRow[] = this.rows): FieldCount[] {
