@@ -27,7 +27,9 @@ export const searchPartsTool = defineTool({
     'Keyword search and spec filters over the robot-parts catalogue (actuators, sensors, chips, reducers, grippers, ...). ' +
     'q: all space-separated terms must match (AND); a term matches a word or the start of a word, case-insensitively; ranked id > name > manufacturer > type > application/interface > description. ' +
     'where: filters on normalised specs, AND-combined with q (q is optional when where is given), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"},{"field":"voltage","op":"covers","value":"48 V"},{"field":"bus","op":"in","value":["EtherCAT","CAN"]}]; ' +
-    'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches; meta.filters says per filter how many were left out as unknown. ' +
+    'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches. ' +
+    'meta.filters per filter: matched; failed = declared, read, and outside the filter (a real no); unknown_excluded = in the categories the field applies to (applies_to) but not declared, not read, or only a bound; ' +
+    'not_applicable = other categories; near_misses = unknowns whose declared text was not read (id, text, why): check them by hand. Sensor measuring ranges are torque_range / force_range, never torque_rated. ' +
     'Call list_spec_fields for the fields, units and values. sort orders by a numeric field. Quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
   inputSchema: z
     .object({
@@ -49,7 +51,7 @@ export const searchPartsTool = defineTool({
     meta: z.object({
       q: z.string().nullable(),
       terms: z.array(z.string()),
-      filters: z.array(FilterMetaSchema).describe('Per where filter: value applied (SI), matched, unknown_excluded (field not declared), failed'),
+      filters: z.array(FilterMetaSchema).describe('Per where filter: value applied (SI) and what happened to the candidates'),
       sort: SortMetaSchema.nullable(),
       category: z.string().nullable(),
       total: z.number().int(),
@@ -76,6 +78,6 @@ export const searchPartsTool = defineTool({
     };
   },
   text: (o) =>
-    `${o.meta.total} match(es)${o.meta.q ? ` for "${o.meta.q}"` : ''}${o.meta.filters.length ? ` with ${o.meta.filters.length} filter(s) (${o.meta.filters.map((f) => `${f.field}: ${f.unknown_excluded} unknown`).join(', ')})` : ''}` +
+    `${o.meta.total} match(es)${o.meta.q ? ` for "${o.meta.q}"` : ''}${o.meta.filters.length ? ` with ${o.meta.filters.length} filter(s) (${o.meta.filters.map((f) => `${f.field}: ${f.unknown_excluded} unknown in ${f.applies_to.join('/') || 'no category'}${f.near_misses.length ? `, near misses ${f.near_misses.map((n) => `${n.id} "${n.declared}"`).join(', ')}` : ''}`).join('; ')})` : ''}` +
     `${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}; showing ${o.meta.returned}${o.next_cursor ? '; more with cursor' : ''}.`,
 });

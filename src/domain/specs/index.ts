@@ -114,6 +114,29 @@ export class SpecIndex implements FieldTable {
     return this.sameAs.versionsOf(this.get(id)?.id ?? id);
   }
 
+  private applies: Map<string, readonly string[]> | null = null;
+
+  /**
+   * The categories a field applies to: those where at least one record declares it (read or
+   * not), in name order. Unknown counts of a filter are taken within them.
+   */
+  appliesTo(field: string): readonly string[] {
+    if (this.applies === null) {
+      const m = new Map<string, Set<string>>();
+      const add = (f: string, cat: string) => {
+        const set = m.get(f);
+        if (set) set.add(cat);
+        else m.set(f, new Set([cat]));
+      };
+      for (const r of this.rows) {
+        for (const x of r.specs.specs) add(x.field, r.category);
+        for (const u of r.specs.unread) add(u.field, r.category);
+      }
+      this.applies = new Map([...m].map(([f, cats]) => [f, Object.freeze([...cats].sort())]));
+    }
+    return this.applies.get(field) ?? [];
+  }
+
   counts(rows: readonly SpecRow[] = this.rows): FieldCount[] {
     return countFields(
       rows.map((r) => r.specs),
