@@ -375,6 +375,11 @@ export class SearchIndex {
     return this.ids.length;
   }
 
+  /** The indexed words, sorted (for close-spelling suggestions on a query that finds nothing). */
+  get words(): readonly string[] {
+    return this.vocab;
+  }
+
   /** Token numbers [lo, hi) equal to or starting with `term`, and the number of `term` itself (-1 if absent). */
   private range(term: string): { lo: number; hi: number; exact: number } {
     const v = this.vocab;

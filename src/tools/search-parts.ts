@@ -4,7 +4,7 @@ import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, 
 import { SEARCH_FIELDS } from '../domain/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
+import { ATTRIBUTION, Category, Cursor, decodeCursor, ElsewhereSchema, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
 import { CompactSpecSchema, FilterMetaSchema, SortMetaSchema, SortArg, WhereArg } from './spec-schemas.js';
 
 const HIT_EXTRA = ['relevance_score', 'matched_fields', 'detail_url', 'specs'] as const;
@@ -30,6 +30,7 @@ export const searchPartsTool = defineTool({
     'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches. ' +
     'meta.filters per filter: matched; failed = declared, read, and outside the filter (a real no); unknown_excluded = in the categories the field applies to (applies_to) but not declared, not read, or only a bound; ' +
     'not_applicable = other categories; near_misses = unknowns whose declared text was not read (id, text, why): check them by hand. Sensor measuring ranges are torque_range / force_range, never torque_rated. ' +
+    'A q that finds nothing returns meta.elsewhere: where else the name occurs (quarantine, the company\'s other names, open-source robots\' BOMs via find_where_used, close spellings) with the call to make. ' +
     'Call list_spec_fields for the fields, units and values. sort orders by a numeric field. Quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
   inputSchema: z
     .object({
@@ -60,6 +61,7 @@ export const searchPartsTool = defineTool({
       limit_clamped: z.boolean(),
       quarantined_excluded: z.number().int().describe('Matching entries left out because they are quarantined'),
       include_quarantine: z.boolean(),
+      elsewhere: ElsewhereSchema.optional(),
       license: z.string(),
       attribution: z.string(),
     }),
@@ -79,5 +81,6 @@ export const searchPartsTool = defineTool({
   },
   text: (o) =>
     `${o.meta.total} match(es)${o.meta.q ? ` for "${o.meta.q}"` : ''}${o.meta.filters.length ? ` with ${o.meta.filters.length} filter(s) (${o.meta.filters.map((f) => `${f.field}: ${f.unknown_excluded} unknown in ${f.applies_to.join('/') || 'no category'}${f.near_misses.length ? `, near misses ${f.near_misses.map((n) => `${n.id} "${n.declared}"`).join(', ')}` : ''}`).join('; ')})` : ''}` +
-    `${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}; showing ${o.meta.returned}${o.next_cursor ? '; more with cursor' : ''}.`,
+    `${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}; showing ${o.meta.returned}${o.next_cursor ? '; more with cursor' : ''}.` +
+    `${o.meta.elsewhere?.length ? ` Elsewhere: ${o.meta.elsewhere.map((e) => `${e.count} via ${e.call.tool} ${JSON.stringify(e.call.arguments)} (${e.where})`).join('; ')}.` : ''}`,
 });
