@@ -10,13 +10,13 @@ export const SameAsSchema = z
   .strict();
 
 const ProductFields = {
-  same_as: z.array(SameAsSchema).describe('Records that are the same product (upstream duplicate_of, or one company and one model code), with the evidence'),
+  same_as: z.array(SameAsSchema).describe('Same product: upstream duplicate_of, or one company and model code'),
   versions: z
     .array(z.object({ id: z.string(), relation: z.enum(['successor_of', 'predecessor_of']), evidence: z.string() }).strict())
-    .describe('Other versions (a name ending in v2, v3 ...): successor_of = this part is a newer version of id; predecessor_of = id is newer. Separate products, never hidden'),
+    .describe('Other products: successor_of = this is newer than id; predecessor_of = id is newer'),
   conflicts: z
     .array(z.object({ field: z.string(), values: z.array(z.object({ id: z.string(), notation: z.string(), source: z.string() }).strict()) }).strict())
-    .describe('Fields whose values differ between records of one product, each value with its record and source field'),
+    .describe('Values differing between same_as records'),
 };
 
 export const ProductSchema = z.object(ProductFields).strict();

@@ -32,7 +32,7 @@ export const findAlternativesTool = defineTool({
           same_manufacturer: z.boolean().describe('From the same company (another product of it)'),
           reasons: z.array(z.string()),
           not_compared: z.array(z.string()).describe('Fields the part declares that this candidate does not (scored 0)'),
-          version: z.enum(['newer', 'older']).optional().describe('A newer or older version of the part (part.versions)'),
+          version: z.enum(['newer', 'older']).optional(),
         })
         .strict(),
     ),

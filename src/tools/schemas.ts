@@ -76,4 +76,4 @@ export const ElsewhereSchema = z
       })
       .strict(),
   )
-  .describe('Only when nothing matched: where else the name occurs (quarantined records, other names of the company, open-source BOM lines, close spellings) and the call that shows each');
+  .describe('Nothing matched: where else the name occurs, and the call that shows it');

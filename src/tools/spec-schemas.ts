@@ -42,11 +42,11 @@ export const FilterMetaSchema = z
     value: z.unknown(),
     applied: z.array(z.string()),
     matched: z.number().int(),
-    unknown_excluded: z.number().int().describe('In applies_to categories: not declared, unread, or only a bound'),
-    failed: z.number().int().describe('Declared, read, and outside the filter'),
-    not_applicable: z.number().int().describe('In categories where no record declares the field'),
+    unknown_excluded: z.number().int(),
+    failed: z.number().int(),
+    not_applicable: z.number().int(),
     applies_to: z.array(z.string()),
-    near_misses: z.array(z.object({ id: z.string(), declared: z.string(), reason: z.string() }).strict()).describe('Unknowns with a declared value left unread or only a bound (first 5)'),
+    near_misses: z.array(z.object({ id: z.string(), declared: z.string(), reason: z.string() }).strict()),
   })
   .strict();
 
