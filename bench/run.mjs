@@ -78,7 +78,7 @@ async function benchSearch(dataDir) {
   const { silentLogger } = await importDist('log.js');
   const { searchParts } = await importDist('domain/parts.js');
   const { tokenize } = await importDist('domain/search.js');
-  const { readCatalogueData } = await importDist('store/sqlite-catalogue.js');
+  const { readCatalogueData } = await importDist('store/catalogue-data.js');
 
   const data = readCatalogueData(dataDir);
   const deps = buildDeps(loadConfig({}, benchConfigOverrides(dataDir)), { log: silentLogger, catalogueData: data });

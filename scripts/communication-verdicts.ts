@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { communicationDimension } from '../src/domain/compatibility/communication.js';
 import { notApplicableReason } from '../src/domain/compatibility/index.js';
-import { readCatalogueData } from '../src/store/sqlite-catalogue.js';
+import { readCatalogueData } from '../src/store/catalogue-data.js';
 import { readBusTable } from '../src/store/datasets.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

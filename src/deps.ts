@@ -33,7 +33,7 @@ import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
 import { AnswerCache } from './store/answer-cache.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
-import { checkOssIds, readCatalogueData, type CatalogueData } from './store/sqlite-catalogue.js';
+import { checkOssIds, readCatalogueData, type CatalogueData } from './store/catalogue-data.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
 import { loadOrCreateSecret } from './secret.js';

@@ -109,7 +109,6 @@ export function toolListEntry(tool: AnyTool): Tool {
     inputSchema: toPortableJsonSchema(tool.inputSchema, 'input') as Tool['inputSchema'],
     outputSchema: toPortableJsonSchema(tool.outputSchema, 'output') as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
-    icons: SERVER_ICONS,
   };
 }
 

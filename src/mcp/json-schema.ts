@@ -67,8 +67,100 @@ function portable(node: unknown): unknown {
   return out;
 }
 
-/** The JSON Schema of a zod object (no $schema key), in the portable form described above. */
+/** Drops `additionalProperties: false` (an output is typed by its properties; strictness only matters for what a client sends). */
+function lenient(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(lenient);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === 'additionalProperties' && v === false) continue;
+    out[k] = k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default' ? v : k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([n, s]) => [n, lenient(s)])) : lenient(v);
+  }
+  return out;
+}
+
+/** Subtrees shorter than this are never shared (a reference and its definition cost ~60 characters). */
+const SHARE_MIN_CHARS = 200;
+
+/** A schema node's identity for sharing: its JSON without its own description (kept at each use). */
+function shape(node: Json): string {
+  const { description: _d, ...rest } = node;
+  return JSON.stringify(rest);
+}
+
+/**
+ * Output schemas only: a subtree written out two or more times (the same flange side, evidence
+ * list or supplier row in several places) is written once under `$defs` and referenced with a
+ * local `$ref` (its description stays at each use). Largest saving first, until none saves
+ * SHARE_MIN_CHARS. Local `#/$defs/...` references are read by the TypeScript SDK clients (v1 and
+ * v2, both validate with Ajv); `test/spine/tools-list-budget.test.ts` validates real answers
+ * against the shared form with both.
+ */
+function share(root: Json): Json {
+  const defs: Record<string, Json> = {};
+  const used = new Set<string>();
+  for (;;) {
+    const seen = new Map<string, { node: Json; name: string; count: number }>();
+    const visit = (node: unknown, name: string, isRoot: boolean): void => {
+      if (Array.isArray(node)) return node.forEach((n) => visit(n, name, false));
+      if (node === null || typeof node !== 'object') return;
+      const obj = node as Json;
+      if (!isRoot && typeof obj.$ref !== 'string') {
+        const k = shape(obj);
+        if (k.length >= SHARE_MIN_CHARS) {
+          const e = seen.get(k);
+          if (e) e.count += 1;
+          else seen.set(k, { node: obj, name, count: 1 });
+        }
+      }
+      for (const [key, v] of Object.entries(obj)) {
+        if (key === 'enum' || key === 'const' || key === 'required' || key === 'examples' || key === 'default') continue;
+        if (key === 'properties' || key === '$defs') for (const [n, c] of Object.entries(v as Json)) visit(c, n, false);
+        else visit(v, name, false);
+      }
+    };
+    visit(root, 'root', true);
+    for (const d of Object.values(defs)) visit(d, 'def', true);
+    let best: { key: string; node: Json; name: string; saving: number } | null = null;
+    for (const [key, e] of seen) {
+      const saving = key.length * (e.count - 1) - 60 * e.count;
+      if (e.count >= 2 && saving >= SHARE_MIN_CHARS && (!best || saving > best.saving)) best = { key, node: e.node, name: e.name, saving };
+    }
+    if (!best) break;
+    let name = best.name.replace(/[^A-Za-z0-9_]/g, '_') || 'shared';
+    for (let i = 2; used.has(name); i++) name = `${best.name}_${i}`;
+    used.add(name);
+    const { description: _d, ...def } = best.node;
+    const ref = `#/$defs/${name}`;
+    const replace = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(replace);
+      if (node === null || typeof node !== 'object') return node;
+      const obj = node as Json;
+      if (typeof obj.$ref !== 'string' && shape(obj) === best!.key) return obj.description === undefined ? { $ref: ref } : { $ref: ref, description: obj.description };
+      const out: Json = {};
+      for (const [k, v] of Object.entries(obj)) {
+        if (k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default') out[k] = v;
+        else if (k === 'properties' || k === '$defs') out[k] = Object.fromEntries(Object.entries(v as Json).map(([n, c]) => [n, replace(c)]));
+        else out[k] = replace(v);
+      }
+      return out;
+    };
+    for (const [k, v] of Object.entries(defs)) defs[k] = replace(v) as Json;
+    const next = replace(root) as Json;
+    for (const k of Object.keys(root)) delete root[k];
+    Object.assign(root, next);
+    defs[name] = def;
+  }
+  return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
+}
+
+/**
+ * The JSON Schema of a zod object (no $schema key), in the portable form described above. Output
+ * schemas leave out `additionalProperties: false` (every field stays typed) and write a repeated
+ * subtree once (see share).
+ */
 export function toPortableJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
-  return portable(rest) as Json;
+  const p = portable(rest) as Json;
+  return io === 'output' ? share(lenient(p) as Json) : p;
 }

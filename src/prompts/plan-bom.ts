@@ -27,11 +27,12 @@ export const planBomPrompt = definePrompt({
       '',
       'Use the robot-parts tools in this order:',
       items
-        ? `1. The parts already chosen are items = ${items}. For each role still open, search_parts(q, category) and get_part(id) to pick a catalogue part.`
-        : '1. For each role (actuators per joint, sensors, compute, buses, power), search_parts(q, category) and get_part(id) to pick a catalogue part; build items = [{"id": ..., "quantity": ...}].',
-      '2. check_bom(items): supply voltages no single rail covers, parts with no common bus or needing a bridge, flanges needing adapter plates, quarantined parts, red-line marks, and the dimensions the data cannot settle.',
-      '3. Resolve each problem it reports: swap a part (check_compatibility(a, b) for the pair), or accept it and say why. Run check_bom again until only accepted problems remain.',
-      `4. export_bom(items, project_name, format: "${format}") for the costed document (needs an API key with credits: api_key or the transport's key). A large export comes back as a resource_link: read it with resources/read.`,
+        ? `1. The parts already chosen are items = ${items}. For each role still open, search_parts(where, category) with the role's requirements as spec filters (e.g. where: "torque_rated>=20 N·m; bus in CAN|CAN FD") picks catalogue parts; list_spec_fields(category) names the fields.`
+        : '1. For each role (actuators per joint, sensors, compute, buses, power), search_parts(where, category) with the role\'s requirements as spec filters (e.g. where: "torque_rated>=20 N·m; bus in CAN|CAN FD"; list_spec_fields(category) names the fields) picks a catalogue part; build items = [{"id": ..., "quantity": ...}].',
+      '2. check_bom(items): supply voltages no single rail covers, parts with no common bus or needing a bridge, flanges needing adapter plates, quarantined parts, red-line marks, and the dimensions the data cannot settle; with no problem it says how each device reaches its host.',
+      '3. Resolve each problem it reports: swap a part (find_alternatives(id, must) offers parts of the same function), or accept it and say why. Run check_bom again until only accepted problems remain.',
+      '4. Prices: the catalogue states no unit prices. find_where_used(q) shows what open-source robot BOMs paid for a part (quantity, unit price and currency as written); put a price you rely on in the item (price), in the currency of the BOM (currency).',
+      `5. export_bom(items, project_name, format: "${format}") for the costed document (needs an API key with credits: api_key or the transport's key). A large export comes back as a resource_link: read it with resources/read.`,
       '',
       'Report the final items, the problems accepted, and what stays unknown. Quote values as declared; never invent a price or a value the data does not hold.',
     ].join('\n');

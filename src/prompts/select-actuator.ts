@@ -4,7 +4,7 @@ import { definePrompt } from './define.js';
 export const selectActuatorPrompt = definePrompt({
   name: 'select_actuator',
   title: 'Select an actuator',
-  description: 'From requirements (torque, speed, bus, voltage, mounting) to the search, screening and comparison calls that pick candidate actuators from the catalogue.',
+  description: 'From requirements (torque, speed, bus, voltage, mounting) to the fewest calls that pick candidate actuators: spec filters, screening, comparison and alternatives.',
   arguments: [
     { name: 'requirements', description: 'What the actuator must do, e.g. "knee joint, >= 40 Nm rated, EtherCAT, 48 V bus"', required: true },
     {
@@ -22,12 +22,14 @@ export const selectActuatorPrompt = definePrompt({
     return [
       `Select a robot actuator for these requirements: ${args.requirements.trim()}`,
       '',
-      'Use the robot-parts tools in this order:',
-      `1. search_parts(q, category: "${category}") with two or three key terms from the requirements (actuator type, bus, vendor); follow next_cursor for more pages. list_parts(category: "${category}") lists the whole category in id order.`,
-      `2. get_part(id) for the ${candidates} most promising hits: read the vendor-declared values (rated/peak torque, speed, voltage, bus, flange).`,
-      '3. convert_parameter(value, to) to read each torque or speed notation exactly (e.g. "15 kgf·cm" to N·m, "0.11 sec/60°" to rpm); convert_parameter(value, compare_with) says whether two notations are comparable at all.',
-      '4. screen_part(id) on every candidate: the red lines RL-01..RL-06 flag torque density, peak-to-rated ratio, backlash, repeatability vs accuracy, IP rating scope and encoder claims.',
-      '5. When the actuator must mount on or talk to a given part, check_compatibility(a, b) with both ids (mechanical flange, electrical, communication, software).',
+      'Use the robot-parts tools in this order (each step is one call unless it says otherwise):',
+      `1. list_spec_fields(category: "${category}"): the fields you can filter and sort on (torque_rated, torque_peak, speed, voltage, bus, mass, ...), their units, ops, value counts and ranges. Skip it when you already know the field names.`,
+      `2. search_parts(where, category: "${category}", sort, limit): turn every numeric or bus requirement into one where clause and let the server filter, e.g. where: "torque_rated>=40 N·m; voltage covers 48 V; bus in EtherCAT|CAN", sort: "-torque_rated". Values may be in any unit the parser reads (kgf·cm, rpm, g, arcmin). Read meta.filters: unknown_excluded counts records that do not declare the field (they never match), near misses list values declared but not read. Add q only for words that are not specs (a vendor, a type).`,
+      `3. compare_parts(ids) with the ${candidates} best hits: one row per field, ranked only where the values are comparable (peak is never ranked against rated).`,
+      '4. screen_part(id) on each finalist: the red lines RL-01..RL-06 flag torque density, peak-to-rated ratio, backlash, repeatability vs accuracy, IP rating scope and encoder claims.',
+      '5. find_alternatives(id, must) for the favourite when you need second sources: same function from other products, with the reasons; newer versions are shown, never hidden.',
+      '6. Only when the actuator must mount on or talk to a given part: check_compatibility(a, b) (mechanical flange ruling, electrical, communication, software in one call).',
+      'convert_parameter(value, to) reads one notation exactly when a declared value needs converting by hand; get_part(id) shows a part\'s every free field with evidence.',
       '',
       'Answer with a table of the candidates: id, name, the declared values that matter for the requirements, red-line marks, and the open questions.',
       'Values are vendor-declared and never measured by the service: quote them as declared, say "unknown" where the data is silent, and never estimate a missing value.',

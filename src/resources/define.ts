@@ -13,6 +13,8 @@ export interface DatasetDefinition {
   restPath: string | null;
   /** Builds the document from the deps (computed, never typed in). */
   build: (deps: Deps) => Promise<Record<string, unknown>>;
+  /** What the MCP resource serves when it differs from the REST document (an index of a document too large for one read). */
+  resourceBuild?: (deps: Deps) => Promise<Record<string, unknown>>;
 }
 
 export function defineDataset(d: DatasetDefinition): DatasetDefinition {

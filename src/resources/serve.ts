@@ -12,6 +12,8 @@ import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
 import { EXPORT_URI_PREFIX, exportStore } from './exports.js';
 import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
+import { OSS_ROBOT_PREFIX, OSS_SOURCE_PREFIX, ossDocument, ossRobotSummary, recordsOf, robotsOf } from './oss-layer.js';
+import { pageLinks, pageOf, splitPage } from './paging.js';
 
 /** At most this many values per completion answer (the protocol's limit); total and hasMore say how many matched. */
 export const COMPLETION_MAX = 100;
@@ -33,6 +35,10 @@ export function completionOf(all: string[]): Completion {
 
 const PART_TEMPLATE = 'robotparts://parts/{id}';
 const CATEGORY_TEMPLATE = 'robotparts://catalogue/{category}';
+const CATEGORY_PAGE_TEMPLATE = 'robotparts://catalogue/{category}/page/{page}';
+const OSS_ROBOT_TEMPLATE = `${OSS_ROBOT_PREFIX}{robot}`;
+const OSS_SOURCE_TEMPLATE = `${OSS_SOURCE_PREFIX}{source}`;
+const OSS_SOURCE_PAGE_TEMPLATE = `${OSS_SOURCE_PREFIX}{source}/page/{page}`;
 
 const JSON_MIME = 'application/json';
 
@@ -49,7 +55,35 @@ export function listResourceTemplates() {
       uriTemplate: CATEGORY_TEMPLATE,
       name: 'catalogue-category',
       title: 'Catalogue category',
-      description: 'Summary fields of every non-quarantined entity of one category',
+      description: 'Summary fields of every non-quarantined entity of one category, in id order; a long category is paged (next_uri names the next page)',
+      mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: CATEGORY_PAGE_TEMPLATE,
+      name: 'catalogue-category-page',
+      title: 'Catalogue category, one page',
+      description: 'Page 2, 3, ... of a catalogue category (page 1 is robotparts://catalogue/{category})',
+      mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: OSS_ROBOT_TEMPLATE,
+      name: 'oss-robot',
+      title: 'Open-source robot',
+      description: 'One robot of the open-source layer: its source files (URDF, BOM) with licence, DOF, record counts and the URI of each',
+      mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: OSS_SOURCE_TEMPLATE,
+      name: 'oss-source',
+      title: 'Open-source layer source file',
+      description: 'The records extracted from one source file of the open-source layer (joints or BOM lines, values as written), paged (next_uri)',
+      mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: OSS_SOURCE_PAGE_TEMPLATE,
+      name: 'oss-source-page',
+      title: 'Open-source layer source file, one page',
+      description: 'Page 2, 3, ... of a source file\'s records (page 1 is robotparts://oss/sources/{source})',
       mimeType: JSON_MIME,
     },
   ];
@@ -81,10 +115,22 @@ function variable(uri: string, prefix: string): string | null {
   }
 }
 
+/** A paged URI's key and page ("<prefix><key>" or "<prefix><key>/page/<n>"), decoded; null when the URI is not under the prefix. */
+function paged(uri: string, prefix: string): { key: string; page: number } | null {
+  if (!uri.startsWith(prefix)) return null;
+  const p = splitPage(uri.slice(prefix.length));
+  if (!p) return null;
+  try {
+    return { key: decodeURIComponent(p.key), page: p.page };
+  } catch {
+    return null;
+  }
+}
+
 /** The contents of one resource; ResourceMissing when no resource has this URI. */
 export async function readResource(deps: Deps, uri: string) {
   const dataset = DATASETS.find((d) => datasetUri(d.name) === uri);
-  if (dataset) return json(uri, await dataset.build(deps));
+  if (dataset) return json(uri, await (dataset.resourceBuild ?? dataset.build)(deps));
   if (uri === INTELLIGENCE_CHART_URI) return { contents: [{ uri, mimeType: INTELLIGENCE_CHART_RESOURCE.mimeType, text: await intelligenceSvg(deps) }] };
 
   if (uri.startsWith(EXPORT_URI_PREFIX)) {
@@ -103,12 +149,31 @@ export async function readResource(deps: Deps, uri: string) {
       throw e;
     }
   }
-  const category = variable(uri, 'robotparts://catalogue/');
+  const category = paged(uri, 'robotparts://catalogue/');
   if (category !== null) {
     const known = (await deps.catalogue.categories()).map((c) => c.slug);
-    if (!known.includes(category)) throw new ResourceMissing(`No catalogue category "${category}"; the categories are ${known.join(', ')}.`);
-    const r = await listParts(parts, { category, limit: 1000 });
-    return json(uri, { count: r.total, data: r.items.map(toSummary), meta: { category: r.category, license: LICENSE, attribution: ATTRIBUTION } });
+    if (!known.includes(category.key)) throw new ResourceMissing(`No catalogue category "${category.key}"; the categories are ${known.join(', ')}.`);
+    const r = await listParts(parts, { category: category.key, limit: 1000 });
+    const p = pageOf(r.items.map(toSummary), category.page);
+    if (!p) throw new ResourceMissing(`Catalogue category "${category.key}" has no page ${category.page}; read robotparts://catalogue/${category.key} for page 1 and its page count.`);
+    return json(uri, { count: r.total, ...pageLinks(`robotparts://catalogue/${category.key}`, p), data: p.items, meta: { category: r.category, license: LICENSE, attribution: ATTRIBUTION } });
+  }
+  const robot = variable(uri, OSS_ROBOT_PREFIX);
+  if (robot !== null) {
+    const doc = await ossDocument(deps);
+    const r = robotsOf(doc).find((x) => x.slug === robot.toLowerCase());
+    if (!r) throw new ResourceMissing(`No robot "${robot}" in the open-source layer; the robots are ${robotsOf(doc).map((x) => x.slug).join(', ')}.`);
+    return json(uri, { ...ossRobotSummary(doc, r), meta: { license: 'Per source file: see sources[].license', dataset: 'robotparts://datasets/oss-layer' } });
+  }
+  const source = paged(uri, OSS_SOURCE_PREFIX);
+  if (source !== null) {
+    const doc = await ossDocument(deps);
+    const s = doc.meta.sources.find((x) => x.id.toLowerCase() === source.key.toLowerCase());
+    if (!s) throw new ResourceMissing(`No source "${source.key}" in the open-source layer; the sources are ${doc.meta.sources.map((x) => x.id).join(', ')}.`);
+    const records = recordsOf(doc, s.id);
+    const p = pageOf(records, source.page);
+    if (!p) throw new ResourceMissing(`Source ${s.id} has no page ${source.page}; read ${OSS_SOURCE_PREFIX}${s.id} for page 1 and its page count.`);
+    return json(uri, { source: s, count: records.length, ...pageLinks(`${OSS_SOURCE_PREFIX}${s.id}`, p), data: p.items });
   }
   throw new ResourceMissing('Call resources/list and resources/templates/list for the URIs this server serves.');
 }
@@ -125,7 +190,15 @@ export async function categoriesMatching(deps: Deps, prefix: string): Promise<st
 
 export async function completeResourceArgument(deps: Deps, uriTemplate: string, name: string, value: string, _context: Record<string, string>): Promise<CompletionAnswer> {
   if (uriTemplate === PART_TEMPLATE && name === 'id') return { completion: completionOf(await idsMatching(deps, value)) };
-  if (uriTemplate === CATEGORY_TEMPLATE && name === 'category') return { completion: completionOf(await categoriesMatching(deps, value)) };
-  if (uriTemplate === PART_TEMPLATE || uriTemplate === CATEGORY_TEMPLATE) return { error: `Resource template ${uriTemplate} has no argument "${name}"` };
+  if ((uriTemplate === CATEGORY_TEMPLATE || uriTemplate === CATEGORY_PAGE_TEMPLATE) && name === 'category') return { completion: completionOf(await categoriesMatching(deps, value)) };
+  if (uriTemplate === OSS_ROBOT_TEMPLATE && name === 'robot') {
+    const v = value.toLowerCase();
+    return { completion: completionOf(robotsOf(await ossDocument(deps)).map((r) => r.slug).filter((s) => s.startsWith(v))) };
+  }
+  if ((uriTemplate === OSS_SOURCE_TEMPLATE || uriTemplate === OSS_SOURCE_PAGE_TEMPLATE) && name === 'source') {
+    const v = value.toLowerCase();
+    return { completion: completionOf((await ossDocument(deps)).meta.sources.map((s) => s.id).filter((s) => s.toLowerCase().startsWith(v))) };
+  }
+  if (listResourceTemplates().some((t) => t.uriTemplate === uriTemplate)) return { error: `Resource template ${uriTemplate} has no argument "${name}"` };
   return { error: `Unknown resource template "${uriTemplate}"; call resources/templates/list` };
 }

@@ -1,7 +1,7 @@
 /**
  * The catalogue served from memory: an immutable snapshot of the shipped dataset, built once at
  * start. The catalogue never changes while the process runs, so reading it back from SQLite
- * and JSON.parse-ing every hit on every request (what SqliteCatalogue does) was pure overhead.
+ * and JSON.parse-ing every hit on every request (what the former SQLite catalogue did) was pure overhead.
  *
  * Records are deep-frozen: every caller shares them, and a tool that tried to modify one would
  * throw instead of corrupting later answers. Listings are prepared once per (category,

@@ -8,7 +8,7 @@ import { momentumFor } from '../../src/domain/analytics/momentum.js';
 import { MomentumMethod, TrlTable } from '../../src/domain/analytics/tables.js';
 import { trlFor } from '../../src/domain/analytics/trl.js';
 import { readAnalyticsTables, readOssBomLines } from '../../src/store/analytics-files.js';
-import { readCatalogueData } from '../../src/store/sqlite-catalogue.js';
+import { readCatalogueData } from '../../src/store/catalogue-data.js';
 import { makeEntity } from '../support/factory.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../data');

@@ -76,6 +76,37 @@ describe('check_bom findings (synthetic parts, real engines)', () => {
     expect(res.findings.filter((x) => x.kind === 'no_common_bus')).toEqual([]);
   });
 
+  it('a set with no problem says so positively: how each device reaches its host and the one rail', () => {
+    const res = run([ctrl, canMotor]);
+    expect(res.summary.errors + res.summary.warnings).toBe(0);
+    const shared = compat(canMotor, ctrl).dimensions!.communication.detail.shared_buses;
+    expect(shared.length).toBeGreaterThan(0);
+    expect(res.connections.hosts).toEqual([{ host: 'CTRL-1', devices: [{ id: 'MOT-A', buses: shared, via: null }] }]);
+    // 12-24 V and 18-30 V overlap on 18-24 V
+    expect(res.connections.rails).toEqual([{ min_v: 18, max_v: 24, parts: ['CTRL-1', 'MOT-A'] }]);
+    expect(res.connections.statement).toMatch(/^No problem found/);
+    expect(res.connections.statement).toContain(`Host CTRL-1 reaches MOT-A over ${shared.join(' or ')}.`);
+    expect(res.connections.statement).toContain('One 18–24 V supply rail covers CTRL-1, MOT-A.');
+  });
+
+  it('connections: a bridged device is listed with its bridge; the statement counts the problems instead of saying none', () => {
+    const res = run([ctrl, canMotor, serialMotor]);
+    const via = compat(ctrl, serialMotor).dimensions!.communication.adapters[0];
+    expect(res.connections.hosts[0].devices).toContainEqual({ id: 'MOT-B', buses: [], via });
+    expect(res.connections.statement).not.toMatch(/No problem found/);
+    expect(res.connections.statement).toMatch(/^0 errors and \d+ warnings? in findings\./);
+    expect(res.connections.statement).toContain(`MOT-B through ${via}`);
+  });
+
+  it('connections without a host: the parts that share a bus, and no host entry', () => {
+    const other = part('MOT-D', { manufacturer: 'Vendor D', type: 'joint_motor', volts: ['24', '48'], protocol: 'CAN bus', interface: 'CAN', interfaces: ['CAN'] });
+    const res = run([canMotor, other]);
+    const shared = compat(canMotor, other).dimensions!.communication.detail.shared_buses;
+    expect(res.connections.hosts).toEqual([]);
+    expect(res.connections.groups).toEqual([{ parts: ['MOT-A', 'MOT-D'], buses: shared }]);
+    expect(res.connections.rails).toEqual([{ min_v: 24, max_v: 30, parts: ['MOT-A', 'MOT-D'] }]);
+  });
+
   it('no_common_bus: a board-level bus with no off-the-shelf bridge to the set', () => {
     const res = run([ctrl, canMotor, i2cImu]);
     expect(compat(ctrl, i2cImu).dimensions!.communication.verdict).toBe('incompatible');

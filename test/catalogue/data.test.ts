@@ -11,7 +11,7 @@ const REGISTERED_FLANGES = readFlangeRegistry(new URL('../../data', import.meta.
 import { compareIds } from '../../src/ingest/catalogue/import.js';
 import { REASON_CODES } from '../../src/ingest/catalogue/normalise.js';
 import { classifyUrl } from '../../src/ingest/catalogue/urls.js';
-import { readCatalogueData } from '../../src/store/sqlite-catalogue.js';
+import { readCatalogueData } from '../../src/store/catalogue-data.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIR = path.join(ROOT, 'data/catalogue');

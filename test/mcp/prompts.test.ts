@@ -35,7 +35,7 @@ describe('prompts', () => {
     const t = await text(name, ARGS[name]);
     const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
     const calls = [...t.matchAll(/\b([a-z]+(?:_[a-z]+)+)\(([^)]*)\)/g)];
-    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
     for (const [, tool, inner] of calls) {
       const def = byName.get(tool);
       expect(def, `${name} mentions ${tool}`).toBeDefined();
@@ -47,12 +47,38 @@ describe('prompts', () => {
     }
   });
 
+  it.each(PROMPTS.map((p) => p.name))('%s: every spec field it puts in a where clause is one list_spec_fields lists', async (name) => {
+    const t = await text(name, ARGS[name]);
+    const listed = await mcp.client.callTool({ name: 'list_spec_fields', arguments: {} });
+    const fields = new Set((listed.structuredContent as { fields: { name: string }[] }).fields.map((f) => f.name));
+    const wheres = [...t.matchAll(/where: "([^"]+)"/g)].map((m) => m[1]);
+    for (const w of wheres) {
+      for (const clause of w.split(';')) {
+        const field = /^\s*([a-z_]+)/.exec(clause)?.[1];
+        expect(field && fields.has(field), `${name}: field of "${clause.trim()}"`).toBe(true);
+      }
+    }
+  });
+
+  it('the prompts steer to the fewest calls: spec filters for selection, one compatibility call for mounting, where-used for prices', async () => {
+    const select = await text('select_actuator', ARGS.select_actuator);
+    expect(select).toMatch(/search_parts\(where, category: "actuators"/);
+    expect(select).toContain('list_spec_fields(');
+    expect(select).toContain('find_alternatives(');
+    expect(select).not.toMatch(/list_parts\(/);
+    const mount = await text('check_mounting', ARGS.check_mounting);
+    expect(mount.match(/\b[a-z]+(?:_[a-z]+)+\(/g)?.filter((c) => c !== 'rule_flange(')).toEqual(['check_compatibility(']);
+    const plan = await text('plan_bom', ARGS.plan_bom);
+    expect(plan).toContain('find_where_used(');
+    expect(plan).toContain('check_bom(items)');
+  });
+
   it('select_actuator carries the requirements, category and candidate count', async () => {
     const t = await text('select_actuator', ARGS.select_actuator);
     expect(t).toContain('knee joint, >= 40 Nm rated, EtherCAT, 48 V');
-    expect(t).toContain('search_parts(q, category: "actuators")');
-    expect(t).toContain('for the 3 most promising hits');
-    expect(await text('select_actuator', { requirements: 'x' })).toContain('for the 5 most promising hits');
+    expect(t).toContain('search_parts(where, category: "actuators"');
+    expect(t).toContain('compare_parts(ids) with the 3 best hits');
+    expect(await text('select_actuator', { requirements: 'x' })).toContain('compare_parts(ids) with the 5 best hits');
   });
 
   it('plan_bom turns the part list into check_bom items and keeps the export format', async () => {

@@ -104,11 +104,11 @@ describe('REST', () => {
 });
 
 describe('oss-layer resource', () => {
-  it('robotparts://datasets/oss-layer is listed and equals the REST document', async () => {
+  it('robotparts://datasets/oss-layer is listed; it is the index of robots and source files, each with its record count', async () => {
     const list = await client.listResources();
     expect(list.resources.map((r) => r.uri)).toContain('robotparts://datasets/oss-layer');
     const res = await client.readResource({ uri: 'robotparts://datasets/oss-layer' });
-    const doc = OssDocument.parse(JSON.parse((res.contents[0] as { text: string }).text));
-    expect(doc.meta.total_entities).toBe(doc.data.length);
+    const index = JSON.parse((res.contents[0] as { text: string }).text) as { meta: { total_entities: number }; robots: { sources: { records: number }[] }[] };
+    expect(index.robots.flatMap((r) => r.sources).reduce((n, s) => n + s.records, 0)).toBe(index.meta.total_entities);
   });
 });

@@ -1,6 +1,6 @@
 /** Synthetic catalogue records for tests (written here; no upstream text). */
 import { StoredEntity } from '../../src/domain/entity.js';
-import type { CatalogueData } from '../../src/store/sqlite-catalogue.js';
+import type { CatalogueData } from '../../src/store/catalogue-data.js';
 
 export function makeEntity(p: Partial<StoredEntity> & { id: string }): StoredEntity {
   const base: StoredEntity = {

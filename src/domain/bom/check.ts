@@ -114,6 +114,8 @@ export const Finding = z.object({
 });
 export type Finding = z.infer<typeof Finding>;
 
+const Rail = z.object({ min_v: z.number(), max_v: z.number(), parts: z.array(z.string()) });
+
 export const BomCheckResult = z.object({
   parts: z.array(
     z.object({
@@ -135,6 +137,21 @@ export const BomCheckResult = z.object({
     by_kind: z.record(z.string(), z.number().int()),
     pairs_checked: z.number().int(),
   }),
+  connections: z
+    .object({
+      statement: z.string().describe('The set in one paragraph: how each device reaches its host (bus, or the bridge it needs), the supply rails, and "no problem found" only when there is no error or warning'),
+      hosts: z
+        .array(
+          z.object({
+            host: z.string(),
+            devices: z.array(z.object({ id: z.string(), buses: z.array(z.string()).describe('Buses shared with the host'), via: z.string().nullable().describe('The bridge needed, when no bus is shared') })),
+          }),
+        )
+        .describe('Per host or bus master of the set: the devices that reach it (devices with an unknown or no link are in findings)'),
+      groups: z.array(z.object({ parts: z.array(z.string()), buses: z.array(z.string()) })).describe('Without a host in the set: parts linked to each other over a shared bus'),
+      rails: z.array(Rail).describe('Fewest supply rails covering the parts whose voltage is known (one rail when one covers all)'),
+    })
+    .describe('What works, stated positively: the links and rails the checks found'),
   basis: z.string(),
 });
 export type BomCheckResult = z.infer<typeof BomCheckResult>;
@@ -336,26 +353,30 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
   const supplied = physical.filter((n) => !has(n, 'passive'));
   const onBus = physical.filter((n) => !has(n, 'passive', 'power'));
   const bolted = physical.filter((n) => !has(n, 'power'));
-  if (supplied.length >= 2) electrical(supplied, res, findings);
+  const connections: Connections = { hosts: [], groups: [], rails: [] };
+  if (supplied.length >= 2) connections.rails = electrical(supplied, res, findings);
   const hosts = onBus.filter((n) => isHostRole(n.role.role));
-  if (hosts.length > 0 && onBus.length > hosts.length) communicationToHosts(onBus, hosts, res, findings);
-  else if (onBus.length >= 2) communication(onBus, res, findings);
+  if (hosts.length > 0 && onBus.length > hosts.length) connections.hosts = communicationToHosts(onBus, hosts, res, findings);
+  else if (onBus.length >= 2) connections.groups = communication(onBus, res, findings);
   if (bolted.length >= 2) mechanical(bolted, res, engines.flanges, findings);
 
   // Errors first, then warnings, then infos; order of discovery within a severity.
   findings.sort((x, y) => SEVERITIES.indexOf(x.severity) - SEVERITIES.indexOf(y.severity));
   const by_kind: Record<string, number> = {};
   for (const f of findings) by_kind[f.kind] = (by_kind[f.kind] ?? 0) + 1;
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.filter((f) => f.severity === 'warning').length;
   return {
     parts,
     findings,
     summary: {
-      errors: findings.filter((f) => f.severity === 'error').length,
-      warnings: findings.filter((f) => f.severity === 'warning').length,
+      errors,
+      warnings,
       infos: findings.filter((f) => f.severity === 'info').length,
       by_kind,
       pairs_checked: pairsChecked,
     },
+    connections: { statement: connectionStatement(connections, errors, warnings, findings.length - errors - warnings), ...connections },
     basis: BOM_CHECK_BASIS,
   };
 }
@@ -369,6 +390,18 @@ const commEvidence = (e: StoredEntity): FindingEvidence[] => [
 /** The engine's reason with the ids its sides "a" and "b" stand for. */
 const engineReason = (x: Link, dim: 'communication' | 'mechanical' | 'electrical') => ({ a: x.A.record.id, b: x.B.record.id, reason: x.r.dimensions![dim].reason });
 
+type Rail = z.infer<typeof Rail>;
+
+/** What the checks found working, filled by the dimension functions. */
+interface Connections {
+  hosts: { host: string; devices: { id: string; buses: string[]; via: string | null }[] }[];
+  groups: { parts: string[]; buses: string[] }[];
+  rails: Rail[];
+}
+
+/** The buses over which a compatible engine result links its two sides. */
+const compatibleBuses = (x: Link): string[] => [...new Set(x.r.dimensions!.communication.detail.links.filter((l) => l.verdict === 'compatible').map((l) => l.bus_a))];
+
 /** An engine result with its sides: A is the engine's side a. */
 interface Link {
   r: CompatibilityResult;
@@ -379,7 +412,7 @@ type PairLookup = (a: Node, b: Node) => Link;
 
 // ------------------------------------------------------------------ electrical
 
-function electrical(nodes: Node[], res: PairLookup, findings: Finding[]): void {
+function electrical(nodes: Node[], res: PairLookup, findings: Finding[]): Rail[] {
   const ranges = new Map<number, { min: number; max: number } | null>();
   // Each part's range as the engine read it: one engine call per two parts suffices.
   for (let i = 0; i < nodes.length; i += 2) {
@@ -407,7 +440,7 @@ function electrical(nodes: Node[], res: PairLookup, findings: Finding[]): void {
       detail: {},
     });
   }
-  if (known.length < 2) return;
+  if (known.length < 2) return known.map((n) => ({ min_v: ranges.get(n.idx)!.min, max_v: ranges.get(n.idx)!.max, parts: [n.record.id] }));
   // Fewest rails: sweep by upper bound; each rail sits at the lowest uncovered upper bound.
   const sorted = [...known].sort((x, y) => ranges.get(x.idx)!.max - ranges.get(y.idx)!.max || x.line - y.line);
   const rails: { min: number; max: number; members: Node[] }[] = [];
@@ -419,7 +452,8 @@ function electrical(nodes: Node[], res: PairLookup, findings: Finding[]): void {
     for (const m of members) covered.add(m.idx);
     rails.push({ min: Math.max(...members.map((m) => ranges.get(m.idx)!.min)), max: point, members: members.sort((x, y) => x.line - y.line) });
   }
-  if (rails.length <= 1) return;
+  const railList = rails.map((r) => ({ min_v: r.min, max_v: r.max, parts: r.members.map((m) => m.record.id) }));
+  if (rails.length <= 1) return railList;
   findings.push({
     kind: 'voltage_rails',
     severity: 'warning',
@@ -431,15 +465,16 @@ function electrical(nodes: Node[], res: PairLookup, findings: Finding[]): void {
     remedy: 'Plan one supply rail (or DC-DC converter) per group, or choose parts with overlapping voltage ranges.',
     evidence: known.map((n) => ({ id: n.record.id, field: 'voltage', value: n.record.voltage })),
     detail: {
-      rails: rails.map((r) => ({ min_v: r.min, max_v: r.max, parts: r.members.map((m) => m.record.id) })),
+      rails: railList,
       ranges: Object.fromEntries(known.map((n) => [n.record.id, ranges.get(n.idx)])),
     },
   });
+  return railList;
 }
 
 // ------------------------------------------------------------------ communication
 
-function communication(nodes: Node[], res: PairLookup, findings: Finding[]): void {
+function communication(nodes: Node[], res: PairLookup, findings: Finding[]): Connections['groups'] {
   // Units: parts with the same communication fields and manufacturer (the engine reads vendor
   // framing per manufacturer) relate to every other part alike, so one of them stands for all.
   const units: Node[][] = [];
@@ -471,11 +506,16 @@ function communication(nodes: Node[], res: PairLookup, findings: Finding[]): voi
 
   // Islands: units joined by a compatible bus verdict. Pairs already in one island are skipped.
   const uf = new UnionFind(units.length);
+  const linkBuses: { i: number; buses: string[] }[] = [];
   for (let i = 0; i < units.length; i++) {
     for (let j = i + 1; j < units.length; j++) {
       if (busless.has(i)) break;
       if (busless.has(j) || uf.find(i) === uf.find(j)) continue;
-      if (verdict(comm(i, j)) === 'compatible') uf.union(i, j);
+      const x = comm(i, j);
+      if (verdict(x) === 'compatible') {
+        uf.union(i, j);
+        linkBuses.push({ i, buses: compatibleBuses(x) });
+      }
     }
   }
   if (units.length === 1 && units[0].length > 1) comm(0, 0);
@@ -494,10 +534,18 @@ function communication(nodes: Node[], res: PairLookup, findings: Finding[]): voi
     for (const n of members(g)) unknown.push({ node: n, reason: engineReason(x, 'communication') });
   };
 
+  const linked: Connections['groups'] = [];
   if (units.length === 1) {
     // Every part declares the same interfaces: linked unless they declare no bus at all.
-    if (busless.has(0)) listUnknown([0], comm(0, 0));
+    const x = comm(0, 0);
+    if (busless.has(0)) listUnknown([0], x);
+    else if (verdict(x) === 'compatible') linked.push({ parts: members([0]).map((n) => n.record.id), buses: compatibleBuses(x) });
   } else {
+    for (const island of islands) {
+      const mine = new Set(island);
+      const buses = [...new Set(linkBuses.filter((l) => mine.has(l.i)).flatMap((l) => l.buses))];
+      if (buses.length > 0) linked.push({ parts: members(island).map((n) => n.record.id), buses });
+    }
     const main = islands[0];
     for (const island of islands.slice(1)) {
       if (island.every((i) => busless.has(i))) {
@@ -573,6 +621,7 @@ function communication(nodes: Node[], res: PairLookup, findings: Finding[]): voi
       ),
     );
   }
+  return linked;
 }
 
 /** A node's role as findings state it. */
@@ -585,18 +634,22 @@ const roleNote = (n: Node) => ({ role: n.role.role, source: n.role.source });
  * grouped by host and bridge) > unknown (listed) > incompatible with every host (no_common_bus).
  * Hosts are not checked against each other.
  */
-function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, findings: Finding[]): void {
+function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, findings: Finding[]): Connections['hosts'] {
   const devices = nodes.filter((n) => !hosts.includes(n));
   const verdict = (x: Link) => x.r.dimensions!.communication.verdict;
   const rank = { compatible: 0, adapter_required: 1, unknown: 2, incompatible: 3 } as const;
   const bridged = new Map<string, { host: Node; link: Link; devices: Node[] }>();
   const unknown: { node: Node; reasons: ReturnType<typeof engineReason>[] }[] = [];
   const unreachable: { node: Node; links: Link[] }[] = [];
+  const reached = new Map<Node, Connections['hosts'][number]['devices']>(hosts.map((h) => [h, []]));
   for (const d of devices) {
     const links = hosts.map((h) => res(d, h));
     const best = links.reduce((x, y) => (rank[verdict(y)] < rank[verdict(x)] ? y : x));
     const v = verdict(best);
-    if (v === 'compatible') continue;
+    if (v === 'compatible') {
+      reached.get(best.A === d ? best.B : best.A)!.push({ id: d.record.id, buses: compatibleBuses(best), via: null });
+      continue;
+    }
     if (v === 'adapter_required') {
       const host = best.A === d ? best.B : best.A;
       const via = best.r.dimensions!.communication.adapters[0] ?? 'a bridge';
@@ -604,6 +657,7 @@ function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, fin
       const g = bridged.get(k) ?? { host, link: best, devices: [] };
       g.devices.push(d);
       bridged.set(k, g);
+      reached.get(host)!.push({ id: d.record.id, buses: [], via });
     } else if (v === 'unknown') {
       unknown.push({ node: d, reasons: links.filter((x) => verdict(x) === 'unknown').map((x) => engineReason(x, 'communication')) });
     } else {
@@ -667,6 +721,7 @@ function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, fin
       ),
     );
   }
+  return [...reached].map(([h, devices]) => ({ host: h.record.id, devices }));
 }
 
 /** The communication unknown_dimension finding for the given parts. */
@@ -681,6 +736,36 @@ function commUnknown(nodes: Node[], message: string, remedy: string, detail: Rec
     evidence: nodes.flatMap((n) => commEvidence(n.record)),
     detail,
   };
+}
+
+// ------------------------------------------------------------------ the positive statement
+
+const fmtRail = (r: Rail) => fmtV({ min: r.min_v, max: r.max_v });
+
+function connectionStatement(c: Connections, errors: number, warnings: number, infos: number): string {
+  const out: string[] = [];
+  for (const h of c.hosts) {
+    if (h.devices.length === 0) {
+      out.push(`No device of the set is known to reach the host ${h.host}.`);
+      continue;
+    }
+    const byWay = new Map<string, string[]>();
+    for (const d of h.devices) {
+      const way = d.via ? `through ${d.via}` : `over ${d.buses.join(' or ')}`;
+      byWay.set(way, [...(byWay.get(way) ?? []), d.id]);
+    }
+    out.push(`Host ${h.host} reaches ${[...byWay].map(([way, ids]) => `${ids.join(', ')} ${way}`).join('; ')}.`);
+  }
+  for (const g of c.groups) out.push(`${g.parts.join(', ')} share ${g.buses.join(', ')} (no host in the set).`);
+  if (c.rails.length === 1 && c.rails[0].parts.length > 1) out.push(`One ${fmtRail(c.rails[0])} supply rail covers ${c.rails[0].parts.join(', ')}.`);
+  else if (c.rails.length > 1) out.push(`Supply rails: ${c.rails.map((r) => `${fmtRail(r)} for ${r.parts.join(', ')}`).join('; ')}.`);
+  const problems = errors + warnings;
+  out.unshift(
+    problems === 0
+      ? `No problem found${infos > 0 ? ` (${infos} note${infos === 1 ? '' : 's'} on what the data cannot settle)` : ''}.`
+      : `${errors} error${errors === 1 ? '' : 's'} and ${warnings} warning${warnings === 1 ? '' : 's'} in findings.`,
+  );
+  return out.join(' ');
 }
 
 // ------------------------------------------------------------------ mechanical

@@ -1,0 +1,107 @@
+/**
+ * The shipped catalogue as files: data/catalogue/ read and validated at start, and the rule that
+ * open-source-layer ids never collide with catalogue ids. Every backend serves the catalogue from
+ * memory (memory-catalogue.ts) built from this data; the database holds accounts, the ledger and
+ * rate windows only. (The catalogue tables of migration 'catalogue' are left from when SQLite
+ * served the catalogue; nothing reads or writes them.)
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { StoredEntity } from '../domain/entity.js';
+import { DomainError } from '../domain/errors.js';
+import type { CatalogueMeta } from './catalogue.js';
+import { readJsonRecords } from './json-records.js';
+import { compileAcceptor } from './zod-acceptor.js';
+
+export const CatalogueFile = z.object({
+  meta: z
+    .object({
+      dataset_version: z.string(),
+      license: z.string(),
+      attribution: z.string(),
+      source: z.string(),
+      snapshot_commit: z.string().nullable().optional(),
+      imported_at: z.string().nullable().optional(),
+    })
+    .passthrough(),
+  entities: z.array(z.unknown()),
+});
+
+export const CategoriesFile = z.object({
+  categories: z.array(z.object({ slug: z.string(), name: z.string(), spec_name: z.string().nullable() })),
+});
+
+export interface CatalogueData {
+  meta: CatalogueMeta;
+  categories: { slug: string; name: string; spec_name: string | null }[];
+  entities: StoredEntity[];
+}
+
+const acceptRecord = compileAcceptor(StoredEntity);
+
+/** Reads and validates data/catalogue/. Throws with the offending record id on invalid data. */
+export function readCatalogueData(dataDir: string): CatalogueData {
+  const dir = path.join(dataDir, 'catalogue');
+  const entFile = path.join(dir, 'entities.json');
+  const catFile = path.join(dir, 'categories.json');
+  if (!fs.existsSync(entFile)) {
+    return {
+      meta: { dataset_version: 'empty', license: 'CC BY 4.0', attribution: 'Data: RoboParts (https://roboparts.cc), CC BY 4.0', source: 'none', snapshot_commit: null, imported_at: null },
+      categories: [],
+      entities: [],
+    };
+  }
+  const validate = (raw: unknown, i: number): StoredEntity => {
+    // A record the fast acceptor takes is exactly what zod would give back (src/store/zod-acceptor.ts).
+    if (acceptRecord?.(raw)) return raw as StoredEntity;
+    const r = StoredEntity.safeParse(raw);
+    if (!r.success) {
+      const id = (raw as { id?: string })?.id ?? `#${i}`;
+      throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    }
+    return r.data;
+  };
+  // Record by record (a 100 MB file parsed whole grows the heap to several times what is kept);
+  // anything but `{..., "entities": [...]}` is parsed whole, which also reports invalid JSON.
+  const bytes = fs.readFileSync(entFile);
+  let entities: StoredEntity[] = [];
+  const members = readJsonRecords(bytes, 'entities', (raw, i) => entities.push(validate(raw, i)));
+  let file: z.infer<typeof CatalogueFile>;
+  if (members) {
+    file = CatalogueFile.parse({ ...members, entities: [] });
+  } else {
+    file = CatalogueFile.parse(JSON.parse(bytes.toString('utf8')));
+    entities = file.entities.map(validate);
+  }
+  const categories = fs.existsSync(catFile) ? CategoriesFile.parse(JSON.parse(fs.readFileSync(catFile, 'utf8'))).categories : [];
+  const m = file.meta;
+  return {
+    meta: {
+      dataset_version: m.dataset_version,
+      license: m.license,
+      attribution: m.attribution,
+      source: m.source,
+      snapshot_commit: m.snapshot_commit ?? null,
+      imported_at: m.imported_at ?? null,
+    },
+    categories,
+    entities,
+  };
+}
+
+/**
+ * Throws when an open-source-layer id is also a catalogue id (case-insensitive) or appears twice:
+ * a lookup by id must resolve to exactly one record. The "OSS-" prefix is the layer's (spec id
+ * shapes), so a catalogue id using it is refused too: answers label such ids as layer records.
+ */
+export function checkOssIds(data: CatalogueData, oss: readonly StoredEntity[]): void {
+  const taken = data.entities.find((e) => /^oss-/i.test(e.id));
+  if (taken) throw new Error(`data/catalogue/entities.json: id ${taken.id} uses the prefix OSS-, reserved for the open-source layer`);
+  const seen = new Set(data.entities.map((e) => e.id.toLowerCase()));
+  for (const e of oss) {
+    const k = e.id.toLowerCase();
+    if (seen.has(k)) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);
+    seen.add(k);
+  }
+}
