@@ -10,13 +10,13 @@ export const SameAsSchema = z
   .strict();
 
 const ProductFields = {
-  same_as: z.array(SameAsSchema).describe('Same product: upstream duplicate_of, or one company and model code'),
+  same_as: z.array(SameAsSchema),
   versions: z
     .array(z.object({ id: z.string(), relation: z.enum(['successor_of', 'predecessor_of']), evidence: z.string() }).strict())
-    .describe('Other products: successor_of = this is newer than id; predecessor_of = id is newer'),
+    .describe('successor_of: this is newer than id'),
   conflicts: z
     .array(z.object({ field: z.string(), values: z.array(z.object({ id: z.string(), notation: z.string(), source: z.string() }).strict()) }).strict())
-    .describe('Values differing between same_as records'),
+
 };
 
 export const ProductSchema = z.object(ProductFields).strict();

@@ -13,7 +13,7 @@ export const findAlternativesTool = defineTool({
     'Parts of the same function (same category; same declared type ranks higher) from other products, ranked by how close their declared specs are to the given part, ' +
     'each with its reasons (value vs value, difference, comparability level) and the fields that could not be compared. ' +
     'Records that are the same product (upstream duplicate_of, the same model code under a brand and its company or from one company) are never offered: ' +
-    'they are listed in part.same_as with the evidence. Newer and older versions (part.versions) are other products: offered, marked by version. must holds hard constraints in the search_parts where form (an undeclared value never passes).',
+    'they are listed in part.same_as with the evidence; versions are offered, marked. must holds hard constraints in the search_parts where form (an undeclared value never passes).',
   inputSchema: z.object({
     id: EntityId,
     limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),

@@ -78,8 +78,8 @@ export const findWhereUsedTool = defineTool({
   description:
     'Answers which robots of the open-source layer use a part, how many and at what stated price: matches BOM lines (item, part numbers, manufacturer column, link labels and URLs) and URDF mesh and material names by name and model number. ' +
     'Give q (a name or model number, e.g. "STS3215", "DM 4340P", "Dynamixel XL430") or id (a catalogue id, matched by the model number in its name, or an OSS-LIVE id). ' +
-    'A company name (e.g. "Feetech", "宇树", "CubeMars") also matches lines written with its other names and product families (data/manufacturers.json, with evidence). ' +
-    'Quantities and prices are per line as written (never converted or added up); a manufacturer is named only with evidence from the row itself. Nothing found: elsewhere says where the name occurs instead and the call to make.',
+    'A company name also matches its other names and families (Feetech: STS). ' +
+    'Quantities and prices are per line as written (never converted or added up); a manufacturer is named only with evidence from the row itself. No hit: elsewhere gives the calls that find the name elsewhere.',
   inputSchema: z.object({
     q: z.string().max(200).optional().describe('Part name or model number to look for, e.g. "STS3215" or "DM 4340P"; literal, case-insensitive'),
     id: z.string().max(200).optional().describe('A part id instead of q: a catalogue id (e.g. "CHIP-007") or an open-source-layer id (OSS-LIVE-...)'),

@@ -14,7 +14,7 @@ export const getPartTool = defineTool({
   description:
     'Look up one catalogue entity by id (case-insensitive). Returns its free-tier fields, including vendor-declared parameter strings verbatim in `declared`, ' +
     'the names of paid fields that hold data (locked_fields; list_parts with deep=true and an API key returns them), and a quarantine hint when the entry is flagged. ' +
-    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). product lists the records that are the same product (same_as), newer or older versions, and values they disagree on. On a miss the error lists did_you_mean ids with the same prefix.',
+    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). product: same_as, versions, conflicts. On a miss the error lists did_you_mean ids with the same prefix.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,

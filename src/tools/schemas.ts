@@ -75,5 +75,4 @@ export const ElsewhereSchema = z
         note: z.string(),
       })
       .strict(),
-  )
-  .describe('Nothing matched: where else the name occurs, and the call that shows it');
+  );

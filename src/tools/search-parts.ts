@@ -28,9 +28,8 @@ export const searchPartsTool = defineTool({
     'q: all space-separated terms must match (AND); a term matches a word or the start of a word, case-insensitively; ranked id > name > manufacturer > type > application/interface > description. ' +
     'where: filters on normalised specs, AND-combined with q (q is optional when where is given), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"},{"field":"voltage","op":"covers","value":"48 V"},{"field":"bus","op":"in","value":["EtherCAT","CAN"]}]; ' +
     'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches. ' +
-    'meta.filters per filter: matched; failed = declared, read, and outside the filter (a real no); unknown_excluded = in the categories the field applies to (applies_to) but not declared, not read, or only a bound; ' +
-    'not_applicable = other categories; near_misses = unknowns whose declared text was not read (id, text, why): check them by hand. Sensor measuring ranges are torque_range / force_range, never torque_rated. ' +
-    'A q that finds nothing returns meta.elsewhere: where else the name occurs (quarantine, the company\'s other names, open-source robots\' BOMs via find_where_used, close spellings) with the call to make. ' +
+    'meta.filters: failed = declared, read, and outside the filter; unknown_excluded = in applies_to categories but undeclared, unread or a bound; not_applicable = other categories; near_misses = unread declared texts to check. ' +
+    'No hit: meta.elsewhere gives calls that find the name. ' +
     'Call list_spec_fields for the fields, units and values. sort orders by a numeric field. Quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
   inputSchema: z
     .object({
@@ -52,7 +51,7 @@ export const searchPartsTool = defineTool({
     meta: z.object({
       q: z.string().nullable(),
       terms: z.array(z.string()),
-      filters: z.array(FilterMetaSchema).describe('Per where filter: value applied (SI) and what happened to the candidates'),
+      filters: z.array(FilterMetaSchema),
       sort: SortMetaSchema.nullable(),
       category: z.string().nullable(),
       total: z.number().int(),
