@@ -14,6 +14,9 @@ import type { SpecIndex } from './specs/index.js';
 import { compactSpec, compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
 import type { UnreadValue } from './specs/types.js';
 import type { WhereClause } from './specs/where.js';
+import { productLinks, type ProductLinks } from './specs/product.js';
+import { searchElsewhere } from './elsewhere.js';
+import { readName, type Elsewhere } from './names.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -57,6 +60,8 @@ export interface SearchResult {
     limit_clamped: boolean;
     quarantined_excluded: number;
     include_quarantine: boolean;
+    /** When q finds nothing: where else the name occurs, with the call that shows it. */
+    elsewhere?: Elsewhere[];
   };
 }
 
@@ -116,22 +121,20 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
     if (specFields.length > 0) extras.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
     data.push(searchHit(summary, extras));
   }
-  return {
-    data,
-    total,
-    next_offset: offset + limit < total ? offset + limit : null,
-    meta: {
-      q: p.q ?? null,
-      terms,
-      filters: spec?.filters ?? [],
-      sort: spec?.sort ?? null,
-      category,
-      limit,
-      limit_clamped: clamped,
-      quarantined_excluded: excluded,
-      include_quarantine: includeQ,
-    },
+  const meta: SearchResult['meta'] = {
+    q: p.q ?? null,
+    terms,
+    filters: spec?.filters ?? [],
+    sort: spec?.sort ?? null,
+    category,
+    limit,
+    limit_clamped: clamped,
+    quarantined_excluded: excluded,
+    include_quarantine: includeQ,
   };
+  // Nothing for the words themselves (filters and category aside): say where else the name occurs.
+  if (total === 0 && terms.length > 0 && spec === null && category === null) meta.elsewhere = searchElsewhere(ctx, q, terms, excluded);
+  return { data, total, next_offset: offset + limit < total ? offset + limit : null, meta };
 }
 
 export interface PartLookup {
@@ -143,6 +146,8 @@ export interface PartLookup {
   specs: PartSpec[];
   /** Declared values the spec layer could not read, with the reason. */
   unread_specs: UnreadValue[];
+  /** Same product, versions and conflicting values (catalogue records; empty lists for a layer record). */
+  product: ProductLinks;
 }
 
 export type PartSpec = CompactSpec & { field: string; source: string; evidence: string[] | null };
@@ -178,9 +183,12 @@ async function nameMatches(ctx: PartsContext, query: string): Promise<string[]> 
     for (let i = 0; i + q.length <= t.length; i++) if (q.every((w, j) => t[i + j] === w)) return true;
     return false;
   };
+  // A company name as a whole (any of its names, brands or families: src/domain/names.ts): its records too.
+  const named = readName(ctx.specs.manufacturers, query);
+  const ofCompany = (e: StoredEntity) => named !== null && ctx.specs.manufacturers.read(e.manufacturer)?.canonical === named.company;
   const all = await ctx.catalogue.all();
   return all
-    .filter((e) => holds(e.name) || holds(e.name_en))
+    .filter((e) => holds(e.name) || holds(e.name_en) || ofCompany(e))
     .sort((a, b) => Number(a.quarantine) - Number(b.quarantine) || (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : 1))
     .map((e) => e.id);
 }
@@ -224,7 +232,7 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
   const row = ctx.specs.get(e.id);
   const specs = (row?.specs.specs ?? []).map((s) => Object.assign({ field: s.field }, compactSpec(s), { source: s.source, evidence: e.provenance?.[s.source] ?? null }));
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])] };
+  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])], product: productLinks(ctx.specs, e.id) };
 }
 
 export interface ListParams {

@@ -132,7 +132,9 @@ function def(id: RedLineId): RedLineDefinition {
 }
 
 function input(e: StoredEntity, field: DeclaredKey, p: ParsedParameter | null): RedLineInput {
-  return { field, declared: e.declared[field] ?? null, dialect: p ? p.dialect : 'absent' };
+  // A number with no unit is its own case, not a dialect the parser failed to recognise.
+  const dialect = !p ? 'absent' : !p.recognized && /^\s*\d+(?:\.\d+)?\s*$/.test(p.input) ? 'bare_number' : p.dialect;
+  return { field, declared: e.declared[field] ?? null, dialect };
 }
 
 function result(
@@ -491,12 +493,16 @@ function rl06(e: StoredEntity): RedLineResult {
       ask_vendor: [],
     });
   }
+  // A bare number is never given a unit: "4096" would be 12 bit as counts per revolution, but the record does not say counts.
+  const bare = rawRes !== undefined && /^\s*\d+\s*$/.test(rawRes) ? Number(rawRes) : null;
+  const bits = bare !== null && bare > 1 && Number.isInteger(Math.log2(bare)) ? Math.log2(bare) : null;
+  const unstated = bare === null ? '' : `: "${rawRes}" is a bare number, no unit stated, so it is not read${bits !== null ? ` (as counts per revolution it would be ${bits} bit; the record does not say counts)` : ''}`;
   return result('RL-06', 'does_not_fire', {
     severity: null,
     inputs,
     numbers,
     missing: [],
-    reason: `only a resolution ("${rawRes}") is declared, not presented as accuracy; read it as a quantisation step, never as accuracy`,
+    reason: `only a resolution ("${rawRes}") is declared, not presented as accuracy; read it as a quantisation step, never as accuracy${unstated}`,
     ask_vendor: [],
   });
 }

@@ -3,6 +3,8 @@
  *
  * - Terms are split on anything that is not a letter or digit, lower-cased; a term matches a
  *   field token equal to it or starting with it (no fuzzy matching, stemming or synonyms).
+ *   Words holding Chinese, Japanese or Korean characters are also indexed from each CJK
+ *   position inside them, so a CJK term matches inside such a word (cjkTailStarts).
  * - All terms must match (AND), each in at least one field.
  * - Score: for every term, the weight of the highest-ranked field it matched (exact token:
  *   full weight, prefix only: half). Field weights double down the spec's order, so a term in
@@ -55,9 +57,10 @@ function isWordCodePoint(cp: number): boolean {
  * lower-cased), in order, with the FNV-1a hash of the run's UTF-16 units. One pass over the code
  * points: what splitting on /[^\p{L}\p{N}]+/u and dropping empty pieces gives.
  */
-function forEachWord(s: string, word: (start: number, end: number, hash: number) => void): void {
+function forEachWord(s: string, word: (start: number, end: number, hash: number, wide: boolean) => void): void {
   let start = -1;
   let h = 0;
+  let wide = false;
   for (let i = 0; i < s.length; ) {
     const c = s.charCodeAt(i);
     const cp = c >= 0xd800 && c <= 0xdbff ? (s.codePointAt(i) as number) : c;
@@ -66,16 +69,51 @@ function forEachWord(s: string, word: (start: number, end: number, hash: number)
       if (start < 0) {
         start = i;
         h = 0x811c9dc5;
+        wide = false;
       }
+      if (c >= CJK_FROM) wide = true;
       h = Math.imul(h ^ c, 0x01000193);
       if (width === 2) h = Math.imul(h ^ s.charCodeAt(i + 1), 0x01000193);
     } else if (start >= 0) {
-      word(start, i, h);
+      word(start, i, h, wide);
       start = -1;
     }
     i += width;
   }
-  if (start >= 0) word(start, s.length, h);
+  if (start >= 0) word(start, s.length, h, wide);
+}
+
+/** No CJK character has a UTF-16 unit below this (U+2E80, CJK Radicals); a word without one is never looked at again. */
+const CJK_FROM = 0x2e80;
+/** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words. */
+const CJK_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
+
+/**
+ * Where a word written without spaces can hold another word: each position (after the first) that
+ * starts or follows a CJK character. Chinese and Japanese run words together ("绿的谐波减速器"), so
+ * the index also holds the word's tails from these positions ("谐波减速器", "波减速器", ...), and a
+ * term then matches inside the word as it matches the start of any word (谐波 finds 绿的谐波). Only
+ * words holding a CJK character are looked at; Latin words are indexed exactly as before.
+ */
+function cjkTailStarts(s: string, start: number, end: number): number[] {
+  const out: number[] = [];
+  let prevCjk = false;
+  for (let i = start; i < end; ) {
+    const cp = s.codePointAt(i) as number;
+    const width = cp > 0xffff ? 2 : 1;
+    const cjk = cp >= CJK_FROM && CJK_CHAR.test(String.fromCodePoint(cp));
+    if (i > start && (cjk || prevCjk)) out.push(i);
+    prevCjk = cjk;
+    i += width;
+  }
+  return out;
+}
+
+/** FNV-1a of s[start, end) (the hash forEachWord gives a word). */
+function hashOf(s: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
 }
 
 /** The lower-cased runs of letters and digits of `text` (the spec's terms and field tokens). */
@@ -102,7 +140,10 @@ class TokenInterner {
   /** Appends to `out` the numbers of the tokens of `text` (lower-cased here), in order, repeats included. */
   scan(text: string, out: number[]): void {
     const s = text.toLowerCase();
-    forEachWord(s, (start, end, h) => out.push(this.intern(s, start, end, h)));
+    forEachWord(s, (start, end, h, wide) => {
+      out.push(this.intern(s, start, end, h));
+      if (wide) for (const at of cjkTailStarts(s, start, end)) out.push(this.intern(s, at, end, hashOf(s, at, end)));
+    });
   }
 
   private intern(s: string, start: number, end: number, h: number): number {
@@ -332,6 +373,11 @@ export class SearchIndex {
 
   get size(): number {
     return this.ids.length;
+  }
+
+  /** The indexed words, sorted (for close-spelling suggestions on a query that finds nothing). */
+  get words(): readonly string[] {
+    return this.vocab;
   }
 
   /** Token numbers [lo, hi) equal to or starting with `term`, and the number of `term` itself (-1 if absent). */

@@ -1,22 +1,28 @@
 /** find_where_used: the query side (id lookup through the catalogue), over where-used.ts. */
 import { invalidInput } from './errors.js';
 import { findPart, type PartsContext } from './parts.js';
-import { entityMatcher, modelCodes, textMatcher, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
+import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
+import { formNote, nameMatcher, type Elsewhere } from './names.js';
+import { whereUsedElsewhere } from './elsewhere.js';
 
 /** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id). */
 export async function findWhereUsed(
   parts: PartsContext,
   layer: WhereUsedLayer,
   input: { q?: string; id?: string },
-): Promise<WhereUsedResult & { entity: { id: string; name: string; manufacturer: string | null; oss: boolean } | null }> {
+): Promise<WhereUsedResult & { entity: { id: string; name: string; manufacturer: string | null; oss: boolean } | null; elsewhere?: Elsewhere[] }> {
   const q = input.q?.trim() ?? '';
   const id = input.id?.trim() ?? '';
   if (q !== '' && id !== '') throw invalidInput('q', 'give either q (a part name or model number) or id (a part id), not both');
   if (q === '' && id === '') throw invalidInput('q', 'is required unless id is given: a part name or model number, e.g. "STS3215" or "DM 4340P"');
   if (q !== '') {
-    const m = textMatcher(q);
-    if (m.terms.length === 0) throw invalidInput('q', 'has no letters or digits to match');
-    return { ...whereUsed(layer, m, { q }), entity: null };
+    const { matcher, named, forms } = nameMatcher(parts.specs.manufacturers, q);
+    if (matcher.terms.length === 0) throw invalidInput('q', 'has no letters or digits to match');
+    const r = whereUsed(layer, matcher, { q });
+    if (named && forms.length) r.notes.unshift(`"${q}" names ${named.company}: lines naming ${forms.map((f) => `"${f.name}"`).join(', ')} match too. ${forms.map((f) => formNote(named, f)).join('; ')}`);
+    const out: WhereUsedResult & { entity: null; elsewhere?: Elsewhere[] } = { ...r, entity: null };
+    if (r.counts.bom_lines + r.counts.urdf_mentions === 0) out.elsewhere = whereUsedElsewhere(parts, q);
+    return out;
   }
   const e = await findPart(parts, id);
   const name = e.name_en && modelCodes(e.name_en).length > 0 ? e.name_en : e.name;

@@ -6,8 +6,20 @@ import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
 import { CompactSpecSchema } from './spec-schemas.js';
 
 export const SameAsSchema = z
-  .object({ id: z.string(), rule: z.enum(['duplicate_of', 'same_name', 'brand_model', 'version_mark']), evidence: z.string() })
+  .object({ id: z.string(), rule: z.enum(['duplicate_of', 'same_name', 'brand_model']), evidence: z.string() })
   .strict();
+
+const ProductFields = {
+  same_as: z.array(SameAsSchema),
+  versions: z
+    .array(z.object({ id: z.string(), relation: z.enum(['successor_of', 'predecessor_of']), evidence: z.string() }).strict())
+    .describe('successor_of: this is newer than id'),
+  conflicts: z
+    .array(z.object({ field: z.string(), values: z.array(z.object({ id: z.string(), notation: z.string(), source: z.string() }).strict()) }).strict())
+
+};
+
+export const ProductSchema = z.object(ProductFields).strict();
 
 export const PartRefSchema = z
   .object({
@@ -17,7 +29,7 @@ export const PartRefSchema = z
     manufacturer: z.string().nullable(),
     manufacturer_canonical: z.string().nullable().describe('The company behind the name (aliases and brands normalised)'),
     quarantine_hint: z.string().nullable(),
-    same_as: z.array(SameAsSchema).describe('Records that are the same product, with the evidence of the link'),
+    ...ProductFields,
   })
   .strict();
 

@@ -13,8 +13,8 @@ export const findAlternativesTool = defineTool({
   description:
     'Parts of the same function (same category; same declared type ranks higher) from other products, ranked by how close their declared specs are to the given part, ' +
     'each with its reasons (value vs value, difference, comparability level) and the fields that could not be compared. ' +
-    'Records that are the same product (upstream duplicate_of, the same model under a brand and its company, the same name from one company) are never offered: ' +
-    'they are listed in part.same_as with the evidence. must holds hard constraints in the search_parts where form (an undeclared value never passes).',
+    'Records that are the same product (upstream duplicate_of, the same model code under a brand and its company or from one company) are never offered: ' +
+    'they are listed in part.same_as with the evidence; versions are offered, marked. must holds hard constraints in the search_parts where form (an undeclared value never passes).',
   inputSchema: z.object({
     id: EntityId,
     limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),
@@ -33,6 +33,7 @@ export const findAlternativesTool = defineTool({
           same_manufacturer: z.boolean().describe('From the same company (another product of it)'),
           reasons: z.array(z.string()),
           not_compared: z.array(z.string()).describe('Fields the part declares that this candidate does not (scored 0)'),
+          version: z.enum(['newer', 'older']).optional(),
         })
         .strict(),
     ),
@@ -48,12 +49,18 @@ export const findAlternativesTool = defineTool({
     const r = await alternativesOf(partsContext(ctx), input);
     return {
       part: r.part,
-      alternatives: r.alternatives.map((a) => ({ id: a.id, name: a.name, manufacturer: a.manufacturer, score: a.score, same_type: a.same_type, same_manufacturer: a.same_manufacturer, reasons: a.reasons, not_compared: a.not_compared })),
+      alternatives: r.alternatives.map((a) => {
+        const v = r.part.versions.find((x) => x.id === a.id);
+        const out = { id: a.id, name: a.name, manufacturer: a.manufacturer, score: a.score, same_type: a.same_type, same_manufacturer: a.same_manufacturer, reasons: a.reasons, not_compared: a.not_compared };
+        return v ? { ...out, version: v.relation === 'predecessor_of' ? ('newer' as const) : ('older' as const) } : out;
+      }),
       considered: r.considered,
       compared_fields: r.compared_fields,
       must: r.must,
       meta: { limit: r.limit, license: LICENSE, attribution: ATTRIBUTION },
     };
   },
-  text: (o) => `${o.alternatives.length} alternative(s) to ${o.part.id} of ${o.considered} considered${o.part.same_as.length ? `; same product (not offered): ${o.part.same_as.map((s) => s.id).join(', ')}` : ''}.`,
+  text: (o) =>
+    `${o.alternatives.length} alternative(s) to ${o.part.id} of ${o.considered} considered${o.part.same_as.length ? `; same product (not offered): ${o.part.same_as.map((s) => s.id).join(', ')}` : ''}` +
+    `${o.part.versions.length ? `; versions: ${o.part.versions.map((v) => `${v.id} (${v.relation === 'predecessor_of' ? 'newer' : 'older'})`).join(', ')}` : ''}.`,
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { findWhereUsed } from '../domain/where-used-query.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
+import { ElsewhereSchema } from './schemas.js';
 
 const PriceOut = z
   .object({
@@ -68,6 +69,7 @@ export const WhereUsedOutput = z.object({
   counts: z.object({ robots: z.number().int(), bom_lines: z.number().int(), urdf_mentions: z.number().int() }).strict(),
   manufacturers: z.array(z.object({ name: z.string(), evidence: z.array(z.string()) }).strict()).describe('Manufacturers named by matching lines, each with its evidence'),
   notes: z.array(z.string()),
+  elsewhere: ElsewhereSchema.optional(),
 });
 
 export const findWhereUsedTool = defineTool({
@@ -77,7 +79,8 @@ export const findWhereUsedTool = defineTool({
   description:
     'Answers which robots of the open-source layer use a part, how many and at what stated price: matches BOM lines (item, part numbers, manufacturer column, link labels and URLs) and URDF mesh and material names by name and model number. ' +
     'Give q (a name or model number, e.g. "STS3215", "DM 4340P", "Dynamixel XL430") or id (a catalogue id, matched by the model number in its name, or an OSS-LIVE id). ' +
-    'Quantities and prices are per line as written (never converted or added up); a manufacturer is named only with evidence from the row itself.',
+    'A company name also matches its other names and families (Feetech: STS). ' +
+    'Quantities and prices are per line as written (never converted or added up); a manufacturer is named only with evidence from the row itself. No hit: elsewhere gives the calls that find the name elsewhere.',
   inputSchema: z.object({
     q: z.string().max(200).optional().describe('Part name or model number to look for, e.g. "STS3215" or "DM 4340P"; literal, case-insensitive'),
     id: z.string().max(200).optional().describe('A part id instead of q: a catalogue id (e.g. "CHIP-007") or an open-source-layer id (OSS-LIVE-...)'),

@@ -7,6 +7,7 @@ import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId, recordMeta } from './schemas.js';
 import { CompactSpecSchema } from './spec-schemas.js';
+import { ProductSchema } from './compare-parts.js';
 
 export const getPartTool = defineTool({
   name: 'get_part',
@@ -15,7 +16,7 @@ export const getPartTool = defineTool({
   description:
     'Look up one catalogue entity by id (case-insensitive). Returns its free-tier fields, including vendor-declared parameter strings verbatim in `declared`, ' +
     'the names of paid fields that hold data (locked_fields; list_parts with deep=true and an API key returns them), and a quarantine hint when the entry is flagged. ' +
-    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). On a miss the error lists did_you_mean ids with the same prefix.',
+    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). product: same_as, versions, conflicts. On a miss the error lists did_you_mean ids with the same prefix.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,
@@ -43,6 +44,7 @@ export const getPartTool = defineTool({
       .array(CompactSpecSchema.extend({ field: z.string(), source: z.string().describe('Record field the value was read from (declared.torque, protocol, ...)'), evidence: z.array(z.string()).nullable().describe('Upstream path(s) of that field (provenance); null when not recorded') }).strict())
       .describe('Normalised specs (list_spec_fields names): notation as written, SI unit, comparability level A-D, and the evidence of where the value came from'),
     unread_specs: z.array(z.object({ field: z.string(), source: z.string(), notation: z.string(), reason: z.string() }).strict()).describe('Declared values the spec layer could not read, with why'),
+    product: ProductSchema,
     analytics: EntityAnalyticsSchema,
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),

@@ -63,3 +63,16 @@ export function pickFields<T extends { id: string }>(record: T, fields: readonly
   const keep = new Set(['id', ...fields]);
   return Object.fromEntries(Object.entries(record).filter(([k]) => keep.has(k))) as Partial<T> & { id: string };
 }
+
+/** Where else a name occurs when a query finds nothing, with the call that shows it (src/domain/elsewhere.ts). */
+export const ElsewhereSchema = z
+  .array(
+    z
+      .object({
+        where: z.enum(['quarantined', 'other_name', 'open_source_layer', 'catalogue', 'close_spelling']),
+        count: z.number().int(),
+        call: z.object({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).strict(),
+        note: z.string(),
+      })
+      .strict(),
+  );

@@ -4,7 +4,7 @@ import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, 
 import { SEARCH_FIELDS } from '../domain/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
+import { ATTRIBUTION, Category, Cursor, decodeCursor, ElsewhereSchema, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
 import { CompactSpecSchema, FilterMetaSchema, SortMetaSchema, SortArg, WhereArg } from './spec-schemas.js';
 
 const HIT_EXTRA = ['relevance_score', 'matched_fields', 'detail_url', 'specs'] as const;
@@ -28,7 +28,9 @@ export const searchPartsTool = defineTool({
     'Keyword search and spec filters over the robot-parts catalogue (actuators, sensors, chips, reducers, grippers, ...). ' +
     'q: all space-separated terms must match (AND); a term matches a word or the start of a word, case-insensitively; ranked id > name > manufacturer > type > application/interface > description. ' +
     'where: filters on normalised specs, AND-combined with q (q is optional when where is given), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"},{"field":"voltage","op":"covers","value":"48 V"},{"field":"bus","op":"in","value":["EtherCAT","CAN"]}]; ' +
-    'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches; meta.filters says per filter how many were left out as unknown. ' +
+    'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches. ' +
+    'meta.filters: failed = declared, read, and outside the filter; unknown_excluded = in applies_to categories but undeclared, unread or a bound; not_applicable = other categories; near_misses = unread declared texts to check. ' +
+    'No hit: meta.elsewhere gives calls that find the name. ' +
     'Call list_spec_fields for the fields, units and values. sort orders by a numeric field. Quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
   inputSchema: z
     .object({
@@ -50,7 +52,7 @@ export const searchPartsTool = defineTool({
     meta: z.object({
       q: z.string().nullable(),
       terms: z.array(z.string()),
-      filters: z.array(FilterMetaSchema).describe('Per where filter: value applied (SI), matched, unknown_excluded (field not declared), failed'),
+      filters: z.array(FilterMetaSchema),
       sort: SortMetaSchema.nullable(),
       category: z.string().nullable(),
       total: z.number().int(),
@@ -59,6 +61,7 @@ export const searchPartsTool = defineTool({
       limit_clamped: z.boolean(),
       quarantined_excluded: z.number().int().describe('Matching entries left out because they are quarantined'),
       include_quarantine: z.boolean(),
+      elsewhere: ElsewhereSchema.optional(),
       license: z.string(),
       attribution: z.string(),
     }),
@@ -77,6 +80,7 @@ export const searchPartsTool = defineTool({
     };
   },
   text: (o) =>
-    `${o.meta.total} match(es)${o.meta.q ? ` for "${o.meta.q}"` : ''}${o.meta.filters.length ? ` with ${o.meta.filters.length} filter(s) (${o.meta.filters.map((f) => `${f.field}: ${f.unknown_excluded} unknown`).join(', ')})` : ''}` +
-    `${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}; showing ${o.meta.returned}${o.next_cursor ? '; more with cursor' : ''}.`,
+    `${o.meta.total} match(es)${o.meta.q ? ` for "${o.meta.q}"` : ''}${o.meta.filters.length ? ` with ${o.meta.filters.length} filter(s) (${o.meta.filters.map((f) => `${f.field}: ${f.unknown_excluded} unknown in ${f.applies_to.join('/') || 'no category'}${f.near_misses.length ? `, near misses ${f.near_misses.map((n) => `${n.id} "${n.declared}"`).join(', ')}` : ''}`).join('; ')})` : ''}` +
+    `${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}; showing ${o.meta.returned}${o.next_cursor ? '; more with cursor' : ''}.` +
+    `${o.meta.elsewhere?.length ? ` Elsewhere: ${o.meta.elsewhere.map((e) => `${e.count} via ${e.call.tool} ${JSON.stringify(e.call.arguments)} (${e.where})`).join('; ')}.` : ''}`,
 });

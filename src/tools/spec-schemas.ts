@@ -44,6 +44,9 @@ export const FilterMetaSchema = z
     matched: z.number().int(),
     unknown_excluded: z.number().int(),
     failed: z.number().int(),
+    not_applicable: z.number().int(),
+    applies_to: z.array(z.string()),
+    near_misses: z.array(z.object({ id: z.string(), declared: z.string(), reason: z.string() }).strict()),
   })
   .strict();
 

@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { realDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';
 
-type E = { id: string; quarantine: boolean; category: string; protocol: string; interface: string; interfaces: string[]; declared: Record<string, string | undefined> };
+type E = { id: string; quarantine: boolean; category: string; type: string | null; protocol: string; interface: string; interfaces: string[]; declared: Record<string, string | undefined> };
 const entities = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: E[] }).entities;
 const clean = entities.filter((e) => !e.quarantine);
 
@@ -77,7 +77,7 @@ const WHERE = [
   { field: 'voltage', op: 'covers', value: '48 V' },
   { field: 'bus', op: 'in', value: ['EtherCAT', 'CAN'] },
 ];
-type Out = { data: { id: string; specs?: Record<string, { value?: number; min?: number }> }[]; meta: { total: number; filters: { field: string; matched: number; unknown_excluded: number; failed: number; applied: string[] }[]; sort: { undeclared_last: number } | null } };
+type Out = { data: { id: string; specs?: Record<string, { value?: number; min?: number }> }[]; meta: { total: number; filters: { field: string; matched: number; unknown_excluded: number; failed: number; not_applicable: number; applied: string[] }[]; sort: { undeclared_last: number } | null } };
 const ids = (o: Out) => o.data.map((h) => h.id).sort();
 
 describe('where on the shipped catalogue', () => {
@@ -107,11 +107,17 @@ describe('where on the shipped catalogue', () => {
     const o = (await call(client, 'search_parts', { where: WHERE, limit: 1 })).structuredContent as Out;
     const [t, v] = o.meta.filters;
     // Records whose torque is declared as a plain rated value: independently readable; the rest are unknown.
-    expect(t.unknown_excluded).toBe(clean.filter((e) => torque(e) === null).length);
-    expect(t.matched).toBe(clean.filter((e) => (torque(e)?.[0] ?? -1) >= 30).length);
-    expect(v.unknown_excluded).toBe(clean.filter((e) => voltage(e) === null).length);
+    // Unknowns are counted within the categories where some record declares the field (a sensor's torque is its measuring range, not torque_rated).
+    const sensor = (e: E) => e.category === 'sensors' || /sensor|传感器/i.test(e.type ?? '');
+    const tCats = new Set(entities.filter((e) => e.declared.torque !== undefined && !sensor(e)).map((e) => e.category));
+    const vCats = new Set(entities.filter((e) => e.declared.voltage !== undefined).map((e) => e.category));
+    const tRead = (e: E) => (sensor(e) ? null : torque(e));
+    expect(t.unknown_excluded).toBe(clean.filter((e) => tCats.has(e.category) && tRead(e) === null).length);
+    expect(t.not_applicable).toBe(clean.filter((e) => !tCats.has(e.category)).length);
+    expect(t.matched).toBe(clean.filter((e) => (tRead(e)?.[0] ?? -1) >= 30).length);
+    expect(v.unknown_excluded).toBe(clean.filter((e) => vCats.has(e.category) && voltage(e) === null).length);
     expect(v.matched).toBe(clean.filter((e) => { const x = voltage(e); return x !== null && x[0] <= 48 && x[1] >= 48; }).length);
-    expect(t.matched + t.unknown_excluded + t.failed).toBe(clean.length);
+    expect(t.matched + t.unknown_excluded + t.failed + t.not_applicable).toBe(clean.length);
   });
 
   it('q narrows with AND; category too; an undeclared value never matches (!= included)', async () => {
@@ -119,7 +125,7 @@ describe('where on the shipped catalogue', () => {
     expect(ids(o)).toEqual(expectedSet(30).filter((id) => /anydrive/i.test(JSON.stringify(entities.find((e) => e.id === id)))));
     const ne = (await call(client, 'search_parts', { where: [{ field: 'voltage', op: '!=', value: '24 V' }], limit: 100 })).structuredContent as Out;
     for (const h of ne.data) expect(voltage(entities.find((e) => e.id === h.id)!) ?? 'declared-unread').not.toEqual([24, 24]);
-    expect(ne.meta.filters[0].unknown_excluded).toBeGreaterThan(600);
+    expect(ne.meta.filters[0].unknown_excluded + ne.meta.filters[0].not_applicable).toBeGreaterThan(600);
   });
 
   it('sort on a numeric field: descending order of the declared values, undeclared last', async () => {

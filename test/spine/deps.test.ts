@@ -100,11 +100,14 @@ it('tells onLazyBuild listeners once per lazy build, with the records it covered
     ];
     expect(seen).toEqual(both);
     await run(d, 'search_parts', { where: 'trl>=1' });
-    await run(d, 'get_part', { id: 'ACT-001' });
     expect(seen).toEqual(both);
+    // get_part shows the record's product links (same_as, versions): the links are built once, on it.
+    await run(d, 'get_part', { id: 'ACT-001' });
+    await run(d, 'get_part', { id: 'ACT-002' });
+    expect(seen).toEqual([...both, { what: 'same_as', records: n }]);
     off();
-    await run(d, 'find_alternatives', { id: 'ACT-001' }); // builds the same_as links: nobody is told now
-    expect(seen).toHaveLength(2);
+    await run(d, 'find_alternatives', { id: 'ACT-001' });
+    expect(seen).toHaveLength(3);
   } finally {
     d.close();
   }

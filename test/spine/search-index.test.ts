@@ -14,16 +14,24 @@ const entities = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '
 // --- the naive reference: written from the spec text, not from the index ---
 const FIELDS = ['id', 'name', 'manufacturer', 'type', 'application_interface', 'description'] as const;
 const WEIGHT: Record<(typeof FIELDS)[number], number> = { id: 32, name: 16, manufacturer: 8, type: 4, application_interface: 2, description: 1 };
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** Words, and for a word holding CJK characters its tails from each position at or after a CJK character (CJK is written without spaces). */
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const indexWords = (s: string) =>
+  words(s)
+    .flatMap((w) => {
+      const cs = Array.from(w);
+      return [w, ...cs.flatMap((c, i) => (i > 0 && (CJK.test(c) || CJK.test(cs[i - 1]!)) ? [cs.slice(i).join('')] : []))];
+    });
 function fieldWords(e: StoredEntity): Record<(typeof FIELDS)[number], string[]> {
   const na = (s: string | null) => (s && s !== 'N/A' ? s : '');
   return {
-    id: words(e.id),
-    name: words(`${e.name} ${e.name_en}`),
-    manufacturer: words(e.manufacturer ?? ''),
-    type: words(e.type ?? ''),
-    application_interface: words([...e.applications, na(e.interface), ...e.interfaces, na(e.protocol)].join(' ')),
-    description: words(e.description),
+    id: indexWords(e.id),
+    name: indexWords(`${e.name} ${e.name_en}`),
+    manufacturer: indexWords(e.manufacturer ?? ''),
+    type: indexWords(e.type ?? ''),
+    application_interface: indexWords([...e.applications, na(e.interface), ...e.interfaces, na(e.protocol)].join(' ')),
+    description: indexWords(e.description),
   };
 }
 const prepared = entities.map((e) => ({ e, f: fieldWords(e) }));

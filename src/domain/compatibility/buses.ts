@@ -17,7 +17,7 @@
 import { z } from 'zod';
 import type { StoredEntity } from '../entity.js';
 import { ROLES } from './roles.js';
-import { isSoftwareMention } from './software-tokens.js';
+import { isSoftwareMention, rosMention } from './software-tokens.js';
 
 const BUS_KINDS = ['fieldbus', 'network', 'serial', 'host', 'wireless', 'board'] as const;
 
@@ -204,6 +204,15 @@ function matchForm(table: BusTable, piece: string) {
 }
 
 /** Splits one field value into pieces, keeping '/'-joined known forms whole. */
+/**
+ * Whether a slash run lists several software items rather than naming one: one of its parts is a
+ * ROS mention, or its first part is a software mention on its own ("ROS2/Orbbec SDK" is two
+ * items, "Linux SDK/ROS" too; "C/C++ SDK" is one SDK).
+ */
+function splitsIntoMentions(parts: readonly string[]): boolean {
+  return parts.some((p) => rosMention(p) !== null) || isSoftwareMention(parts[0]!);
+}
+
 export function splitPieces(table: BusTable, value: string): string[] {
   const out: string[] = [];
   for (const chunk of value.split(/[,;]/)) {
@@ -213,7 +222,7 @@ export function splitPieces(table: BusTable, value: string): string[] {
       let taken = 1;
       for (let n = Math.min(table.maxSlashRun, parts.length - i); n > 1; n--) {
         const run = parts.slice(i, i + n).join('/');
-        if (matchForm(table, run) || isSoftwareMention(run)) {
+        if (matchForm(table, run) || (isSoftwareMention(run) && !splitsIntoMentions(parts.slice(i, i + n)))) {
           taken = n;
           break;
         }

@@ -2,7 +2,8 @@
  * find_alternatives: parts of the same function (same category; the same declared type ranks
  * first) from other products, ranked by how close their declared specs are to the part's.
  * Records linked as same_as (one product) are never offered; they are shown apart with the
- * evidence of the link. `must` holds hard constraints in the where form (undeclared never passes).
+ * evidence of the link; other versions of the part are offered like any product and, listed in
+ * `keep`, always shown (they take the last places within the limit). `must` holds hard constraints in the where form (undeclared never passes).
  *
  * Closeness: over the numeric fields the part declares (read, not bounds), each candidate value
  * scores 1 - |a - b| / max(|a|, |b|) (a range by its midpoint); set fields score by overlap
@@ -35,7 +36,7 @@ export function findAlternatives(
   index: SpecIndex,
   target: SpecRow,
   meta: { type: (id: string) => string | null },
-  opts: { limit: number; must: CompiledSpecQuery | null },
+  opts: { limit: number; must: CompiledSpecQuery | null; keep?: ReadonlySet<string> },
 ): { alternatives: Alternative[]; considered: number; must: FilterMeta[]; compared_fields: string[] } {
   const sameAs = new Set(index.sameAsOf(target.id).map((l) => l.id));
   const targetType = meta.type(target.id);
@@ -86,5 +87,9 @@ export function findAlternatives(
     return { id: c.id, score: Number(score.toFixed(4)), same_type: sameType, same_manufacturer: sameMfr, reasons, not_compared: notCompared };
   });
   out.sort((a, b) => b.score - a.score || (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : 1));
-  return { alternatives: out.slice(0, opts.limit), considered: candidates.length, must: mustMeta, compared_fields: fields };
+  // Records in keep (the part's other versions) are never cut off: they take the last places of the limit.
+  const kept = opts.keep ? out.filter((a) => opts.keep!.has(a.id)).slice(0, opts.limit) : [];
+  const rest = out.filter((a) => !kept.includes(a)).slice(0, opts.limit - kept.length);
+  const shown = [...rest, ...kept].sort((a, b) => b.score - a.score || (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : 1));
+  return { alternatives: shown, considered: candidates.length, must: mustMeta, compared_fields: fields };
 }

@@ -6,7 +6,8 @@
  * Reading rules (the same honesty rules as the parser):
  * - A declared string becomes a spec only when `parseParameter` reads it exactly AND it reads as
  *   the field's quantity; anything else is listed under `unread` with the reason.
- * - torque_rated holds torque values NOT marked peak / max / stall. Where the vendor does not say
+ * - torque_rated holds torque values NOT marked peak / max / stall, of parts that are not sensors:
+ *   a sensor's declared torque or force is what it measures (torque_range, force_range). Where the vendor does not say
  *   "rated", `conditions.rating` is null and the comparability level says the condition is missing.
  *   torque_peak holds `peak_torque` and torque values marked peak / max / stall.
  * - speed holds angular speeds only; a data rate written in the same upstream field (KD-01) goes
@@ -97,7 +98,18 @@ interface DeclaredSource {
   hint?: ParameterHint;
   /** Takes the reading for this field; false leaves it to another field (no unread entry). */
   take?: (p: ParsedParameter) => boolean;
+  /** Reads the source only for these records (a value means something else on the others: no unread entry). */
+  only?: (e: StoredEntity) => boolean;
+  /** Reads the source as a list: each piece separated by "," or ";" that reads as the field's quantity is a value; other pieces are left (no unread entry). */
+  pieces?: boolean;
 }
+
+/**
+ * A measuring instrument: a torque or force it declares is the range it measures, never one it
+ * delivers (the Robotiq FT 300-S's "30 N·m" is not a joint's rated torque).
+ */
+export const isSensor = (e: StoredEntity): boolean => e.category === 'sensors' || /sensor|传感器/i.test(e.type ?? '');
+const notSensor = (e: StoredEntity) => !isSensor(e);
 
 /** A field read from declared strings through the exact parser. */
 function declaredField(
@@ -112,9 +124,16 @@ function declaredField(
       const out: FieldReading = { specs: [], unread: [] };
       for (const s of sources) {
         const raw = e.declared[s.key];
-        if (raw === undefined) continue;
-        const p = parseParameter(raw, s.hint);
+        if (raw === undefined || (s.only && !s.only(e))) continue;
         const source = names.get(s)!;
+        if (s.pieces) {
+          for (const piece of raw.split(/\s*[,;，；]\s*/u)) {
+            const p = parseParameter(piece, s.hint);
+            if (p.recognized && p.quantity === def.parse_quantity && p.si !== null) out.specs.push(specFromParsed(def.name, source, p));
+          }
+          continue;
+        }
+        const p = parseParameter(raw, s.hint);
         if (p.recognized && p.quantity === def.parse_quantity && p.si !== null && (!s.take || s.take(p))) out.specs.push(specFromParsed(def.name, source, p));
         // Not taken here: listed as unread unless another field reads the same source (the layer settles that).
         else out.unread.push({ field: def.name, source, notation: raw, reason: unreadReason(p, def.parse_quantity) });
@@ -255,11 +274,19 @@ export function defaultSpecFields(): SpecFieldDef[] {
   return [
     declaredField(
       { name: 'torque_rated', kind: 'number', quantity: 'torque', unit: 'Nm', parse_quantity: 'torque', hint: 'torque', example: '30 N·m', description: 'Rated / continuous torque, or torque the vendor does not mark peak, max or stall (conditions.rating null = not stated)' },
-      [{ key: 'torque', hint: 'torque', take: (p) => !isPeak(p) }],
+      [{ key: 'torque', hint: 'torque', take: (p) => !isPeak(p), only: notSensor }],
     ),
     declaredField(
       { name: 'torque_peak', kind: 'number', quantity: 'torque', unit: 'Nm', parse_quantity: 'torque', hint: 'peak_torque', example: '60 N·m', description: 'Peak / max / stall torque' },
-      [{ key: 'peak_torque', hint: 'peak_torque' }, { key: 'torque', hint: 'torque', take: isPeak }],
+      [{ key: 'peak_torque', hint: 'peak_torque', only: notSensor }, { key: 'torque', hint: 'torque', take: isPeak, only: notSensor }],
+    ),
+    declaredField(
+      { name: 'torque_range', kind: 'number', quantity: 'torque', unit: 'Nm', parse_quantity: 'torque', example: '30 N·m', description: 'Torque a sensor measures (its measuring range), never a torque it delivers' },
+      [{ key: 'torque', only: isSensor }, { key: 'range', only: isSensor, pieces: true }],
+    ),
+    declaredField(
+      { name: 'force_range', kind: 'number', quantity: 'force', unit: 'N', parse_quantity: 'force', example: '300 N', description: 'Force a sensor measures (its measuring range)' },
+      [{ key: 'range', only: isSensor, pieces: true }],
     ),
     declaredField(
       { name: 'speed', kind: 'number', quantity: 'angular_speed', unit: 'rad/s', parse_quantity: 'angular_speed', hint: 'speed', example: '300 rpm', description: 'Output angular speed (rpm, rad/s, sec/60° converted exactly)' },

@@ -13,7 +13,7 @@ import type { BusTable } from '../compatibility/buses.js';
 import { buildEntitySpecs, countFields, type FieldCount } from './build.js';
 import { defaultSpecFields, type SpecFieldDef } from './fields.js';
 import type { ManufacturerReading, ManufacturerTable } from './manufacturers.js';
-import { SameAsIndex, type SameAsLink } from './same-as.js';
+import { SameAsIndex, type SameAsLink, type VersionLink } from './same-as.js';
 import type { EntitySpecs, Spec } from './types.js';
 import type { FieldTable } from './where.js';
 
@@ -107,6 +107,34 @@ export class SpecIndex implements FieldTable {
 
   sameAsOf(id: string): readonly SameAsLink[] {
     return this.sameAs.of(this.get(id)?.id ?? id);
+  }
+
+  /** Newer and older versions of a record (successor_of / predecessor_of), never the same product. */
+  versionsOf(id: string): VersionLink[] {
+    return this.sameAs.versionsOf(this.get(id)?.id ?? id);
+  }
+
+  private applies: Map<string, readonly string[]> | null = null;
+
+  /**
+   * The categories a field applies to: those where at least one record declares it (read or
+   * not), in name order. Unknown counts of a filter are taken within them.
+   */
+  appliesTo(field: string): readonly string[] {
+    if (this.applies === null) {
+      const m = new Map<string, Set<string>>();
+      const add = (f: string, cat: string) => {
+        const set = m.get(f);
+        if (set) set.add(cat);
+        else m.set(f, new Set([cat]));
+      };
+      for (const r of this.rows) {
+        for (const x of r.specs.specs) add(x.field, r.category);
+        for (const u of r.specs.unread) add(u.field, r.category);
+      }
+      this.applies = new Map([...m].map(([f, cats]) => [f, Object.freeze([...cats].sort())]));
+    }
+    return this.applies.get(field) ?? [];
   }
 
   counts(rows: readonly SpecRow[] = this.rows): FieldCount[] {

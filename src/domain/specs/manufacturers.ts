@@ -8,8 +8,10 @@ import { z } from 'zod';
 
 const Evidence = z
   .object({
-    kind: z.enum(['record', 'vendor_listing', 'written_form', 'shared_model']),
+    kind: z.enum(['record', 'vendor_listing', 'written_form', 'shared_model', 'oss_line']),
     id: z.string().optional(),
+    source_url: z.string().optional(),
+    line: z.number().int().optional(),
     ids: z.array(z.string()).optional(),
     host: z.string().optional(),
     models: z.array(z.string()).optional(),
@@ -29,6 +31,8 @@ export const ManufacturersFile = z
           canonical: z.string().min(1),
           aliases: z.array(z.object({ name: z.string().min(1), evidence: Evidence }).strict()),
           brands: z.array(z.object({ name: z.string().min(1), evidence: Evidence }).strict()),
+          /** Product lines and model-code prefixes the company sells under (DYNAMIXEL, STS). */
+          families: z.array(z.object({ name: z.string().min(1), evidence: Evidence }).strict()),
         })
         .strict(),
     ),

@@ -4,9 +4,9 @@
  * says per filter how many candidates were left out as unknown.
  */
 import { DomainError } from '../errors.js';
-import type { SpecIndex } from './index.js';
+import type { SpecIndex, SpecRow } from './index.js';
 import type { Spec } from './types.js';
-import { compileClause, compileSort, parseWhereText, type CompiledClause, type CompiledSort, type WhereClause } from './where.js';
+import { compileClause, compileSort, parseWhereText, type CompiledClause, type CompiledSort, type Truth, type WhereClause } from './where.js';
 
 export interface SpecQueryInput {
   where?: readonly WhereClause[] | string;
@@ -39,10 +39,59 @@ export interface FilterMeta {
   applied: string[];
   /** Candidates for which this filter holds. */
   matched: number;
-  /** Candidates that do not declare the field (or only as a bound): left out as unknown. */
+  /** Candidates in the categories the field applies to that do not declare it, or declare it unread or only as a bound: left out as unknown. */
   unknown_excluded: number;
-  /** Candidates that declare it and fail it. */
+  /** Candidates that declare it, read, and fail it. */
   failed: number;
+  /** Candidates of categories where no record declares the field (left out; not counted as unknown). */
+  not_applicable: number;
+  /** The categories the field applies to (where some record declares it). */
+  applies_to: string[];
+  /** Unknowns that declare a value this layer did not read or that is only a bound: id, the value as written, why (the first NEAR_MISS_MAX). */
+  near_misses: NearMiss[];
+}
+
+export interface NearMiss {
+  id: string;
+  declared: string;
+  reason: string;
+}
+
+/** Near misses listed per filter (the count of unknowns is exact; the list is capped). */
+export const NEAR_MISS_MAX = 5;
+
+function filterMeta(index: SpecIndex, c: CompiledClause): FilterMeta {
+  return { field: c.field, op: c.op, value: c.value, applied: c.applied, matched: 0, unknown_excluded: 0, failed: 0, not_applicable: 0, applies_to: [...index.appliesTo(c.field)], near_misses: [] };
+}
+
+/** Counts one candidate's outcome for one filter. */
+function tally(m: FilterMeta, t: Truth, row: SpecRow | null, fieldSpecs: readonly Spec[]): void {
+  if (t === true) m.matched++;
+  else if (t === false) m.failed++;
+  else if (row === null || !m.applies_to.includes(row.category)) m.not_applicable++;
+  else {
+    m.unknown_excluded++;
+    const bound = fieldSpecs.find((s) => s.qualifier !== null);
+    const u = bound ? null : row.specs.unread.find((x) => x.field === m.field);
+    if (bound) addNearMiss(m.near_misses, { id: row.id, declared: bound.notation, reason: `declared as a bound (${bound.qualifier}): it cannot settle the filter` });
+    else if (u) addNearMiss(m.near_misses, { id: row.id, declared: u.notation, reason: u.reason });
+  }
+}
+
+/** Keeps the first NEAR_MISS_MAX near misses, those whose text holds a number ("varies (up to 50 Nm)") before those without ("depends on motor"). */
+function addNearMiss(list: NearMiss[], n: NearMiss): void {
+  const numeric = (x: NearMiss) => /\d/.test(x.declared);
+  if (list.length < NEAR_MISS_MAX) {
+    list.push(n);
+  } else {
+    if (!numeric(n)) return;
+    let at = list.length - 1;
+    while (at >= 0 && numeric(list[at]!)) at--;
+    if (at < 0) return;
+    list.splice(at, 1);
+    list.push(n);
+  }
+  list.sort((a, b) => Number(numeric(b)) - Number(numeric(a)));
 }
 
 export interface SortMeta {
@@ -60,19 +109,17 @@ export interface SpecQueryResult<T> {
 
 export function applySpecQuery<T extends { id: string }>(index: SpecIndex, q: CompiledSpecQuery, candidates: readonly T[]): SpecQueryResult<T> {
   const specsOf = (id: string): readonly Spec[] => index.specsOf(id);
-  const filters: FilterMeta[] = q.clauses.map((c) => ({ field: c.field, op: c.op, value: c.value, applied: c.applied, matched: 0, unknown_excluded: 0, failed: 0 }));
+  const filters: FilterMeta[] = q.clauses.map((c) => filterMeta(index, c));
   const out: T[] = [];
   for (const cand of candidates) {
-    const specs = specsOf(cand.id);
+    const row = index.get(cand.id);
+    const specs = row?.specs.specs ?? [];
     let ok = true;
     q.clauses.forEach((c, i) => {
-      const t = c.test(specs.filter((s) => s.field === c.field));
-      if (t === true) filters[i].matched++;
-      else {
-        ok = false;
-        if (t === 'unknown') filters[i].unknown_excluded++;
-        else filters[i].failed++;
-      }
+      const own = specs.filter((s) => s.field === c.field);
+      const t = c.test(own);
+      if (t !== true) ok = false;
+      tally(filters[i]!, t, row, own);
     });
     if (ok) out.push(cand);
   }
@@ -101,7 +148,7 @@ export function specHook(
   q: CompiledSpecQuery,
   includeQuarantine: boolean,
 ): { filter: (id: string) => boolean; orderBy?: { key: (id: string) => number | undefined; dir: 'asc' | 'desc' }; filters: FilterMeta[]; sort: SortMeta | null } {
-  const filters: FilterMeta[] = q.clauses.map((c) => ({ field: c.field, op: c.op, value: c.value, applied: c.applied, matched: 0, unknown_excluded: 0, failed: 0 }));
+  const filters: FilterMeta[] = q.clauses.map((c) => filterMeta(index, c));
   const sort: SortMeta | null = q.sort ? { field: q.sort.field, order: q.sort.descending ? 'desc' : 'asc', undeclared_last: 0 } : null;
   const filter = (id: string): boolean => {
     const row = index.get(id);
@@ -109,12 +156,10 @@ export function specHook(
     const counted = includeQuarantine || !(row?.quarantine ?? false);
     let ok = true;
     q.clauses.forEach((c, i) => {
-      const t = c.test(specs.filter((s) => s.field === c.field));
+      const own = specs.filter((s) => s.field === c.field);
+      const t = c.test(own);
       if (t !== true) ok = false;
-      if (!counted) return;
-      if (t === true) filters[i].matched++;
-      else if (t === 'unknown') filters[i].unknown_excluded++;
-      else filters[i].failed++;
+      if (counted) tally(filters[i]!, t, row, own);
     });
     return ok;
   };

@@ -1,12 +1,17 @@
 /**
  * Records that are one product, linked as `same_as` with the evidence of each link:
  * - duplicate_of: upstream (or the importer's check) marks one record a duplicate of the other;
- * - same_name: the same name from one company (manufacturer names normalised, aliases included);
- * - brand_model: the same model number under a company's brand and under the company
- *   (e.g. CubeMars AK80-9 and T-Motor AK80-9; the brand link's own evidence is quoted);
- * - version_mark: names equal apart from a trailing "v2" from one company (upstream writes a
- *   second record of a model this way; it may be a revision, so the link says so).
- * Model numbers must contain a digit to link; links are transitive (one product = one group).
+ * - same_name: the same model code from one company (manufacturer names normalised, aliases included);
+ * - brand_model: the same model code under a company's brand and under the company
+ *   (e.g. CubeMars AK80-9 and T-Motor AK80-9; the brand link's own evidence is quoted).
+ * A model code is what is left of the name once the company's names are taken off the front; it
+ * must hold a digit or a word that is not generic (GENERIC_WORDS): generic names ("AgiBot Actuator",
+ * "Unitree Robotics") never link. Links are transitive
+ * (one product = one group).
+ *
+ * Versions are not one product: a record whose model ends in a version mark ("v2", "v3") from the
+ * same company as a record of the model without it is a newer version of it (`successor_of`, and
+ * `predecessor_of` the other way), shown beside the part and never hidden from its alternatives.
  *
  * Cost: construction is linear in the catalogue (names keyed, records grouped with a union-find);
  * the links of a group and their evidence are written when one of its records is first asked for
@@ -18,7 +23,14 @@
 import type { StoredEntity } from '../entity.js';
 import { companyForms, type ManufacturerTable } from './manufacturers.js';
 
-export type SameAsRule = 'duplicate_of' | 'same_name' | 'brand_model' | 'version_mark';
+export type SameAsRule = 'duplicate_of' | 'same_name' | 'brand_model';
+
+/** successor_of: this record is a newer version of `id`; predecessor_of: `id` is a newer version of this record. */
+export interface VersionLink {
+  id: string;
+  relation: 'successor_of' | 'predecessor_of';
+  evidence: string;
+}
 
 export interface SameAsLink {
   id: string;
@@ -44,7 +56,20 @@ interface Keyed {
   brand: string | null;
   full: string;
   model: string;
-  versioned: boolean;
+  /** The version mark ending the name ("v2"), or null. */
+  version: string | null;
+}
+
+/** Words that name a kind of part or company, not a product: a name made only of these is generic. */
+const GENERIC_WORDS = new Set(
+  'actuator actuators motor motors servo servos joint module modules gripper grippers hand hands sensor sensors robot robots robotics robotic humanoid arm controller driver chip platform system series ai inc co ltd 执行器 电机 机器人 关节 模组 舵机 传感器 灵巧手 夹爪 控制器 驱动器 芯片 平台 系列'.split(' '),
+);
+
+/** Whether a model (the name once the company is taken off) names a product: a digit, or a word that is not generic. */
+function namesProduct(model: string): boolean {
+  if (/\d/.test(model)) return true;
+  const words = model.split(' ').filter(Boolean);
+  return words.length > 0 && words.some((w) => !GENERIC_WORDS.has(w));
 }
 
 /** Groups whose links are kept written (most recently asked for); a group is rewritten when asked again. */
@@ -88,6 +113,9 @@ export class SameAsIndex {
   private readonly groups = new Map<number, number[]>();
   /** Written links of the groups recently asked for: group root -> id -> links. */
   private readonly cache = new Map<number, Map<string, SameAsLink[]>>();
+  /** Versions: catalogue position -> positions of the records it is a newer version of, and the reverse. */
+  private readonly olderOf = new Map<number, number[]>();
+  private readonly newerOf = new Map<number, number[]>();
 
   constructor(entities: readonly StoredEntity[], manufacturers: ManufacturerTable) {
     this.entities = entities;
@@ -107,14 +135,24 @@ export class SameAsIndex {
     // when its links are written: kept for every record they took about a third of this index.
     const keyed = entities.map((e) => this.keyOf(e));
     const byKey = new Map<string, number[]>();
+    const modelKey = (k: Keyed, version: string | null) => `${k.company}\u0000${k.model}\u0000${version ?? ''}`;
     keyed.forEach((k, i) => {
-      if (!k) return;
-      const keys = new Set([`full\u0000${k.company}\u0000${k.full}`]);
-      if (/\d/.test(k.model)) keys.add(`model\u0000${k.company}\u0000${k.model}`);
-      for (const key of keys) {
-        const b = byKey.get(key);
-        if (b) b.push(i);
-        else byKey.set(key, [i]);
+      // Only a model code or product name links: nothing left once the company is taken off, or only generic words, is no product.
+      if (!k || !namesProduct(k.model)) return;
+      const key = modelKey(k, k.version);
+      const b = byKey.get(key);
+      if (b) b.push(i);
+      else byKey.set(key, [i]);
+    });
+    keyed.forEach((k, i) => {
+      if (!k || k.version === null || !namesProduct(k.model)) return;
+      const older = byKey.get(modelKey(k, null));
+      if (!older) return;
+      this.olderOf.set(i, older);
+      for (const j of older) {
+        const list = this.newerOf.get(j);
+        if (list) list.push(i);
+        else this.newerOf.set(j, [i]);
       }
     });
     for (const members of byKey.values()) {
@@ -158,9 +196,25 @@ export class SameAsIndex {
         changed = true;
       }
     }
-    const versioned = model.length > 1 && model[model.length - 1] === 'v2';
-    if (versioned) model = model.slice(0, -1);
-    return { e, company: m.canonical, written: m.written, brand: m.brand, full: full.join(' '), model: model.join(' '), versioned };
+    const last = model[model.length - 1] ?? '';
+    const version = model.length > 1 && /^v([2-9]|\d{2,})$/.test(last) ? last : null;
+    if (version) model = model.slice(0, -1);
+    return { e, company: m.canonical, written: m.written, brand: m.brand, full: full.join(' '), model: model.join(' '), version };
+  }
+
+  /** The records `id` is a newer version of, and the newer versions of `id`, each with its evidence. */
+  versionsOf(id: string): VersionLink[] {
+    const i = this.pos.get(id);
+    if (i === undefined) return [];
+    const out: VersionLink[] = [];
+    const say = (newer: number, older: number) => {
+      const a = this.keyOf(this.entities[newer]!)!;
+      const b = this.keyOf(this.entities[older]!)!;
+      return `"${a.e.name_en || a.e.name}" (${a.e.id}, ${a.written}) ends in the version mark "${a.version}" after the model "${a.model}" of "${b.e.name_en || b.e.name}" (${b.e.id}, ${b.written}), one company (${a.company}): a newer version, not the same product`;
+    };
+    for (const j of this.olderOf.get(i) ?? []) out.push({ id: this.entities[j]!.id, relation: 'successor_of', evidence: say(i, j) });
+    for (const j of this.newerOf.get(i) ?? []) out.push({ id: this.entities[j]!.id, relation: 'predecessor_of', evidence: say(j, i) });
+    return out;
   }
 
   /** Records that are the same product as id (never including id). */
@@ -228,8 +282,6 @@ export class SameAsIndex {
           const b = group[j]!;
           const names = () => `"${a.e.name_en || a.e.name}" (${a.e.id}, ${a.written}) and "${b.e.name_en || b.e.name}" (${b.e.id}, ${b.written})`;
           if (a.full === b.full) add(a.e.id, b.e.id, 'same_name', () => `${names()}: the same name from one company (${a.company})`);
-          else if (a.versioned !== b.versioned)
-            add(a.e.id, b.e.id, 'version_mark', () => `${names()}: the same model "${a.model}" from one company (${a.company}), one record marked "v2" (a second record of the model upstream, possibly a revision)`);
           else if (a.brand !== b.brand) {
             const br = a.brand ?? b.brand;
             add(a.e.id, b.e.id, 'brand_model', () => {

@@ -5,7 +5,8 @@ import { findPart, quarantineHint, type PartsContext } from '../parts.js';
 import { findAlternatives, type Alternative } from './alternatives.js';
 import { compareParts, type CompareRow } from './compare.js';
 import { listSpecFields, type SpecFieldFacet } from './facets.js';
-import type { SameAsLink } from './same-as.js';
+import type { SameAsLink, VersionLink } from './same-as.js';
+import { productLinks, type SpecConflict } from './product.js';
 import { compileSpecQuery, type FilterMeta } from './query.js';
 import type { WhereClause } from './where.js';
 
@@ -23,6 +24,10 @@ export interface PartRef {
   manufacturer_canonical: string | null;
   quarantine_hint: string | null;
   same_as: SameAsLink[];
+  /** Newer and older versions (successor_of / predecessor_of): other products, never hidden. */
+  versions: VersionLink[];
+  /** Values that differ between this record and a record linked as the same product. */
+  conflicts: SpecConflict[];
 }
 
 export const COMPARE_MIN = 2;
@@ -38,7 +43,7 @@ async function partRef(ctx: PartsContext, id: string): Promise<PartRef> {
     manufacturer: e.manufacturer,
     manufacturer_canonical: row?.manufacturer?.canonical ?? null,
     quarantine_hint: quarantineHint(e),
-    same_as: [...ctx.specs.sameAsOf(e.id)],
+    ...productLinks(ctx.specs, e.id),
   };
 }
 
@@ -92,7 +97,7 @@ export async function alternativesOf(
   if (!row) throw invalidInput('id', `"${part.id}" is not a catalogue record (alternatives are found among catalogue products)`);
   const all = await ctx.catalogue.getMany(ctx.specs.rows.filter((r) => r.category === row.category).map((r) => r.id));
   const info = new Map(all.map((e) => [e.id, e]));
-  const r = findAlternatives(ctx.specs, row, { type: (id) => info.get(id)?.type ?? null }, { limit, must });
+  const r = findAlternatives(ctx.specs, row, { type: (id) => info.get(id)?.type ?? null }, { limit, must, keep: new Set(part.versions.map((v) => v.id)) });
   return {
     part,
     alternatives: r.alternatives.map((a) => ({ ...a, name: info.get(a.id)?.name ?? a.id, manufacturer: info.get(a.id)?.manufacturer ?? null })),

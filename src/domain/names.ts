@@ -1,0 +1,115 @@
+/**
+ * Name resolution, one layer for search_parts, get_part's did-you-mean, find_where_used and
+ * find_alternatives: a name given as a whole ("宇树", "CubeMars", "Feetech") is read through
+ * data/manufacturers.json to its company, with every other form the company is written as
+ * (canonical name, aliases, brands) and the product families it sells under (DYNAMIXEL, STS),
+ * each with its evidence. A name the table does not hold resolves to nothing: no alias is guessed.
+ *
+ * For a query that finds nothing, `elsewhere` says where else the name occurs and the call that
+ * shows it: quarantined records, the company's other names, the open-source layer's BOM lines and
+ * URDF parts, and close spellings of the catalogue's words.
+ */
+import { levenshtein } from './distance.js';
+import { foldName, type ManufacturerEvidence, type ManufacturerTable } from './specs/manufacturers.js';
+import { textMatcher, tokensOf, type Matcher } from './where-used.js';
+
+export type NameRelation = 'canonical' | 'alias' | 'brand' | 'family';
+
+export interface NameForm {
+  name: string;
+  relation: NameRelation;
+  evidence: ManufacturerEvidence | null;
+}
+
+export interface NameReading {
+  /** The company the name resolves to (canonical name). */
+  company: string;
+  /** How the name given relates to it. */
+  via: NameForm;
+  /** Every form of the company, the one given included (families last). */
+  forms: NameForm[];
+}
+
+const readers = new WeakMap<ManufacturerTable, Map<string, NameReading>>();
+
+function byFold(table: ManufacturerTable): Map<string, NameReading> {
+  let m = readers.get(table);
+  if (m) return m;
+  m = new Map();
+  for (const c of table.file.companies) {
+    const forms: NameForm[] = [
+      { name: c.canonical, relation: 'canonical', evidence: null },
+      ...c.aliases.map((a) => ({ name: a.name, relation: 'alias' as const, evidence: a.evidence })),
+      ...c.brands.map((b) => ({ name: b.name, relation: 'brand' as const, evidence: b.evidence })),
+      ...c.families.map((f) => ({ name: f.name, relation: 'family' as const, evidence: f.evidence })),
+    ];
+    for (const f of forms) {
+      const k = foldName(f.name);
+      if (k !== '' && !m.has(k)) m.set(k, { company: c.canonical, via: f, forms });
+    }
+  }
+  readers.set(table, m);
+  return m;
+}
+
+/** The company a text names as a whole (case, width, spaces and punctuation folded), or null. */
+export function readName(table: ManufacturerTable, text: string): NameReading | null {
+  return byFold(table).get(foldName(text)) ?? null;
+}
+
+/** Where else a name occurs, and the call that shows it. */
+export interface Elsewhere {
+  where: 'quarantined' | 'other_name' | 'open_source_layer' | 'catalogue' | 'close_spelling';
+  count: number;
+  call: { tool: string; arguments: Record<string, unknown> };
+  note: string;
+}
+
+/** Close spellings of `term` among `words` (edit distance 1 for words up to 5 characters, else 2), nearest first, at most `max`. */
+export function closeSpellings(term: string, words: Iterable<string>, max = 3): string[] {
+  if ([...term].length < 4) return [];
+  const limit = term.length <= 5 ? 1 : 2;
+  const found: { w: string; d: number }[] = [];
+  for (const w of words) {
+    if (w === term || Math.abs(w.length - term.length) > limit) continue;
+    const d = levenshtein(term, w);
+    if (d <= limit) found.push({ w, d });
+  }
+  found.sort((a, b) => a.d - b.d || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
+  return found.slice(0, max).map((x) => x.w);
+}
+
+/** A short note on how a form names the company, with its evidence. */
+export function formNote(r: NameReading, f: NameForm): string {
+  const what = f.relation === 'canonical' ? `the name of ${r.company}` : f.relation === 'family' ? `a product family of ${r.company}` : `${f.relation === 'alias' ? 'another name' : 'a brand'} of ${r.company}`;
+  const ev = f.evidence ? `: ${f.evidence.note}${f.evidence.id ? ` (${f.evidence.id})` : ''}` : '';
+  return `"${f.name}" is ${what}${ev} (data/manufacturers.json)`;
+}
+
+/**
+ * The where-used matcher of a free-text query: the query itself, and when it names a company as a
+ * whole, any of the company's other names and product families too ("Feetech" reaches "STS3215").
+ * The query's own terms and model codes are the ones reported.
+ */
+export function nameMatcher(table: ManufacturerTable, q: string): { matcher: Matcher; named: NameReading | null; forms: NameForm[] } {
+  const first = textMatcher(q);
+  const named = readName(table, q);
+  const forms = named ? named.forms.filter((f) => f !== named.via && tokensOf(f.name).length > 0) : [];
+  if (forms.length === 0) return { matcher: first, named, forms };
+  const all = [first, ...forms.map((f) => textMatcher(f.name))];
+  const matcher: Matcher = {
+    terms: first.terms,
+    model_codes: first.model_codes,
+    match(hay) {
+      let fields: Set<string> | null = null;
+      for (const m of all) {
+        const f = m.match(hay);
+        if (!f) continue;
+        fields ??= new Set();
+        for (const x of f) fields.add(x);
+      }
+      return fields ? [...fields] : null;
+    },
+  };
+  return { matcher, named, forms };
+}
