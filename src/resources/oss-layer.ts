@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/errors.js';
 import { OSS_DATA_FILE } from '../ingest/oss/layer.js';
 import { defineDataset } from './define.js';
-import { pageOf } from './paging.js';
+import { pageOf, recordsBudget } from './paging.js';
 
 type OssRecord = Record<string, unknown> & { source_id?: string; source_robot?: string };
 interface OssSource extends Record<string, unknown> {
@@ -62,10 +62,13 @@ export function robotsOf(doc: OssDoc): { slug: string; name: string; sources: Os
   return [...out.values()];
 }
 
+/** Characters a page of a source's records may use: its envelope carries the whole source entry (a URDF's kinematics too). */
+export const sourceBudget = (s: OssSource) => recordsBudget({ source: s, count: 0, page: 0, pages: 0, next_uri: `${OSS_SOURCE_PREFIX}${s.id}/page/00` });
+
 /** One source's entry as the index lists it: who, what licence, how many records and pages, where to read them. */
 function sourceEntry(doc: OssDoc, s: OssSource) {
   const records = recordsOf(doc, s.id);
-  return { id: s.id, name: s.name ?? null, robot: s.robot ?? null, license: s.license ?? null, dof: s.dof ?? null, records: records.length, pages: pageOf(records, 1)?.pages ?? 1, uri: `${OSS_SOURCE_PREFIX}${s.id}` };
+  return { id: s.id, name: s.name ?? null, robot: s.robot ?? null, license: s.license ?? null, dof: s.dof ?? null, records: records.length, pages: pageOf(records, 1, sourceBudget(s))?.pages ?? 1, uri: `${OSS_SOURCE_PREFIX}${s.id}` };
 }
 
 export function ossRobotSummary(doc: OssDoc, r: ReturnType<typeof robotsOf>[number]) {

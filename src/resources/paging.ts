@@ -17,15 +17,18 @@ export interface Page<T> {
   items: T[];
 }
 
+/** Characters left for the records of a page whose envelope (everything but the records) serves as `envelope`. */
+export const recordsBudget = (envelope: unknown): number => Math.max(8_000, RESOURCE_TEXT_BUDGET - 4_000 - JSON.stringify(envelope, null, 2).length);
+
 /** Start index of every page (the first is 0), cut greedily by each record's served size. */
-function pageStarts(items: readonly unknown[]): number[] {
+function pageStarts(items: readonly unknown[], budget: number): number[] {
   const starts = [0];
   let used = 0;
   items.forEach((item, i) => {
     // Served inside an array two levels deep: each line gains four spaces of indentation.
     const text = JSON.stringify(item, null, 2);
     const size = text.length + 4 * (text.split('\n').length) + 2;
-    if (used > 0 && used + size > RECORDS_PER_PAGE_BUDGET) {
+    if (used > 0 && used + size > budget) {
       starts.push(i);
       used = 0;
     }
@@ -35,8 +38,8 @@ function pageStarts(items: readonly unknown[]): number[] {
 }
 
 /** Page `page` (1-based) of the list, or null when there is no such page. */
-export function pageOf<T>(items: readonly T[], page: number): Page<T> | null {
-  const starts = pageStarts(items);
+export function pageOf<T>(items: readonly T[], page: number, budget = RECORDS_PER_PAGE_BUDGET): Page<T> | null {
+  const starts = pageStarts(items, budget);
   if (!Number.isInteger(page) || page < 1 || page > starts.length) return null;
   const end = page < starts.length ? starts[page] : items.length;
   return { page, pages: starts.length, items: items.slice(starts[page - 1], end) };

@@ -14,7 +14,7 @@ import { EXPORT_URI_PREFIX, exportStore, type ExportCaller } from './exports.js'
 import { designAdapterPlate, parsePlateUri, PLATE_URI_PREFIX } from '../domain/plates/index.js';
 import { plateFile } from '../geometry/plate-files.js';
 import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
-import { OSS_ROBOT_PREFIX, OSS_SOURCE_PREFIX, ossDocument, ossRobotSummary, recordsOf, robotsOf } from './oss-layer.js';
+import { OSS_ROBOT_PREFIX, OSS_SOURCE_PREFIX, ossDocument, ossRobotSummary, recordsOf, robotsOf, sourceBudget } from './oss-layer.js';
 import { pageLinks, pageOf, splitPage } from './paging.js';
 
 /** At most this many values per completion answer (the protocol's limit); total and hasMore say how many matched. */
@@ -189,7 +189,7 @@ export async function readResource(deps: Deps, uri: string, reader: ExportCaller
     const s = doc.meta.sources.find((x) => x.id.toLowerCase() === source.key.toLowerCase());
     if (!s) throw new ResourceMissing(`No source "${source.key}" in the open-source layer; the sources are ${doc.meta.sources.map((x) => x.id).join(', ')}.`);
     const records = recordsOf(doc, s.id);
-    const p = pageOf(records, source.page);
+    const p = pageOf(records, source.page, sourceBudget(s));
     if (!p) throw new ResourceMissing(`Source ${s.id} has no page ${source.page}; read ${OSS_SOURCE_PREFIX}${s.id} for page 1 and its page count.`);
     return json(uri, { source: s, count: records.length, ...pageLinks(`${OSS_SOURCE_PREFIX}${s.id}`, p), data: p.items });
   }

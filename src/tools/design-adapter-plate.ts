@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { designAdapterPlate, PLATE_FORMATS, PLATE_HOLE_OPTIONS, PlateAnswer, type PlateFormat } from '../domain/plates/index.js';
+import { designAdapterPlate, PLATE_FORMATS, PLATE_HOLE_OPTIONS, PLATE_MEDIA_TYPES, PlateAnswer, type PlateFormat } from '../domain/plates/index.js';
 import { plateFile } from '../geometry/plate-files.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -39,6 +39,12 @@ export const designAdapterPlateTool = defineTool({
       method: 'GET',
       path: '/api/adapter-plate',
       summary: 'Adapter plate for two flanges: JSON design, or the STL, 3MF or OpenSCAD file',
+      produces: [
+        { contentType: PLATE_MEDIA_TYPES.json, schema: PlateOutput, description: 'format json (the default): the design with every feature, rule and source' },
+        { contentType: PLATE_MEDIA_TYPES.stl, schema: z.string().describe('binary STL'), description: 'format stl: binary STL, sent as an attachment' },
+        { contentType: PLATE_MEDIA_TYPES['3mf'], schema: z.string().describe('3MF package (zip)'), description: 'format 3mf: a 3MF package, sent as an attachment' },
+        { contentType: PLATE_MEDIA_TYPES.scad, schema: z.string(), description: 'format scad: the OpenSCAD source of the same design' },
+      ],
       render: async (o) => {
         const out = o as PlateOutput;
         const file = out.format === 'json' ? null : await plateFile(out, out.format);

@@ -5,18 +5,8 @@
  */
 import { html, query, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
+import type { CompactSpec } from '../../domain/specs/query.js';
 
-interface CompactSpec {
-  value?: number;
-  min?: number;
-  max?: number;
-  values?: string[];
-  unit: string | null;
-  notation: string;
-  rating?: string;
-  qualifier?: string;
-  level: string;
-}
 
 interface SearchOut {
   data: { id: string; name?: string; manufacturer?: string | null; category?: string; quarantine?: boolean; specs?: Record<string, CompactSpec> }[];
