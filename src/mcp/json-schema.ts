@@ -22,19 +22,25 @@ function keywordsFor(type: string, schema: Json): Json {
   return Object.fromEntries(Object.entries(schema).filter(([k]) => keep.has(k)));
 }
 
-function portable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(portable);
+/** Keywords whose values are data (enums, lists of names, examples), never schemas to walk into. */
+const LITERAL_KEYS = new Set(['enum', 'const', 'required', 'examples', 'default']);
+
+/** `output`: `additionalProperties: false` is left out (an output is typed by its properties; strictness only matters for what a client sends). */
+function portable(node: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(node)) return node.map((n) => portable(n, io));
   if (node === null || typeof node !== 'object') return node;
   const src = node as Json;
   const out: Json = {};
   for (const [k, v] of Object.entries(src)) {
     // Keys whose values are maps of name -> schema, not schemas themselves.
     if (k === 'properties' || k === '$defs' || k === 'definitions' || k === 'patternProperties') {
-      out[k] = Object.fromEntries(Object.entries(v as Json).map(([n, s]) => [n, portable(s)]));
-    } else if (k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default') {
+      out[k] = Object.fromEntries(Object.entries(v as Json).map(([n, s]) => [n, portable(s, io)]));
+    } else if (io === 'output' && k === 'additionalProperties' && v === false) {
+      continue;
+    } else if (LITERAL_KEYS.has(k)) {
       out[k] = v;
     } else {
-      out[k] = portable(v);
+      out[k] = portable(v, io);
     }
   }
   // Tuple -> array of the union of its members, with the tuple's length kept as min/maxItems.
@@ -63,18 +69,6 @@ function portable(node: unknown): unknown {
   for (const k of ['additionalProperties', 'items']) {
     const v = out[k];
     if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) out[k] = true;
-  }
-  return out;
-}
-
-/** Drops `additionalProperties: false` (an output is typed by its properties; strictness only matters for what a client sends). */
-function lenient(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(lenient);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(node as Json)) {
-    if (k === 'additionalProperties' && v === false) continue;
-    out[k] = k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default' ? v : k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([n, s]) => [n, lenient(s)])) : lenient(v);
   }
   return out;
 }
@@ -114,7 +108,7 @@ function share(root: Json): Json {
         }
       }
       for (const [key, v] of Object.entries(obj)) {
-        if (key === 'enum' || key === 'const' || key === 'required' || key === 'examples' || key === 'default') continue;
+        if (LITERAL_KEYS.has(key)) continue;
         if (key === 'properties' || key === '$defs') for (const [n, c] of Object.entries(v as Json)) visit(c, n, false);
         else visit(v, name, false);
       }
@@ -139,7 +133,7 @@ function share(root: Json): Json {
       if (typeof obj.$ref !== 'string' && shape(obj) === best!.key) return obj.description === undefined ? { $ref: ref } : { $ref: ref, description: obj.description };
       const out: Json = {};
       for (const [k, v] of Object.entries(obj)) {
-        if (k === 'enum' || k === 'const' || k === 'required' || k === 'examples' || k === 'default') out[k] = v;
+        if (LITERAL_KEYS.has(k)) out[k] = v;
         else if (k === 'properties' || k === '$defs') out[k] = Object.fromEntries(Object.entries(v as Json).map(([n, c]) => [n, replace(c)]));
         else out[k] = replace(v);
       }
@@ -161,6 +155,6 @@ function share(root: Json): Json {
  */
 export function toPortableJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
-  const p = portable(rest) as Json;
-  return io === 'output' ? share(lenient(p) as Json) : p;
+  const p = portable(rest, io) as Json;
+  return io === 'output' ? share(p) : p;
 }
