@@ -182,7 +182,14 @@ export function manufacturerForms(written: string): string[] {
 interface Hay {
   field: string;
   tokens: string[];
+  /** The tokens joined: a needle that is not inside it cannot match (a quick test before runMatch). */
+  joined: string;
 }
+
+const hay = (field: string, tokens: string[]): Hay => ({ field, tokens, joined: tokens.join('') });
+
+/** runMatch, after the quick test: a needle absent from the joined tokens matches no run of them. */
+const hayMatch = (h: Hay, needle: string): boolean => h.joined.includes(needle) && runMatch(h.tokens, needle);
 
 /**
  * The haystacks of a BOM line or URDF mention, once per frozen line (the layer is frozen when
@@ -204,15 +211,15 @@ function memoHay<T extends object>(x: T, make: (x: T) => Hay[]): readonly Hay[] 
 const bomHay = (l: LayerBomLine): readonly Hay[] => memoHay(l, makeBomHay);
 
 function makeBomHay(l: LayerBomLine): Hay[] {
-  const h: Hay[] = [{ field: 'item', tokens: tokensOf(l.item_as_written ?? l.item) }];
-  if (l.part_number) h.push({ field: 'part_number', tokens: tokensOf(l.part_number) });
-  if (l.manufacturer) h.push({ field: 'manufacturer', tokens: tokensOf(l.manufacturer) });
-  if (l.manufacturer_part) h.push({ field: 'manufacturer_part', tokens: tokensOf(l.manufacturer_part) });
-  if (l.supplier_part) h.push({ field: 'supplier_part', tokens: tokensOf(l.supplier_part) });
+  const h: Hay[] = [hay('item', tokensOf(l.item_as_written ?? l.item))];
+  if (l.part_number) h.push(hay('part_number', tokensOf(l.part_number)));
+  if (l.manufacturer) h.push(hay('manufacturer', tokensOf(l.manufacturer)));
+  if (l.manufacturer_part) h.push(hay('manufacturer_part', tokensOf(l.manufacturer_part)));
+  if (l.supplier_part) h.push(hay('supplier_part', tokensOf(l.supplier_part)));
   for (const k of l.links) {
-    if (k.label) h.push({ field: 'link_label', tokens: tokensOf(k.label) });
+    if (k.label) h.push(hay('link_label', tokensOf(k.label)));
     const u = urlParts(k.url);
-    h.push({ field: 'link_url', tokens: [...(u.hostLabel ? [u.hostLabel] : []), ...u.pathTokens] });
+    h.push(hay('link_url', [...(u.hostLabel ? [u.hostLabel] : []), ...u.pathTokens]));
   }
   return h;
 }
@@ -232,11 +239,11 @@ export function textMatcher(q: string): Matcher {
     terms,
     model_codes: modelCodes(q),
     match(hay) {
-      const whole = hay.filter((h) => runMatch(h.tokens, compact)).map((h) => h.field);
+      const whole = hay.filter((h) => hayMatch(h, compact)).map((h) => h.field);
       if (whole.length > 0) return [...new Set(whole)];
       const fields = new Set<string>();
       for (const t of terms) {
-        const f = hay.filter((h) => runMatch(h.tokens, t)).map((h) => h.field);
+        const f = hay.filter((h) => hayMatch(h, t)).map((h) => h.field);
         if (f.length === 0) return null;
         f.forEach((x) => fields.add(x));
       }
@@ -254,7 +261,7 @@ export function entityMatcher(name: string): Matcher {
     terms,
     model_codes: codes,
     match(hay) {
-      const f = hay.filter((h) => needles.some((n) => runMatch(h.tokens, n))).map((h) => h.field);
+      const f = hay.filter((h) => needles.some((n) => hayMatch(h, n))).map((h) => h.field);
       return f.length > 0 ? [...new Set(f)] : null;
     },
   };
@@ -294,7 +301,7 @@ const urdfHay = (m: LayerUrdfSource['mentions'][number]): readonly Hay[] => memo
 
 function makeUrdfHay(m: LayerUrdfSource['mentions'][number]): Hay[] {
   const base = m.kind === 'mesh' ? m.name.replace(/\.[A-Za-z0-9]{2,4}$/, '') : m.name;
-  return [{ field: m.kind === 'mesh' ? 'urdf_mesh' : 'urdf_material', tokens: tokensOf(base) }];
+  return [hay(m.kind === 'mesh' ? 'urdf_mesh' : 'urdf_material', tokensOf(base))];
 }
 
 /**
