@@ -13,8 +13,28 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+const SPECIAL = /[&<>"']/;
+const SPECIAL_ALL = /[&<>"']/g;
+const escapeChar = (ch: string) => ESCAPES[ch]!;
+
 export function esc(v: unknown): string {
-  return String(v).replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+  const s = typeof v === 'string' ? v : String(v);
+  // Most values (ids, names, numbers) hold nothing to escape: one test, no replace.
+  return SPECIAL.test(s) ? s.replace(SPECIAL_ALL, escapeChar) : s;
+}
+
+/**
+ * render(key), kept per frozen object: a cacheable tool's answer is deep-frozen and handed out
+ * again (src/tools/run.ts), so the HTML a page makes of it is made once (memoisation, not state;
+ * an answer that is not frozen is rendered afresh every time).
+ */
+export function renderedOnce<K extends object, V>(memo: WeakMap<K, V>, key: K, render: (key: K) => V): V {
+  let v = memo.get(key);
+  if (v === undefined) {
+    v = render(key);
+    if (Object.isFrozen(key)) memo.set(key, v);
+  }
+  return v;
 }
 
 function part(v: unknown): string {
@@ -60,17 +80,53 @@ export interface PageContent {
   status?: number;
 }
 
+/**
+ * The page around a body. Everything but the title and the body depends only on the nav entry,
+ * stylesheets, scripts and attribution (the same few per page kind), so those two pieces are
+ * made once per combination and kept.
+ */
 export function layout(p: PageContent, attribution: string): string {
-  return (
-    '<!doctype html>' +
-    html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${p.title} · robot-parts-mcp</title><link rel="icon" href="data:,">${(p.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">`)}<link rel="stylesheet" href="/assets/style.css"></head>
+  const [afterTitle, close] = chrome(p, attribution);
+  return HEAD + esc(p.title) + afterTitle + p.body.text + close;
+}
+
+const HEAD = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\n<title>';
+const openings = new Map<string, string>();
+const closings = new Map<string, string>();
+/** At most this many of each are kept (pages name their styles and scripts literally: a handful). */
+const CHROME_KEPT = 64;
+
+function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    if (map.size < CHROME_KEPT) map.set(key, v);
+  }
+  return v;
+}
+
+/** The page's HTML from its title to its body, and from its body to the end. */
+function chrome(p: PageContent, attribution: string): [string, string] {
+  const styles = p.styles ?? [];
+  const scripts = p.scripts ?? [];
+  const open = kept(
+    openings,
+    `${p.current ?? ''}\u0000${styles.join('\u0000')}`,
+    () =>
+      html` · robot-parts-mcp</title><link rel="icon" href="data:,">${styles.map((s) => html`<link rel="stylesheet" href="${s}">`)}<link rel="stylesheet" href="/assets/style.css"></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="site"><a class="brand" href="/">robot-parts-mcp</a><nav aria-label="Main">${NAV.map(
       ([href, label]) => html` <a href="${href}"${p.current === href ? new Html(' aria-current="page"') : ''}>${label}</a>`,
     )}</nav></header>
-<main id="main">${p.body}</main>
-<footer class="site">${attribution} · Pages are views over the same tools as the MCP server and the REST API (<a href="/docs">API reference</a>).</footer>
-${(p.scripts ?? []).map((s) => (s.includes('/vendor/') ? html`<script defer src="${s}"></script>` : html`<script type="module" src="${s}"></script>`))}</body></html>`.text
+<main id="main">`.text,
   );
+  const close = kept(
+    closings,
+    `${attribution}\u0000${scripts.join('\u0000')}`,
+    () =>
+      html`</main>
+<footer class="site">${attribution} · Pages are views over the same tools as the MCP server and the REST API (<a href="/docs">API reference</a>).</footer>
+${scripts.map((s) => (s.includes('/vendor/') ? html`<script defer src="${s}"></script>` : html`<script type="module" src="${s}"></script>`))}</body></html>`.text,
+  );
+  return [open, close];
 }
