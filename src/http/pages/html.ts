@@ -70,7 +70,7 @@ export const NAV: readonly [string, string][] = [
 
 export interface PageContent {
   title: string;
-  body: Html;
+  body: Html | HtmlPieces;
   /** Page scripts (served under /assets/), run in order after the content: ours as modules, vendor bundles as classic deferred scripts. */
   scripts?: readonly string[];
   /** Extra stylesheets (served under /assets/). */
@@ -80,19 +80,41 @@ export interface PageContent {
   status?: number;
 }
 
-/**
- * The page around a body. Everything but the title and the body depends only on the nav entry,
- * stylesheets, scripts and attribution (the same few per page kind), so those two pieces are
- * made once per combination and kept.
- */
-export function layout(p: PageContent, attribution: string): string {
-  const [afterTitle, close] = chrome(p, attribution);
-  return HEAD + esc(p.title) + afterTitle + p.body.text + close;
+/** HTML made once, as the UTF-8 bytes a page is sent in. */
+export const htmlBytes = (text: string): Buffer => Buffer.from(text, 'utf8');
+
+/** A page body in pieces: HTML text made for this request and HTML bytes made once (htmlBytes), in order. */
+export class HtmlPieces {
+  constructor(readonly pieces: readonly (string | Buffer)[]) {}
 }
 
-const HEAD = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\n<title>';
-const openings = new Map<string, string>();
-const closings = new Map<string, string>();
+/** The pieces written one after another into one Buffer (no string of the whole page is made). */
+export function joinHtml(pieces: readonly (string | Buffer)[]): Buffer {
+  let size = 0;
+  for (const p of pieces) size += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
+  const out = Buffer.allocUnsafe(size);
+  let off = 0;
+  for (const p of pieces) off += typeof p === 'string' ? out.write(p, off, 'utf8') : p.copy(out, off);
+  return out;
+}
+
+/**
+ * The page around a body, as the bytes sent. Everything but the title and the body depends only
+ * on the nav entry, stylesheets, scripts and attribution (the same few per page kind), so those
+ * two pieces are made once per combination and kept.
+ */
+export function layout(p: PageContent, attribution: string): Buffer {
+  const [afterTitle, close] = chrome(p, attribution);
+  const pieces: (string | Buffer)[] = [HEAD, esc(p.title), afterTitle];
+  if (p.body instanceof Html) pieces.push(p.body.text);
+  else for (const x of p.body.pieces) pieces.push(x);
+  pieces.push(close);
+  return joinHtml(pieces);
+}
+
+const HEAD = htmlBytes('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">\n<title>');
+const openings = new Map<string, Buffer>();
+const closings = new Map<string, Buffer>();
 /** At most this many of each are kept (pages name their styles and scripts literally: a handful). */
 const CHROME_KEPT = 64;
 
@@ -106,27 +128,27 @@ function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
 }
 
 /** The page's HTML from its title to its body, and from its body to the end. */
-function chrome(p: PageContent, attribution: string): [string, string] {
+function chrome(p: PageContent, attribution: string): [Buffer, Buffer] {
   const styles = p.styles ?? [];
   const scripts = p.scripts ?? [];
   const open = kept(
     openings,
     `${p.current ?? ''}\u0000${styles.join('\u0000')}`,
     () =>
-      html` · robot-parts-mcp</title><link rel="icon" href="data:,">${styles.map((s) => html`<link rel="stylesheet" href="${s}">`)}<link rel="stylesheet" href="/assets/style.css"></head>
+      htmlBytes(html` · robot-parts-mcp</title><link rel="icon" href="data:,">${styles.map((s) => html`<link rel="stylesheet" href="${s}">`)}<link rel="stylesheet" href="/assets/style.css"></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="site"><a class="brand" href="/">robot-parts-mcp</a><nav aria-label="Main">${NAV.map(
       ([href, label]) => html` <a href="${href}"${p.current === href ? new Html(' aria-current="page"') : ''}>${label}</a>`,
     )}</nav></header>
-<main id="main">`.text,
+<main id="main">`.text),
   );
   const close = kept(
     closings,
     `${attribution}\u0000${scripts.join('\u0000')}`,
     () =>
-      html`</main>
+      htmlBytes(html`</main>
 <footer class="site">${attribution} · Pages are views over the same tools as the MCP server and the REST API (<a href="/docs">API reference</a>).</footer>
-${scripts.map((s) => (s.includes('/vendor/') ? html`<script defer src="${s}"></script>` : html`<script type="module" src="${s}"></script>`))}</body></html>`.text,
+${scripts.map((s) => (s.includes('/vendor/') ? html`<script defer src="${s}"></script>` : html`<script type="module" src="${s}"></script>`))}</body></html>`.text),
   );
   return [open, close];
 }

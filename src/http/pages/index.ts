@@ -89,7 +89,7 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
   };
 
   const send = (c: Context<AppEnv>, p: PageContent, csp = CSP) =>
-    c.html(layout(p, ATTRIBUTION), (p.status ?? 200) as 200, { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
+    c.body(layout(p, ATTRIBUTION) as Uint8Array<ArrayBuffer>, (p.status ?? 200) as 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
 
   const page = (route: string, render: (r: PageRequest) => Promise<PageContent>, csp = CSP) =>
     app.get(route, async (c) => {

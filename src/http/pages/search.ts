@@ -9,7 +9,7 @@
  * object; only what the request's own arguments change (form values, the facet links' query,
  * the pager) is written per request.
  */
-import { esc, html, Html, query, renderedOnce, type PageContent } from './html.js';
+import { esc, html, HtmlPieces, htmlBytes, query, renderedOnce, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
 import type { CompactSpec } from '../../domain/specs/query.js';
 
@@ -86,67 +86,70 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
   }
   const link = (over: Record<string, string | undefined>) => `/search${query({ ...args, cursor: undefined, ...over })}`;
 
-  const form =
-    FORM_Q +
-    esc(args.q ?? '') +
-    FORM_WHERE +
-    esc(args.where ?? '') +
-    FORM_CATEGORY +
-    categoryOptions(renderedOnce(optionsOf, stats, renderOptions), args.category) +
-    FORM_SORT +
-    esc(args.sort ?? '') +
-    FORM_END;
-
-  let results: string;
+  const page: (string | Buffer)[] = [FORM_Q, esc(args.q ?? ''), FORM_WHERE, esc(args.where ?? ''), FORM_CATEGORY, categoryOptions(renderedOnce(optionsOf, stats, renderOptions), args.category), FORM_SORT, esc(args.sort ?? ''), FORM_END];
+  if (facets) facetList(page, facets, args);
+  page.push(ASIDE_END);
   if (result) {
     const m = result.meta;
     const fields = shownFields(result);
     const unitOf = (f: string) => facets?.fields.find((x) => x.name === f)?.unit ?? null;
-    results =
+    page.push(
       html`<h2 id="results">${m.total} match${m.total === 1 ? '' : 'es'}</h2>
 ${m.filters.length ? html`<div class="scroll"><table><caption class="visually-hidden">What each filter did</caption><thead><tr><th scope="col">Filter</th><th scope="col">Applied as</th><th scope="col" class="num">Matched</th><th scope="col" class="num">Unknown (not declared, left out)</th><th scope="col" class="num">Declared but failed</th></tr></thead><tbody>${m.filters.map(
         (f) => html`<tr><td><code>${f.field} ${f.op} ${Array.isArray(f.value) ? f.value.join('|') : String(f.value)}</code></td><td>${f.applied.join(', ')}</td><td class="num">${f.matched}</td><td class="num">${f.unknown_excluded}</td><td class="num">${f.failed}</td></tr>`,
       )}</tbody></table></div>` : ''}
 ${m.sort ? html`<p>Sorted by ${m.sort.field} ${m.sort.order}; ${m.sort.undeclared_last} without a value are listed last.</p>` : ''}
 ${m.quarantined_excluded ? html`<p class="note">${m.quarantined_excluded} matching record(s) are quarantined as suspicious and left out.</p>` : ''}
-`.text +
-      (result.data.length
-        ? html`<div class="scroll"><table id="results-table" data-live-filter><caption class="visually-hidden">Matching parts</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Category</th>${fields.map((f) => html`<th scope="col">${f}${unitOf(f) ? ` (${unitOf(f)})` : ''}</th>`)}</tr></thead><tbody>`.text +
-          renderedOnce(rowsOf, result, renderRows) +
-          '</tbody></table></div>'
-        : '<p>No part matches.</p>') +
+`.text,
+    );
+    if (result.data.length) {
+      page.push(
+        html`<div class="scroll"><table id="results-table" data-live-filter><caption class="visually-hidden">Matching parts</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Category</th>${fields.map((f) => html`<th scope="col">${f}${unitOf(f) ? ` (${unitOf(f)})` : ''}</th>`)}</tr></thead><tbody>`.text,
+        renderedOnce(rowsOf, result, renderRows),
+        TABLE_END,
+      );
+    } else page.push(NO_MATCH);
+    page.push(
       html`
-<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${link({})}">First page</a>` : ''}${result.next_cursor ? html`<a href="${link({ cursor: result.next_cursor })}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${m.total}</span></nav>`.text;
+<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${link({})}">First page</a>` : ''}${result.next_cursor ? html`<a href="${link({ cursor: result.next_cursor })}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${m.total}</span></nav>`.text,
+    );
   } else if (failure) {
-    results = html`<div class="error" role="alert"><p>${failure.message}</p>${failure.field ? html`<p class="muted">field <code>${failure.field}</code></p>` : ''}</div>`.text;
-  } else results = '<p>Type words, a spec filter, or pick a category.</p>';
+    page.push(html`<div class="error" role="alert"><p>${failure.message}</p>${failure.field ? html`<p class="muted">field <code>${failure.field}</code></p>` : ''}</div>`.text);
+  } else page.push(NOTHING_ASKED);
+  page.push(SECTION_END);
 
   return {
     title: result ? `Search: ${result.meta.total} matches` : 'Search',
     current: '/search',
     status: failure ? 400 : 200,
     scripts: result?.data.length ? FILTER_SCRIPT : [],
-    body: new Html('<h1>Search parts</h1>' + form + '<div class="layout"><aside aria-label="Spec fields">' + (facets ? facetList(facets, args) : '') + '</aside><section aria-label="Results">' + results + '</section></div>'),
+    body: new HtmlPieces(page),
   };
 }
 
 const FILTER_SCRIPT = ['/assets/filter.js'];
 
-const FORM_Q = `<form class="inline" action="/search" method="get" role="search">
-<div><label for="q">Words</label><input id="q" type="search" name="q" value="`;
-const FORM_WHERE = `"></div>
-<div><label for="where">Spec filter (where)</label><input id="where" type="text" name="where" value="`;
-const FORM_CATEGORY = `" aria-describedby="where-help"></div>
-<div><label for="category">Category</label><select id="category" name="category"><option value="">All</option>`;
-const FORM_SORT = `</select></div>
-<div><label for="sort">Sort</label><input id="sort" type="text" name="sort" value="`;
-const FORM_END = `" placeholder="torque_rated desc"></div>
+const FORM_Q = htmlBytes(`<h1>Search parts</h1><form class="inline" action="/search" method="get" role="search">
+<div><label for="q">Words</label><input id="q" type="search" name="q" value="`);
+const FORM_WHERE = htmlBytes(`"></div>
+<div><label for="where">Spec filter (where)</label><input id="where" type="text" name="where" value="`);
+const FORM_CATEGORY = htmlBytes(`" aria-describedby="where-help"></div>
+<div><label for="category">Category</label><select id="category" name="category"><option value="">All</option>`);
+const FORM_SORT = htmlBytes(`</select></div>
+<div><label for="sort">Sort</label><input id="sort" type="text" name="sort" value="`);
+const FORM_END = htmlBytes(`" placeholder="torque_rated desc"></div>
 <button type="submit">Search</button></form>
-<p id="where-help" class="muted">Filters are separated by <code>;</code>, e.g. <code>torque_rated&gt;=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN</code>, in any unit the fields below accept. A part that does not declare a field never matches; the counts say how many were left out that way.</p>`;
+<p id="where-help" class="muted">Filters are separated by <code>;</code>, e.g. <code>torque_rated&gt;=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN</code>, in any unit the fields below accept. A part that does not declare a field never matches; the counts say how many were left out that way.</p><div class="layout"><aside aria-label="Spec fields">`);
+const ASIDE_END = htmlBytes('</aside><section aria-label="Results">');
+const TABLE_END = htmlBytes('</tbody></table></div>');
+const NO_MATCH = htmlBytes('<p>No part matches.</p>');
+const NOTHING_ASKED = htmlBytes('<p>Type words, a spec filter, or pick a category.</p>');
+const SECTION_END = htmlBytes('</section></div>');
 
 /** The category options of a get_catalogue_stats answer, none selected, and where ` selected` goes for each slug. */
 interface Options {
   text: string;
+  bytes: Buffer;
   at: Map<string, number[]>;
 }
 const optionsOf = new WeakMap<Stats, Options>();
@@ -161,12 +164,12 @@ function renderOptions(stats: Stats): Options {
     at.set(k.slug, list);
     text += html`>${k.name} (${k.count})</option>`.text;
   }
-  return { text, at };
+  return { text, bytes: htmlBytes(text), at };
 }
 
-function categoryOptions(o: Options, category: string | undefined): string {
+function categoryOptions(o: Options, category: string | undefined): string | Buffer {
   const at = category === undefined ? undefined : o.at.get(category);
-  if (!at) return o.text;
+  if (!at) return o.bytes;
   let out = '';
   let from = 0;
   for (const i of at) {
@@ -181,10 +184,10 @@ function shownFields(result: SearchOut): string[] {
   return [...new Set([...result.meta.filters.map((f) => f.field), ...(result.meta.sort ? [result.meta.sort.field] : [])])];
 }
 
-const rowsOf = new WeakMap<SearchOut, string>();
+const rowsOf = new WeakMap<SearchOut, Buffer>();
 
 /** The table rows of a search answer's hits (their columns depend on the answer alone). */
-function renderRows(result: SearchOut): string {
+function renderRows(result: SearchOut): Buffer {
   const fields = shownFields(result);
   let out = '';
   for (const h of result.data) {
@@ -193,17 +196,19 @@ function renderRows(result: SearchOut): string {
     for (const f of fields) out += `<td>${specCell(h.specs?.[f]).text}</td>`;
     out += '</tr>';
   }
-  return out;
+  return htmlBytes(out);
 }
 
 /**
  * The facet list of a list_spec_fields answer with its links cut out: `text` around the links'
- * `where` clauses (`clauses`, form-encoded and escaped). Each link is the page's own query with
- * the clause added to its where (link() in searchPage), so only that query is written per request.
+ * `where` clauses (`clauses`, form-encoded and escaped; `clauseText[i]` is clause i and the text
+ * after it). Each link is the page's own query with the clause added to its where (link() in
+ * searchPage), so only that query is written per request.
  */
 interface FacetPieces {
-  text: string[];
-  clauses: string[];
+  text: Buffer[];
+  clauses: Buffer[];
+  clauseText: Buffer[];
 }
 const facetsOf = new WeakMap<Facets, FacetPieces>();
 
@@ -238,17 +243,18 @@ function renderFacets(facets: Facets): FacetPieces {
     }
   }
   text.push(cur + '</details>');
-  return { text, clauses };
+  return { text: text.map(htmlBytes), clauses: clauses.map(htmlBytes), clauseText: clauses.map((c, i) => htmlBytes(c + text[i + 1]!)) };
 }
 
-/** The facet list for a request: each link is /search with the request's arguments and the clause added to its where. */
-function facetList(facets: Facets, args: Record<string, string>): string {
-  const { text, clauses } = renderedOnce(facetsOf, facets, renderFacets);
-  if (clauses.length === 0) return text[0]!;
+/** The facet list for a request, onto `page`: each link is /search with the request's arguments and the clause added to its where. */
+function facetList(page: (string | Buffer)[], facets: Facets, args: Record<string, string>): void {
+  const { text, clauses, clauseText } = renderedOnce(facetsOf, facets, renderFacets);
+  page.push(text[0]!);
+  if (clauses.length === 0) return;
   const [before, after] = whereLinkAround(args);
-  let out = text[0]!;
-  for (let i = 0; i < clauses.length; i++) out += before + clauses[i] + after + text[i + 1]!;
-  return out;
+  const head = htmlBytes(before);
+  if (after === '') for (const ct of clauseText) page.push(head, ct);
+  else for (let i = 0; i < clauses.length; i++) page.push(head, clauses[i]!, after, text[i + 1]!);
 }
 
 /**
