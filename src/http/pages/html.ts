@@ -51,12 +51,31 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-/** A query string from the non-empty values given ('' when none). */
+/** A query string from the non-empty values given ('' when none), as URLSearchParams writes it. */
 export function query(params: Record<string, string | number | null | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
+  let s = '';
+  for (const k in params) {
+    const v = params[k];
+    if (v !== null && v !== undefined && v !== '') s += `${s ? '&' : '?'}${formEncoded(k)}=${formEncoded(String(v))}`;
+  }
+  return s;
+}
+
+const FORM_EXTRA = /%20|[!'()~]/g;
+const formExtra = (m: string) => (m === '%20' ? '+' : `%${m.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * A name or value as URLSearchParams writes it (application/x-www-form-urlencoded: space as +,
+ * everything but letters, digits and *-._ percent-encoded as UTF-8): encodeURIComponent, which
+ * also leaves !'()~ and writes space as %20, then those. A lone surrogate (encodeURIComponent
+ * throws) goes through URLSearchParams itself, which writes it as U+FFFD.
+ */
+export function formEncoded(v: string): string {
+  try {
+    return encodeURIComponent(v).replace(FORM_EXTRA, formExtra);
+  } catch {
+    return new URLSearchParams([['', v]]).toString().slice(1);
+  }
 }
 
 export const NAV: readonly [string, string][] = [
@@ -94,7 +113,13 @@ export function joinHtml(pieces: readonly (string | Buffer)[]): Buffer {
   for (const p of pieces) size += typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length;
   const out = Buffer.allocUnsafe(size);
   let off = 0;
-  for (const p of pieces) off += typeof p === 'string' ? out.write(p, off, 'utf8') : p.copy(out, off);
+  for (const p of pieces) {
+    if (typeof p === 'string') off += out.write(p, off, 'utf8');
+    else {
+      out.set(p, off); // TypedArray#set: a small piece's copy without Buffer#copy's argument checks
+      off += p.length;
+    }
+  }
   return out;
 }
 

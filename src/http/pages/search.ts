@@ -9,7 +9,7 @@
  * object; only what the request's own arguments change (form values, the facet links' query,
  * the pager) is written per request.
  */
-import { esc, html, HtmlPieces, htmlBytes, query, renderedOnce, type Html, type PageContent } from './html.js';
+import { esc, formEncoded, html, HtmlPieces, htmlBytes, query, renderedOnce, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
 import type { CompactSpec } from '../../domain/specs/query.js';
 
@@ -212,9 +212,6 @@ interface FacetPieces {
 }
 const facetsOf = new WeakMap<Facets, FacetPieces>();
 
-/** A value as URLSearchParams writes it (application/x-www-form-urlencoded), which query() uses. */
-const formEncoded = (v: string) => new URLSearchParams([['', v]]).toString().slice(1);
-
 function renderFacets(facets: Facets): FacetPieces {
   const text: string[] = [];
   const clauses: string[] = [];
@@ -259,21 +256,22 @@ function facetList(page: (string | Buffer)[], facets: Facets, args: Record<strin
 
 /**
  * The escaped href of link({ where: <args.where>; <clause> }) before and after the clause's own
- * encoding, in the order query() writes the arguments (a new where goes last, after any cursor).
+ * encoding, the arguments in the order link() writes them: a where already given keeps its place
+ * (after q), a new one goes last; the cursor is dropped.
  */
 function whereLinkAround(args: Record<string, string>): [string, string] {
-  const ordered: Record<string, string | undefined> = { ...args, cursor: undefined, where: args.where ? `${args.where}; ` : '' };
+  const hasWhere = args.where !== undefined;
   let before = '/search?';
   let after = '';
-  let seen = false;
-  for (const [k, v] of Object.entries(ordered)) {
-    if (k === 'where') {
-      before += `where=${formEncoded(v ?? '')}`;
-      seen = true;
-    } else if (v !== undefined && v !== '') {
-      if (seen) after += `&${formEncoded(k)}=${formEncoded(v)}`;
-      else before += `${formEncoded(k)}=${formEncoded(v)}&`;
-    }
+  for (let i = 0; i < SEARCH_PARAMS.length; i++) {
+    const k = SEARCH_PARAMS[i]!;
+    const v = args[k];
+    if (k === 'where' || k === 'cursor' || v === undefined) continue;
+    if (hasWhere && i > WHERE_AT) after += `&${k}=${formEncoded(v)}`;
+    else before += `${k}=${formEncoded(v)}&`;
   }
-  return [esc(before), esc(after)];
+  before += `where=${hasWhere ? formEncoded(`${args.where}; `) : ''}`;
+  return [esc(before), after === '' ? '' : esc(after)];
 }
+
+const WHERE_AT = SEARCH_PARAMS.indexOf('where');
