@@ -1,7 +1,7 @@
 /**
- * /search over HTTP against the shipped catalogue: the page made from remembered answers (the
- * answer cache on, each answer's HTML kept after the first request) is byte for byte the page a
- * server without the cache makes afresh, and every link the page writes carries the request's own
+ * /search and /parts/{id} over HTTP against the shipped catalogue: the page made from remembered
+ * answers (the answer cache on, each answer's HTML kept after the first request) is byte for byte
+ * the page a server without the cache makes afresh, and every link the page writes carries the request's own
  * arguments, checked against URLSearchParams (the facet links add their clause to the where).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,24 @@ describe('/search pages', () => {
     for (const p of [...paths].reverse()) expect((await get(cached, p)).body, p).toBe((await get(plain, p)).body);
     expect(cached.deps.answers.size).toBeGreaterThan(0);
     expect(plain.deps.answers.size).toBe(0);
+  });
+
+  it('a part page from remembered answers is the one a server without the answer cache makes', async () => {
+    const ids = new Set<string>(['ACT-017', 'act-017']);
+    for (const q of ['servo', 'harmonic drive', 'jetson', 'realsense']) {
+      const api = (await (await fetch(`${plain.url}/api/search?q=${encodeURIComponent(q)}`)).json()) as { data: { id: string }[] };
+      for (const h of api.data.slice(0, 3)) ids.add(h.id);
+    }
+    const paths = [...ids].map((id) => `/parts/${encodeURIComponent(id)}`);
+    paths.push('/parts/ACT-017?with=ACT-018', '/parts/ACT-017?with=NOPE-1', `/parts/ACT-017?with=${encodeURIComponent('<x>"&')}`, '/parts/NOPE-1');
+    for (const p of [...paths, ...paths]) {
+      const fresh = await get(plain, p);
+      expect(await get(cached, p), p).toEqual(fresh);
+      expect(Number(fresh.length), p).toBe(Buffer.byteLength(fresh.body, 'utf8'));
+    }
+    // Pages that show alternatives and same-product links are among them.
+    const bodies = await Promise.all(paths.map(async (p) => (await get(cached, p)).body));
+    expect(bodies.some((b) => b.includes('Compare with the first three'))).toBe(true);
   });
 
   it("every facet link is the request's arguments with its clause added to the where, the cursor dropped", async () => {
