@@ -51,16 +51,6 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-/** A query string from the non-empty values given ('' when none), as URLSearchParams writes it. */
-export function query(params: Record<string, string | number | null | undefined>): string {
-  let s = '';
-  for (const k in params) {
-    const v = params[k];
-    if (v !== null && v !== undefined && v !== '') s += `${s ? '&' : '?'}${formEncoded(k)}=${formEncoded(String(v))}`;
-  }
-  return s;
-}
-
 const FORM_EXTRA = /%20|[!'()~]/g;
 const formExtra = (m: string) => (m === '%20' ? '+' : `%${m.charCodeAt(0).toString(16).toUpperCase()}`);
 

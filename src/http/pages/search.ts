@@ -9,7 +9,7 @@
  * object; only what the request's own arguments change (form values, the facet links' query,
  * the pager) is written per request.
  */
-import { esc, formEncoded, html, HtmlPieces, htmlBytes, query, renderedOnce, type Html, type PageContent } from './html.js';
+import { esc, formEncoded, html, HtmlPieces, htmlBytes, renderedOnce, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
 import type { CompactSpec } from '../../domain/specs/query.js';
 
@@ -84,7 +84,6 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
   } catch {
     facets = null; // an unknown category is already reported by the search
   }
-  const link = (over: Record<string, string | undefined>) => `/search${query({ ...args, cursor: undefined, ...over })}`;
 
   const page: (string | Buffer)[] = [FORM_Q, esc(args.q ?? ''), FORM_WHERE, esc(args.where ?? ''), FORM_CATEGORY, categoryOptions(renderedOnce(optionsOf, stats, renderOptions), args.category), FORM_SORT, esc(args.sort ?? ''), FORM_END];
   if (facets) facetList(page, facets, args);
@@ -111,7 +110,7 @@ ${m.quarantined_excluded ? html`<p class="note">${m.quarantined_excluded} matchi
     } else page.push(NO_MATCH);
     page.push(
       html`
-<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${link({})}">First page</a>` : ''}${result.next_cursor ? html`<a href="${link({ cursor: result.next_cursor })}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${m.total}</span></nav>`.text,
+<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${pageLink(args, null)}">First page</a>` : ''}${result.next_cursor ? html`<a href="${pageLink(args, result.next_cursor)}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${m.total}</span></nav>`.text,
     );
   } else if (failure) {
     page.push(html`<div class="error" role="alert"><p>${failure.message}</p>${failure.field ? html`<p class="muted">field <code>${failure.field}</code></p>` : ''}</div>`.text);
@@ -202,8 +201,8 @@ function renderRows(result: SearchOut): Buffer {
 /**
  * The facet list of a list_spec_fields answer with its links cut out: `text` around the links'
  * `where` clauses (`clauses`, form-encoded and escaped; `clauseText[i]` is clause i and the text
- * after it). Each link is the page's own query with the clause added to its where (link() in
- * searchPage), so only that query is written per request.
+ * after it). Each link is the page's own query with the clause added to its where
+ * (whereLinkAround), so only that query is written per request.
  */
 interface FacetPieces {
   text: Buffer[];
@@ -254,10 +253,20 @@ function facetList(page: (string | Buffer)[], facets: Facets, args: Record<strin
   else for (let i = 0; i < clauses.length; i++) page.push(head, clauses[i]!, after, text[i + 1]!);
 }
 
+/** /search with the request's arguments (its cursor replaced by `cursor`, or dropped), in the order the page reads them. */
+function pageLink(args: Record<string, string>, cursor: string | null): string {
+  let s = '';
+  for (const k of SEARCH_PARAMS) {
+    const v = k === 'cursor' ? cursor : args[k];
+    if (v) s += `${s ? '&' : '?'}${k}=${formEncoded(v)}`;
+  }
+  return `/search${s}`;
+}
+
 /**
- * The escaped href of link({ where: <args.where>; <clause> }) before and after the clause's own
- * encoding, the arguments in the order link() writes them: a where already given keeps its place
- * (after q), a new one goes last; the cursor is dropped.
+ * The escaped href of a link to /search with the request's arguments and `<args.where>; <clause>`
+ * as its where, before and after the clause's own encoding: a where already given keeps its place
+ * (after q), a new one goes last (after category and sort); the cursor is dropped.
  */
 function whereLinkAround(args: Record<string, string>): [string, string] {
   const hasWhere = args.where !== undefined;
