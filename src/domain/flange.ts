@@ -130,9 +130,9 @@ export type BlockingDim = (typeof BLOCKING_DIMS)[number];
 
 export const FlangeSide = z
   .object({
-    pcd_mm: z.number().describe('Bolt pitch circle diameter, mm (from the registry)'),
-    bolt_count: z.number().int().describe('Number of bolt holes (from the registry)'),
-    thread: z.string().describe('Thread (from the registry)'),
+    pcd_mm: z.number().describe('Bolt circle diameter, mm'),
+    bolt_count: z.number().int().describe('Bolt holes'),
+    thread: z.string().describe('Thread'),
   })
   .strict();
 export type FlangeSide = z.infer<typeof FlangeSide>;
@@ -148,7 +148,7 @@ export const FlangeRulingRecord = z
     adapter_required: z.boolean(),
     adapter_available: z.boolean(),
     fastener_note: z.string().nullable().describe('null for identity'),
-    blocking_dims: z.array(z.enum(BLOCKING_DIMS)).describe('Differing dimensions among pcd_mm and bolt_count; empty unless adapter_required'),
+    blocking_dims: z.array(z.enum(BLOCKING_DIMS)).describe('Differing dimensions; empty unless adapter_required'),
   })
   .strict();
 export type FlangeRulingRecord = z.infer<typeof FlangeRulingRecord>;
@@ -156,16 +156,16 @@ export type FlangeRulingRecord = z.infer<typeof FlangeRulingRecord>;
 /** The answer when either side is not registered (rule 5): no geometry is inferred. */
 export const FlangeUnknownRuling = z
   .object({
-    pair: z.tuple([z.string(), z.string()]).describe('Registered designation, or the query as given (trimmed) when unregistered'),
-    side_a: FlangeSide.nullable().describe('null when side a is not registered'),
-    side_b: FlangeSide.nullable().describe('null when side b is not registered'),
+    pair: z.tuple([z.string(), z.string()]).describe('Registered designation, or the query as given'),
+    side_a: FlangeSide.nullable().describe('null: unregistered'),
+    side_b: FlangeSide.nullable().describe('null: unregistered'),
     verdict: z.literal('unknown'),
     reason: z.string(),
     adapter_required: z.null(),
     adapter_available: z.null(),
     fastener_note: z.null(),
     blocking_dims: z.array(z.enum(BLOCKING_DIMS)).length(0),
-    unregistered: z.array(z.string()).min(1).describe('The designations (as given) that are not in the registry'),
+    unregistered: z.array(z.string()).min(1).describe('Designations not in the registry'),
   })
   .strict();
 export type FlangeUnknownRuling = z.infer<typeof FlangeUnknownRuling>;

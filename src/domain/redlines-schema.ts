@@ -18,7 +18,7 @@ export const RedLineInputSchema = z.object({
 export const RedLineResultSchema = z.object({
   id: z.enum(RED_LINE_IDS),
   name: z.string(),
-  status: z.enum(STATUSES).describe('fires (mark for manual review), does_not_fire, or cannot_evaluate (a needed value is missing or unreadable)'),
+  status: z.enum(STATUSES).describe('fires: review manually; cannot_evaluate: a needed value is missing or unreadable'),
   severity: z.enum(['review', 'not_credible', 'instantaneous']).nullable(),
   threshold: z.string(),
   inputs: z.array(RedLineInputSchema),

@@ -13,7 +13,7 @@ const ProductFields = {
   same_as: z.array(SameAsSchema),
   versions: z
     .array(z.object({ id: z.string(), relation: z.enum(['successor_of', 'predecessor_of']), evidence: z.string() }).strict())
-    .describe('successor_of: this is newer than id'),
+    .describe('successor_of: newer than id'),
   conflicts: z
     .array(z.object({ field: z.string(), values: z.array(z.object({ id: z.string(), notation: z.string(), source: z.string() }).strict()) }).strict())
 
@@ -27,7 +27,7 @@ export const PartRefSchema = z
     name: z.string(),
     category: z.string(),
     manufacturer: z.string().nullable(),
-    manufacturer_canonical: z.string().nullable().describe('The company behind the name (aliases and brands normalised)'),
+    manufacturer_canonical: z.string().nullable().describe('Company behind the name'),
     quarantine_hint: z.string().nullable(),
     ...ProductFields,
   })

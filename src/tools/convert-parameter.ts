@@ -35,9 +35,9 @@ export const convertParameterTool = defineTool({
     compare_with: Notation.optional().describe('A second notation; the answer says whether the two values are comparable (level A-D) and why'),
   }),
   outputSchema: z.object({
-    parsed: ParsedParameterSchema.describe('How `value` reads: quantity, SI value, conversion applied, conditions, dialect, notation, comparability level'),
-    conversion: Conversion.nullable().describe('The conversion to `to` (null when `to` was not given); ok=false with the reason when it is impossible'),
-    comparison: Comparison.nullable().describe('Comparability of `value` with `compare_with` (null when not given); b is compare_with as read'),
+    parsed: ParsedParameterSchema.describe('How `value` reads'),
+    conversion: Conversion.nullable().describe('Conversion to `to` (null without `to`); ok=false with reason when impossible'),
+    comparison: Comparison.nullable().describe('`value` against `compare_with` (null without it)'),
   }),
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/parameters/convert', summary: 'Read a vendor parameter notation; convert it exactly or compare it with another' }],

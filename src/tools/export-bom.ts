@@ -13,14 +13,14 @@ const ExportOutput = BomDocument.extend({
   csv: z
     .string()
     .nullable()
-    .describe('The CSV document when format is csv; null for json, and over MCP when the CSV is larger than the inline limit (then document_uri links it)'),
+    .describe('The CSV (format csv); null for json or when too large (see document_uri)'),
   document_uri: z
     .string()
     .nullable()
-    .describe('MCP only: robotparts://exports/<id> when the CSV was too large to return inline (read it with resources/read within an hour); null otherwise'),
+    .describe('MCP: resource of a CSV too large to inline (readable for an hour); else null'),
   billing: z
     .object({ credits_charged: z.number().int(), credits_remaining: z.number().int() })
-    .describe('What the export cost and the balance after it (a retried Idempotency-Key answers with the first call\'s figures)'),
+    .describe('Cost and balance after (a retried Idempotency-Key repeats the first figures)'),
 });
 type ExportOutput = z.infer<typeof ExportOutput>;
 

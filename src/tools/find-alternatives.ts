@@ -28,7 +28,7 @@ export const findAlternativesTool = defineTool({
           id: z.string(),
           name: z.string(),
           manufacturer: z.string().nullable(),
-          score: z.number().describe('Mean closeness over the part\'s declared fields (0-1), +0.1 for the same type'),
+          score: z.number().describe('Mean closeness over declared fields (0-1), +0.1 same type'),
           same_type: z.boolean(),
           same_manufacturer: z.boolean().describe('From the same company (another product of it)'),
           reasons: z.array(z.string()),
@@ -37,7 +37,7 @@ export const findAlternativesTool = defineTool({
         })
         .strict(),
     ),
-    considered: z.number().int().describe('Candidates of the same category after must, same_as records excluded'),
+    considered: z.number().int().describe('Same-category candidates after must'),
     compared_fields: z.array(z.string()),
     must: z.array(FilterMetaSchema),
     meta: z.object({ limit: z.number().int(), license: z.string(), attribution: z.string() }),

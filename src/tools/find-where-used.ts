@@ -46,8 +46,8 @@ export const WhereUsedOutput = z.object({
               quantity_source: z.enum(['column', 'item_prefix']).nullable(),
               unit_prices: z.array(PriceOut),
               line_totals: z.array(PriceOut),
-              matched_fields: z.array(z.string()).describe('Fields of the line that matched: item, part_number, manufacturer, manufacturer_part, supplier_part, link_label, link_url'),
-              manufacturer: ManufacturerOut.nullable().describe('Named only with evidence from the row (its manufacturer column, a known manufacturer name in its text, a vendor link on the manufacturer\'s own site); null otherwise'),
+              matched_fields: z.array(z.string()).describe('Fields of the line that matched'),
+              manufacturer: ManufacturerOut.nullable().describe('Only with evidence in the row (column, known name, maker\'s own link); else null'),
             })
             .strict(),
         ),

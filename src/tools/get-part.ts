@@ -39,10 +39,10 @@ export const getPartTool = defineTool({
       })
       .strict()
       .nullable()
-      .describe('Open-source robots whose BOM lines or URDF parts name this record\'s model number (find_where_used with this id gives lines, prices and evidence); null when none'),
+      .describe('Open-source robots naming this model number (find_where_used gives lines and prices); null when none'),
     specs: z
-      .array(CompactSpecSchema.extend({ field: z.string(), source: z.string().describe('Record field the value was read from (declared.torque, protocol, ...)'), evidence: z.array(z.string()).nullable().describe('Upstream path(s) of that field (provenance); null when not recorded') }).strict())
-      .describe('Normalised specs (list_spec_fields names): notation as written, SI unit, comparability level A-D, and the evidence of where the value came from'),
+      .array(CompactSpecSchema.extend({ field: z.string(), source: z.string().describe('Record field read'), evidence: z.array(z.string()).nullable().describe('Upstream path(s) of that field (provenance); null when not recorded') }).strict())
+      .describe('Normalised specs (list_spec_fields names)'),
     unread_specs: z.array(z.object({ field: z.string(), source: z.string(), notation: z.string(), reason: z.string() }).strict()).describe('Declared values the spec layer could not read, with why'),
     product: ProductSchema,
     analytics: EntityAnalyticsSchema,

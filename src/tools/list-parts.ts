@@ -46,7 +46,7 @@ export const listPartsTool = defineTool({
     count: z.number().int().describe('Entities matching (all pages)'),
     // One record shape types every field: a deep record, a summary and a projection (fields) are
     // all partial deep records with an id (the full DeepEntity branch repeated 4,700 characters).
-    data: z.array(z.union([DeepEntity.partial().extend({ id: z.string() }).strict(), Summary])).describe('Records: summary fields, or deep fields with deep=true, or the fields asked for'),
+    data: z.array(z.union([DeepEntity.partial().extend({ id: z.string() }).strict(), Summary])).describe('Summary fields, deep fields, or the fields asked for'),
     next_cursor: NextCursor,
     meta: z.object({
       category: z.string().nullable(),

@@ -31,7 +31,7 @@ export const ApiKey = z
 
 export const Cursor = z.string().max(200).describe('Opaque cursor from a previous page\'s next_cursor');
 
-export const NextCursor = z.string().nullable().describe('Pass as cursor to get the next page; null on the last page');
+export const NextCursor = z.string().nullable().describe('cursor for the next page; null on the last');
 
 export const Category = z.string().min(1).max(100).describe('Category slug (e.g. "actuators", "sensors", "chips") or its spec name (e.g. "robot foundation models")');
 

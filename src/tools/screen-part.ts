@@ -17,7 +17,7 @@ export const screenPartTool = defineTool({
     'On a missing id the error lists did_you_mean ids.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: ScreeningResultSchema.extend({
-    note: z.string().describe('What these results are: screening marks for manual review, not verdicts'),
+    note: z.string().describe('Marks for manual review, not verdicts'),
     quarantine_hint: z.string().nullable().describe('Set when the catalogue entry itself is quarantined'),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),

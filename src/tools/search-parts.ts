@@ -13,9 +13,9 @@ export const HIT_FIELDS = [...SUMMARY_FIELDS, ...HIT_EXTRA] as const;
 const Hit = Summary.partial()
   .extend({
     id: z.string(),
-    relevance_score: z.number().optional().describe('Sum over terms of the weight of the best field matched (0 without q)'),
+    relevance_score: z.number().optional().describe('Sum of best-field weights per term (0 without q)'),
     matched_fields: z.array(z.enum(SEARCH_FIELDS)).optional(),
-    detail_url: z.string().optional().describe('REST URL of the record; absent over stdio unless a public URL is configured'),
+    detail_url: z.string().optional().describe('REST URL; absent over stdio without a public URL'),
     specs: z.record(z.string(), CompactSpecSchema).optional().describe('The record\'s values of the fields filtered or sorted on'),
   })
   .strict();

@@ -28,10 +28,10 @@ export const CompactSpecSchema = z
     max: z.number().optional(),
     values: z.array(z.string()).optional(),
     unit: z.string().nullable(),
-    notation: z.string().describe('As written by the vendor'),
+    notation: z.string().describe('As written'),
     rating: z.string().optional(),
     qualifier: z.string().optional(),
-    level: z.string().describe('Comparability level A-D'),
+    level: z.string().describe('Level A-D'),
   })
   .strict();
 

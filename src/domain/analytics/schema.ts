@@ -9,11 +9,11 @@ const ColourEnum = z.enum(['green', 'yellow', 'red']);
 export const SignalBreakdown = z
   .object({
     signal: z.enum(['recency', 'adoption', 'ros_support', 'source_tier', 'source_breadth']),
-    value: z.unknown().describe('The measured value: declared year, open-source robots and quantity, ROS flag, tier, number of source URLs; null when not measured'),
-    score: z.number().min(0).max(1).nullable().describe('Signal score 0..1; null when not measured'),
-    weight: z.number().describe('Weight in the method table'),
-    effective_weight: z.number().describe('Weight rescaled over the measured signals; 0 when not measured'),
-    contribution: z.number().describe('Points added to the momentum; the contributions sum to the momentum exactly'),
+    value: z.unknown().describe('Measured value; null when not measured'),
+    score: z.number().min(0).max(1).nullable().describe('0..1; null when unmeasured'),
+    weight: z.number().describe('Method weight'),
+    effective_weight: z.number().describe('Weight over measured signals; 0 when unmeasured'),
+    contribution: z.number().describe('Points added; contributions sum to momentum'),
   })
   .strict();
 
@@ -23,7 +23,7 @@ export const EntityAnalyticsSchema = z
   .object({
     trl: z
       .object({
-        trl: Trl.nullable().describe('Technology Readiness Level 1-9; null when no declared status maps (unknown)'),
+        trl: Trl.nullable().describe('TRL 1-9; null when unknown'),
         level: z.string().nullable(),
         basis: z.string().describe('What the level rests on, or why it is null'),
         status: z.string().nullable(),
@@ -43,7 +43,7 @@ export const EntityAnalyticsSchema = z
     method: z.string().describe('Where the method is stated'),
   })
   .strict()
-  .describe('TRL and momentum of this record with their basis (method: get_analytics meta.method)');
+  .describe('TRL and momentum with their basis');
 
 const Stats = z
   .object({
@@ -72,7 +72,7 @@ export const IntelligenceDocument = z
         name: z.string(),
         version: z.string(),
         category: z.string().nullable().describe('The category this document covers; null for the whole catalogue'),
-        method: z.record(z.string(), z.unknown()).describe('The TRL mapping, the momentum formula, weights, thresholds, matching and rounding rules'),
+        method: z.record(z.string(), z.unknown()).describe('TRL mapping, momentum formula, weights, thresholds, rounding'),
         generated_from: z.record(z.string(), z.unknown()),
         counts: z.object({ entities: Int, quarantined_excluded: Int, with_trl: Int, trl_unknown: Int, with_momentum: Int, momentum_unknown: Int }).strict(),
         license: z.string(),

@@ -97,7 +97,7 @@ export type FindingPart = z.infer<typeof FindingPart>;
 
 export const FindingEvidence = z.object({
   id: z.string().describe('Part the value was read from'),
-  field: z.string().describe('Field read, e.g. "voltage", "interfaces", "mechanical_interface.flange", "quarantine_reason"'),
+  field: z.string().describe('Field read'),
   value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]),
 });
 export type FindingEvidence = z.infer<typeof FindingEvidence>;
@@ -126,7 +126,7 @@ export const BomCheckResult = z.object({
       catalogue_id: z.string().nullable(),
       name: z.string().nullable(),
       category: z.string().nullable(),
-      role: RoleReadingSchema.nullable().describe('The role the checks used (declared on the line, else inferred); null when the part is not in the catalogue'),
+      role: RoleReadingSchema.nullable().describe('Role used (declared, else inferred); null when not in the catalogue'),
     }),
   ),
   findings: z.array(Finding),
@@ -139,7 +139,7 @@ export const BomCheckResult = z.object({
   }),
   connections: z
     .object({
-      statement: z.string().describe('The set in one paragraph: how each device reaches its host (bus, or the bridge it needs), the supply rails, and "no problem found" only when there is no error or warning'),
+      statement: z.string().describe('How each device reaches its host, the rails, and "no problem found" only without error or warning'),
       hosts: z
         .array(
           z.object({
@@ -147,9 +147,9 @@ export const BomCheckResult = z.object({
             devices: z.array(z.object({ id: z.string(), buses: z.array(z.string()).describe('Buses shared with the host'), via: z.string().nullable().describe('The bridge needed, when no bus is shared') })),
           }),
         )
-        .describe('Per host or bus master of the set: the devices that reach it (devices with an unknown or no link are in findings)'),
-      groups: z.array(z.object({ parts: z.array(z.string()), buses: z.array(z.string()) })).describe('Without a host in the set: parts linked to each other over a shared bus'),
-      rails: z.array(Rail).describe('Fewest supply rails covering the parts whose voltage is known (one rail when one covers all)'),
+        .describe('Per host: the devices reaching it (unlinked ones are in findings)'),
+      groups: z.array(z.object({ parts: z.array(z.string()), buses: z.array(z.string()) })).describe('Without a host: parts sharing a bus'),
+      rails: z.array(Rail).describe('Fewest rails covering the known voltages'),
     })
     .describe('What works, stated positively: the links and rails the checks found'),
   basis: z.string(),

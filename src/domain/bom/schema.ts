@@ -90,20 +90,20 @@ export function parseBomExportRequest(raw: unknown): BomExportRequest {
 // ---------------------------------------------------------------- result
 
 export const PRICE_SOURCES_DOC =
-  '"item": the unit price the caller sent; "catalogue:<field>": a unit price read from that catalogue field; "none": no price anywhere (line excluded from the total)';
+  'item: sent; catalogue:<field>: read from the catalogue; none: no price (not in total)';
 
 export const SupplierSuggestion = z.object({
   name: z.string(),
   url: z.string(),
-  kind: z.string().describe('manufacturer (official store), distributor, marketplace, print_service, printer_maker or tool_maker'),
-  basis: z.enum(['manufacturer', 'keyword', 'category']).describe('What matched: the manufacturer (official store), a keyword, or only the category'),
+  kind: z.string().describe('Store kind'),
+  basis: z.enum(['manufacturer', 'keyword', 'category']).describe('Manufacturer, keyword or category only'),
   matched: z.string().describe('The registry key that matched'),
 });
 export type SupplierSuggestion = z.infer<typeof SupplierSuggestion>;
 
 export const LineSuppliers = z.object({
   official_stores: z.array(SupplierSuggestion),
-  distributors: z.array(SupplierSuggestion).describe('Channels matched by keyword or category: general channels, not confirmed stockists of this part'),
+  distributors: z.array(SupplierSuggestion).describe('General channels by keyword or category, not confirmed stockists'),
   notes: z.array(z.string()),
 });
 export type LineSuppliers = z.infer<typeof LineSuppliers>;
@@ -111,7 +111,7 @@ export type LineSuppliers = z.infer<typeof LineSuppliers>;
 export const BomLine = z.object({
   line: z.number().int().describe('1-based line number'),
   id: z.string(),
-  name: z.string().nullable().describe('As sent; else the catalogue name of the part (see filled_from_catalogue)'),
+  name: z.string().nullable().describe('As sent, else the catalogue name'),
   category: z.string().nullable().describe('As sent; else the catalogue category'),
   manufacturer: z.string().nullable().describe('As sent; else the catalogue manufacturer'),
   filled_from_catalogue: z.array(z.enum(['name', 'category', 'manufacturer'])).describe('Fields the caller left out, filled from the catalogue record'),
@@ -129,7 +129,7 @@ export const BomLine = z.object({
     found: z.boolean(),
     id: z.string().nullable().describe('Canonical catalogue id when found'),
     quarantine: z.boolean().nullable(),
-    price_range: z.string().nullable().describe('The catalogue price_range verbatim, for reference only: not a unit price, unit not stated upstream'),
+    price_range: z.string().nullable().describe('Catalogue price_range verbatim; not a unit price'),
   }),
   suppliers: LineSuppliers.optional().describe('Present when include_suppliers is true'),
   print_suggestions: z.array(z.string()).describe('Ids of print_suggestions entries that concern this line'),
@@ -141,7 +141,7 @@ export const BoltPattern = z.object({
   pcd_mm: z.number(),
   bolt_count: z.number().int(),
   thread: z.string(),
-  clearance_hole_mm: z.number().nullable().describe('ISO 273 medium-series clearance hole for the thread, null when the thread is not in the table'),
+  clearance_hole_mm: z.number().nullable().describe('ISO 273 medium clearance hole; null when not tabled'),
 });
 
 export const MaterialAdvice = z.object({
@@ -182,9 +182,9 @@ export const AdapterPlateSuggestion = z.object({
   material: MaterialAdvice,
   min_thickness_mm: z.number(),
   min_outer_diameter_mm: z.number(),
-  clock_patterns: z.boolean().describe('True when the two hole circles are so close that the patterns must be rotated against each other so holes do not overlap'),
-  clocking_deg: z.number().nullable().describe('Rotation of pattern b against pattern a that keeps holes apart, when clocking is needed and possible'),
-  patterns_fit: z.boolean().describe('False when the holes of the two patterns overlap at any rotation: a single flat plate does not work'),
+  clock_patterns: z.boolean().describe('Patterns must be rotated so holes do not overlap'),
+  clocking_deg: z.number().nullable().describe('Rotation of b against a keeping holes apart'),
+  patterns_fit: z.boolean().describe('false: holes overlap at any rotation (no flat plate)'),
   load: LoadCheck,
   warnings: z.array(z.string()),
   rule_of_thumb: z.string(),
@@ -198,11 +198,11 @@ export type AdapterPlateSuggestion = z.infer<typeof AdapterPlateSuggestion>;
 
 export const BomMetadata = z.object({
   project_name: z.string().nullable(),
-  total_cost: z.number().describe('Sum of the priced line totals (nearest JSON number; total_cost_text is exact)'),
+  total_cost: z.number().describe('Sum of priced lines (total_cost_text is exact)'),
   total_cost_text: z.string().describe('The exact decimal total'),
   total_items: z.number().int().describe('Number of BOM lines'),
   total_quantity: z.number().int().describe('Sum of quantities over all lines'),
-  currency: z.string().nullable().describe('ISO 4217 code given with the request; null when not given (prices are then in whatever unit the caller used)'),
+  currency: z.string().nullable().describe('ISO 4217 code sent; null when not sent'),
   created_at: z.string(),
   priced_lines: z.number().int(),
   unpriced_lines: z.array(z.number().int()).describe('Line numbers with no price, excluded from total_cost'),
@@ -213,9 +213,9 @@ export const BomMetadata = z.object({
 export type BomMetadata = z.infer<typeof BomMetadata>;
 
 export const SuggestedLine = z.object({
-  kind: z.enum(['bridge', 'adapter_plate']).describe('bridge: a bus bridge check_bom requires; adapter_plate: a plate between two flange patterns'),
-  name: z.string().describe('What to add, as check_bom names it (a bridge product or standard adapter; the two flange designations of a plate)'),
-  quantity: z.number().int().describe('One per finding: one bridge per host and bridge, one plate design per designation pair'),
+  kind: z.enum(['bridge', 'adapter_plate']).describe('Bus bridge or adapter plate'),
+  name: z.string().describe('What to add, as check_bom names it'),
+  quantity: z.number().int().describe('One per finding'),
   for_lines: z.array(z.number().int()).describe('BOM lines the finding concerns'),
   reason: z.string().describe("check_bom's message for the finding"),
   source: z.string().describe('The check_bom finding kind this line comes from'),
@@ -230,6 +230,6 @@ export const BomDocument = z.object({
   print_suggestions: z.array(PrintSuggestion),
   suggested_lines: z
     .array(SuggestedLine)
-    .describe('With add_required: what check_bom says the set still needs (bridges, adapter plates), as unpriced suggestions; empty otherwise'),
+    .describe('add_required: bridges and plates check_bom requires, unpriced'),
 });
 export type BomDocument = z.infer<typeof BomDocument>;

@@ -16,22 +16,22 @@ export type EvidenceValue = z.infer<typeof EvidenceValue>;
 export const Evidence = z
   .object({
     side: z.enum(['a', 'b']).describe('Which part the value was read from'),
-    field: z.string().describe('The free field read, e.g. "voltage", "declared.voltage", "mechanical_interface.flange"'),
+    field: z.string().describe('Field read'),
     value: EvidenceValue.describe('The value as stored (null when absent)'),
     source: z
       .array(z.string())
       .optional()
-      .describe('Where upstream wrote the value (the record\'s provenance), e.g. ["specs.bus"]; absent when the record does not say'),
+      .describe('Upstream path (provenance); absent when unknown'),
   })
   .strict();
 export type Evidence = z.infer<typeof Evidence>;
 
 const dimensionBase = {
   verdict: Verdict,
-  reason: z.string().describe('Why, in one or two sentences'),
-  evidence: z.array(Evidence).describe('Every field and value this dimension used, from both sides'),
-  conditions: z.array(z.string()).describe('What must hold for the verdict to stand (checked by nobody yet)'),
-  adapters: z.array(z.string()).describe('What has to go between the parts when the verdict is adapter_required'),
+  reason: z.string().describe('Why'),
+  evidence: z.array(Evidence).describe('Fields and values used, both sides'),
+  conditions: z.array(z.string()).describe('Unchecked conditions the verdict rests on'),
+  adapters: z.array(z.string()).describe('Needed between the parts when adapter_required'),
 };
 
 export const VoltRange = z.object({ min: z.number(), max: z.number() }).strict();
@@ -102,8 +102,8 @@ export const CommunicationResult = z
         protocols_b: z.array(z.string()),
         shared_buses: z.array(z.string()),
         links: z.array(BusLink).describe('How the parts can be linked, best first'),
-        missing: z.array(z.string()).describe('Links that could exist but that the data cannot settle (why the verdict is unknown)'),
-        roles: z.object({ a: RoleReadingSchema, b: RoleReadingSchema }).strict().describe('The roles bridges and host-only relations were read with (src/domain/compatibility/roles.ts)'),
+        missing: z.array(z.string()).describe('Links the data cannot settle (why unknown)'),
+        roles: z.object({ a: RoleReadingSchema, b: RoleReadingSchema }).strict().describe('Roles the bridge and host rules read'),
         unrecognized_a: z.array(z.string()).describe('Written forms that match no known bus or protocol'),
         unrecognized_b: z.array(z.string()),
       })
@@ -114,7 +114,7 @@ export type CommunicationResult = z.infer<typeof CommunicationResult>;
 
 export const RosDeclaration = z
   .object({
-    supported: z.boolean().nullable().describe('true when ros_support is true or a ROS mention exists; false when ros_support is false and no mention; null when undeclared'),
+    supported: z.boolean().nullable().describe('From ros_support or a ROS mention; null when undeclared'),
     generations: z.array(z.enum(['ros1', 'ros2'])).describe('Generations named explicitly'),
   })
   .strict();
@@ -152,8 +152,8 @@ export type SideSummary = z.infer<typeof SideSummary>;
 
 export const CompatibilityResult = z
   .object({
-    applicable: z.boolean().describe('false when either record is not a physical component; no dimension is judged then'),
-    verdict: Verdict.nullable().describe('Overall: incompatible if any dimension is; else unknown if any is; else adapter_required if any is; else compatible. null when not applicable'),
+    applicable: z.boolean().describe('false when a record is not a physical component'),
+    verdict: Verdict.nullable().describe('Worst of the dimensions (incompatible > unknown > adapter_required > compatible); null when not applicable'),
     reason: z.string(),
     a: SideSummary,
     b: SideSummary,

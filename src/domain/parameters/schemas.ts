@@ -25,7 +25,7 @@ const DIMENSIONS = [
 const RATINGS = ['rated', 'continuous', 'peak', 'stall', 'nominal'] as const satisfies readonly Rating[];
 const QUALIFIERS = ['up_to', 'at_most', 'below', 'at_least', 'above', 'approximately', 'plus_minus'] as const satisfies readonly Qualifier[];
 
-export const LevelSchema = z.enum(['A', 'B', 'C', 'D']).describe('Comparability level: A directly comparable, B after exact conversion, C within one vendor only, D not comparable');
+export const LevelSchema = z.enum(['A', 'B', 'C', 'D']).describe('A direct, B after exact conversion, C same vendor only, D not comparable');
 
 export const ConditionSchema = z.object({
   voltage_v: z.number().nullable().describe('Supply voltage the value was declared at (V)'),
@@ -62,7 +62,7 @@ export const ParsedParameterSchema = z.object({
   recognized: z.boolean(),
   quantity: z.enum(QUANTITIES).nullable(),
   dimension: z.enum(DIMENSIONS).nullable(),
-  dialect: z.string().describe('Dialect name, e.g. torque.nm.bare, speed.servo.sec_deg, speed.comm.bps, absent, unrecognized'),
+  dialect: z.string().describe('Dialect, e.g. torque.nm.bare, unrecognized'),
   notation: z.string().describe('The value with every number replaced by <n>'),
   declared: z
     .object({ value: z.string().nullable(), min: z.string().nullable(), max: z.string().nullable(), unit: z.string() })

@@ -121,5 +121,5 @@ export const PlatePointer = z
     url: z.string().nullable(),
   })
   .strict()
-  .describe('The adapter plate for this pair: call design_adapter_plate, read the resource or GET the URL');
+  .describe('Adapter plate: design_adapter_plate, the resource or the URL');
 export type PlatePointer = z.infer<typeof PlatePointer>;

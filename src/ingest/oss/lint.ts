@@ -51,7 +51,7 @@ export const LINT_CODES = [
 export const LintFinding = z
   .object({
     code: z.enum(LINT_CODES),
-    severity: z.enum(['error', 'warning']).describe('error: check_urdf refuses the model (or stricter on purpose, see the tool); warning: it builds but is likely wrong'),
+    severity: z.enum(['error', 'warning']).describe('error: check_urdf refuses it (or stricter on purpose); warning: builds, likely wrong'),
     line: z.number().int().nullable(),
     column: z.number().int().optional(),
     file: z.string().optional(),
@@ -63,13 +63,13 @@ export type LintFinding = z.infer<typeof LintFinding>;
 
 export const LintSummary = z
   .object({
-    ok: z.boolean().describe('true when no finding is an error'),
+    ok: z.boolean().describe('No error finding'),
     errors: z.number().int(),
     warnings: z.number().int(),
     robot_name: z.string().nullable(),
     links: z.number().int(),
     joints: z.number().int(),
-    root_links: z.array(z.string()).describe('Links that are no joint\'s child (exactly one expected)'),
+    root_links: z.array(z.string()).describe('Links no joint has as child (one expected)'),
     by_code: z.record(z.string(), z.number().int()),
   })
   .strict();

@@ -15,7 +15,7 @@ export const ACTUATED_JOINT_TYPES = ['revolute', 'continuous', 'prismatic'] as c
 
 export const Confidence = z
   .enum(['high', 'medium'])
-  .describe('high: every field the record carries was read exactly; medium: the record was read but a field is missing or did not read exactly (see skipped)');
+  .describe('high: every field read exactly; medium: a field missing or inexact (see skipped)');
 export type Confidence = z.infer<typeof Confidence>;
 
 export const SKIP_CODES = [
@@ -43,7 +43,7 @@ export type SkipCode = (typeof SKIP_CODES)[number];
 export const Skipped = z
   .object({
     code: z.enum(SKIP_CODES).describe('Stable reason code'),
-    scope: z.enum(['input', 'table', 'row', 'joint', 'value']).describe('What was skipped: the whole input, a table, a row, a joint, or one value of a kept record'),
+    scope: z.enum(['input', 'table', 'row', 'joint', 'value']).describe('What was skipped'),
     line: z.number().int().nullable().describe('1-based line in the input, when known'),
     reason: z.string().describe('Human-readable reason'),
   })
@@ -61,16 +61,16 @@ export const JointLimits = z
     velocity: NumText.optional(),
   })
   .strict()
-  .describe('The <limit> attributes as written (URDF units: rad or m; N·m or N; rad/s or m/s). Absent when not written or not numeric.');
+  .describe('<limit> attributes as written (URDF units); absent when not numeric');
 
 export const JointMimic = z
   .object({
-    joint: z.string().nullable().describe('The joint followed (<mimic joint>), as written; null when the attribute is missing'),
+    joint: z.string().nullable().describe('Joint followed, as written; null when missing'),
     multiplier: NumText.nullable().describe('<mimic multiplier> as written; null when absent (URDF default 1)'),
     offset: NumText.nullable().describe('<mimic offset> as written; null when absent (URDF default 0)'),
   })
   .strict()
-  .describe('A mimic joint follows another joint: position = multiplier * followed + offset. It is not an actuator.');
+  .describe('position = multiplier * followed + offset; not an actuator');
 export type JointMimic = z.infer<typeof JointMimic>;
 
 /** How DOF are counted; stated on every result that carries a DOF. */
@@ -97,12 +97,12 @@ export const DofSummary = z
     actuated_dof: z.number().int().describe('revolute + continuous + prismatic joints without <mimic>'),
     convention: z.string(),
     one_dof_joints: z.number().int().describe('revolute + continuous + prismatic joints, mimic ones included'),
-    mimic: z.array(MimicLink).describe('Mimic joints, each with the joint it follows, multiplier and offset (not in actuated_dof)'),
+    mimic: z.array(MimicLink).describe('Mimic joints (not in actuated_dof)'),
     floating: z
       .object({
         count: z.number().int(),
         yourdfpy_dof: z.number().int().describe('6 per non-mimic floating joint (yourdfpy URDF.num_dofs)'),
-        moveit_variables: z.number().int().describe('7 per floating joint (MoveIt FloatingJointModel: x, y, z + quaternion; 6 DOF)'),
+        moveit_variables: z.number().int().describe('7 per floating joint (MoveIt)'),
       })
       .strict(),
     planar: z
@@ -112,7 +112,7 @@ export const DofSummary = z
         moveit_variables: z.number().int().describe('3 per planar joint (MoveIt PlanarJointModel: x, y, theta)'),
       })
       .strict(),
-    yourdfpy_num_dofs: z.number().int().describe('What yourdfpy URDF.num_dofs reports for this file: actuated_dof + 6 per floating + 2 per planar (non-mimic)'),
+    yourdfpy_num_dofs: z.number().int().describe('yourdfpy URDF.num_dofs: actuated_dof + 6/floating + 2/planar'),
   })
   .strict()
   .describe(DOF_CONVENTION);
@@ -131,9 +131,9 @@ export const JointRecord = z
     child_link: z.string().nullable(),
     axis: z.string().nullable().describe('<axis xyz> as written'),
     limits: JointLimits,
-    child_link_mass: NumText.nullable().describe('<mass value> of the child link\'s <inertial>, as written (kg in URDF); null when absent'),
+    child_link_mass: NumText.nullable().describe('Child link\'s <mass>, as written (kg); null when absent'),
     mimic: JointMimic.nullable().describe('The joint\'s <mimic> element; null when the joint has none'),
-    actuated: z.boolean().describe(`Whether the joint counts toward the actuated DOF (${'revolute, continuous or prismatic, and no <mimic>'})`),
+    actuated: z.boolean().describe('Counts toward actuated DOF'),
   })
   .strict();
 export type JointRecord = z.infer<typeof JointRecord>;
@@ -142,20 +142,20 @@ export const Price = z
   .object({
     column: z.string().describe('Column header as written'),
     as_written: z.string().describe('The cell as written (markup removed)'),
-    currency_label: z.string().nullable().describe('Currency or region label in the column header, as written (e.g. "CNY", "RMB", "US", "EU", "JPY")'),
+    currency_label: z.string().nullable().describe('Currency or region label in the header, as written'),
     symbol: z.string().nullable().describe('Currency symbol or code in the cell, as written (e.g. "$", "€", "￥")'),
-    currency: z.string().nullable().describe('ISO 4217 code when header label, cell symbol and (for what they leave open) the document ("All prices in USD") determine exactly one; else null (never guessed)'),
+    currency: z.string().nullable().describe('ISO 4217 when header, symbol or document name exactly one; else null (never guessed)'),
     currency_source: z.enum(['header', 'cell', 'header_and_cell', 'document']).nullable(),
-    amount: z.string().nullable().describe('Plain decimal text of the amount (thousands separators removed); null when the cell is not a plain amount, e.g. "￥5.2*4"'),
+    amount: z.string().nullable().describe('Plain decimal; null when the cell is not a plain amount'),
     product_of: z
       .object({ amount: z.string(), factor: z.string() })
       .strict()
       .nullable()
-      .describe('When the cell is written as a product ("¥10.8*4", "$5 x 2"): its two factors as written; amount stays null (the cell does not say which is the unit price)'),
+      .describe('A cell written as a product ("¥10.8*4"): its factors; amount stays null'),
     basis_evidence: z
       .string()
       .nullable()
-      .describe('Why this price is read as a line total although its column header does not say so (e.g. the table\'s stated Total equals the sum of the column); null when the header decides'),
+      .describe('Why read as a line total when the header does not say so; null when it does'),
   })
   .strict();
 export type Price = z.infer<typeof Price>;
@@ -173,11 +173,11 @@ export const BomItemRecord = z
     section: z.string().nullable().describe('Nearest Markdown heading above the table, as written'),
     row_number: z.string().nullable().describe('The row\'s own number column ("No."), as written'),
     part_number: z.string().nullable(),
-    item: z.string().describe('Item name as written (links, footnote markers, emphasis and HTML tags removed)'),
+    item: z.string().describe('Item name as written, markup removed'),
     quantity: z.number().int().nullable().describe('Quantity when the cell is a plain integer, else null'),
     quantity_as_written: z.string().nullable(),
-    quantity_source: z.enum(['column', 'item_prefix']).nullable().describe('Where the quantity was read: its own column, or a count prefixed to the item name ("2x Dynamixel XL430-W250"); null when none'),
-    item_as_written: z.string().nullable().describe('The item cell as written when a quantity prefix was taken off it; null otherwise'),
+    quantity_source: z.enum(['column', 'item_prefix']).nullable().describe('Its own column, or a prefix in the item ("2x ..."); null when none'),
+    item_as_written: z.string().nullable().describe('Item cell before its quantity prefix was removed; else null'),
     unit_prices: z.array(Price),
     line_totals: z.array(Price),
     manufacturer: z.string().nullable(),
@@ -198,9 +198,9 @@ export const ExtractionCounts = z
     records: z.number().int(),
     skipped: z.number().int(),
     joints_by_type: z.record(z.string(), z.number().int()).optional().describe('urdf: joint definitions by type attribute'),
-    dof: z.number().int().optional().describe('urdf: actuated DOF: revolute + prismatic + continuous joints without <mimic> (see dof_detail)'),
-    dof_detail: DofSummary.optional().describe('urdf: the DOF with its convention, mimic joints, floating and planar joints apart'),
-    joint_references: z.number().int().optional().describe('urdf: <joint> references inside transmission / gazebo / ros2_control (not definitions)'),
+    dof: z.number().int().optional().describe('urdf: actuated DOF (see dof_detail)'),
+    dof_detail: DofSummary.optional().describe('urdf: DOF convention, mimic, floating and planar joints'),
+    joint_references: z.number().int().optional().describe('urdf: <joint> references in transmission/gazebo/ros2_control'),
     links: z.number().int().optional().describe('urdf: <link> definitions'),
     tables: z.number().int().optional().describe('bom: tables found'),
     bom_tables: z.number().int().optional().describe('bom: tables read as BOM tables'),
@@ -227,13 +227,13 @@ export const MassSummary = z
   .object({
     root_link: z.string().nullable().describe('null unless exactly one'),
     root_link_mass: NumText.nullable(),
-    total: z.number().nullable().describe('kg, links of the tree from the root (all links without one root); null when none has a mass'),
+    total: z.number().nullable().describe('kg from the root (all links without one root); null when no mass'),
     links_with_mass: z.number().int(),
     links_without_mass: z.array(z.string()),
     subtrees: z.array(z.object({ joint: z.string(), child_link: z.string(), mass: z.number() }).strict()),
   })
   .strict()
-  .describe('urdf: root link, total mass and mass per joint subtree, from <inertial><mass> (kg)');
+  .describe('urdf: root link, total and subtree masses (kg)');
 export type MassSummary = z.infer<typeof MassSummary>;
 
 export const ReferencedFile = z
@@ -279,7 +279,7 @@ export const ExtractionResult = z
     counts: ExtractionCounts,
     mass: MassSummary.optional(),
     bom_tables: z.array(BomTableInfo).optional().describe('bom: columns of each BOM table as read'),
-    skipped: z.array(Skipped).describe(`Skipped items with reasons, the first ${200} (counts.skipped has the total)`),
+    skipped: z.array(Skipped).describe('First 200 skipped items with reasons'),
   })
   .strict();
 export type ExtractionResult = z.infer<typeof ExtractionResult>;
