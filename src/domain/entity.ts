@@ -38,18 +38,17 @@ export type DeclaredKey = (typeof DECLARED_KEYS)[number];
 export const DeclaredParams = z
   .object(Object.fromEntries(DECLARED_KEYS.map((k) => [k, z.string().optional()])) as Record<DeclaredKey, z.ZodOptional<z.ZodString>>)
   .strict()
-  .describe('Vendor parameter strings, verbatim; absent when undeclared');
+  .describe('Vendor strings, verbatim');
 export type DeclaredParams = z.infer<typeof DeclaredParams>;
 
 export const MechanicalInterface = z
   .object({
-    status: z.enum(['declared', 'partial', 'not_declared', 'n_a']).describe('Mounting interface declared?'),
-    mount_type: z.string().nullable().describe('As declared upstream; null when unknown'),
-    flange: z.string().nullable().describe('The registered ISO 9409-1 designation when exactly one is declared, else null'),
+    status: z.enum(['declared', 'partial', 'not_declared', 'n_a']),
+    mount_type: z.string().nullable(),
+    flange: z.string().nullable().describe('When exactly one is declared, else null'),
     flanges: z
       .array(z.string())
-      .optional()
-      .describe('Every registered ISO 9409-1 designation declared'),
+      .optional(),
   })
   .strict();
 
@@ -61,7 +60,7 @@ export const MechanicalInterface = z
  */
 export const Provenance = z
   .record(z.string(), z.array(z.string()).min(1))
-  .describe('Upstream path(s) of each filled field');
+  ;
 export type Provenance = z.infer<typeof Provenance>;
 
 /** Paid (deep) fields. Never part of a free response. */
@@ -94,11 +93,11 @@ export const FreeEntity = z
     name: z.string(),
     name_en: z.string(),
     category: z.string(),
-    entity_kind: z.string().describe('As classified upstream'),
+    entity_kind: z.string(),
     manufacturer: z.string().nullable(),
     type: z.string().nullable(),
-    protocol: z.string().describe('"N/A" when none declared'),
-    interface: z.string().describe('"N/A" when none declared'),
+    protocol: z.string().describe('"N/A": undeclared'),
+    interface: z.string().describe('"N/A": undeclared'),
     interfaces: z.array(z.string()),
     voltage: z.string().describe('"<min>~<max>V" when exact, else "N/A"'),
     weight: z.string().describe('"<n>g" when exact, else "N/A"'),
@@ -117,7 +116,7 @@ export const FreeEntity = z
     mechanical_interface: MechanicalInterface,
     declared: DeclaredParams,
     provenance: Provenance.optional(),
-    description: z.string().describe('Generated from the facts above'),
+    description: z.string(),
     quarantine: z.boolean(),
     quarantine_reason: z.string().nullable(),
     duplicate_of: z.string().nullable(),

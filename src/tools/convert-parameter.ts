@@ -21,8 +21,8 @@ export const convertParameterTool = defineTool({
   description:
     'Reads one vendor-declared parameter notation exactly ("0.11 sec/60°", "15 kgf·cm", "4.1 Nm @ 12V", "12-bit", "1 Mbps", "3 arcmin") and returns its physical quantity, ' +
     'SI value, the exact formula applied, the conditions stated (voltage, peak vs rated, output end), its dialect name and its comparability level A-D. ' +
-    'With `to`, converts exactly to that unit (e.g. "Nm", "rad/s", "rpm", "deg", "g"); a value of another quantity is refused with the reason (ok=false), never guessed. ' +
-    'With `compare_with`, answers whether the two values can be compared (level A-D, reason, order in SI units, and the inverse-ordering note for sec/60°). ' +
+    'With `to`, converts exactly to that unit; another quantity is refused with the reason (ok=false), never guessed. ' +
+    'With `compare_with`, whether the two values can be compared (level, reason, order in SI units). ' +
     'A notation the parser cannot read exactly comes back recognized=false (dialect "unrecognized"). SI prefixes are case-sensitive (mNm is not MNm).',
   inputSchema: z.object({
     value: Notation.describe('A vendor parameter notation, verbatim, e.g. "0.11 sec/60°", "15 kgf·cm", "12~24V"'),
@@ -36,8 +36,8 @@ export const convertParameterTool = defineTool({
   }),
   outputSchema: z.object({
     parsed: ParsedParameterSchema.describe('How `value` reads'),
-    conversion: Conversion.nullable().describe('Conversion to `to` (null without `to`); ok=false with reason when impossible'),
-    comparison: Comparison.nullable().describe('`value` against `compare_with` (null without it)'),
+    conversion: Conversion.nullable().describe('null without `to`; ok=false when impossible'),
+    comparison: Comparison.nullable().describe('null without compare_with'),
   }),
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/parameters/convert', summary: 'Read a vendor parameter notation; convert it exactly or compare it with another' }],

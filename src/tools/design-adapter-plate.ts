@@ -11,7 +11,7 @@ const Designation = z.string().min(1).max(100);
 // PlateDesign schema types all of it; the handler's answer is that type).
 const PlateOutput = PlateAnswer.extend({
   ruling: z.object({ verdict: z.string(), reason: z.string() }).catchall(z.unknown()),
-  design: z.object({}).catchall(z.unknown()).nullable().describe('The PlateDesign: features, outline, thickness terms, angular offset, warnings'),
+  design: z.object({}).catchall(z.unknown()).nullable(),
   format: z.enum(PLATE_FORMATS),
 });
 type PlateOutput = PlateAnswer & { format: PlateFormat };

@@ -8,8 +8,8 @@ export const extractRobotPartsTool = defineTool({
   title: 'Extract joints and BOM lines from robot files',
   description:
     'Runs the open-source-layer extractors on URDF, xacro or BOM text, or on a description package (files + entry + args: includes, $(find), load_yaml), and returns joints or BOM lines as records, values as written. ' +
-    'URDF: each joint (type, links, axis, limits, child-link mass, file in a package), counts by type, DOF (revolute + prismatic + continuous without mimic), root link, total and subtree masses; malformed XML is refused with line and column. ' +
-    'BOM: lines of Markdown or delimited tables (item, quantity, prices with the currency as written, links, part numbers; ignored_columns). ' +
+    'URDF: each joint (type, links, axis, limits, child-link mass), counts, DOF, root link, total and subtree masses; malformed XML is refused with line and column. ' +
+    'BOM: lines of Markdown or delimited tables (item, quantity, prices and currency as written, links, part numbers). ' +
     'Nothing is guessed: what does not read exactly is in skipped with a reason code. ' +
     `kind "auto" detects the format. At most ${MAX_INPUT_BYTES} bytes (2 MiB) of UTF-8 (content, or all files).`,
   inputSchema: z.object({

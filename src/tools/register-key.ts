@@ -10,7 +10,7 @@ export const registerKeyTool = defineTool({
     'Only SHA-256 digests of the key and the address are kept. An address that already has a key is refused (already_registered).',
   inputSchema: z.object({ email: z.string().max(320).describe('E-mail address of the key owner') }),
   outputSchema: z.object({
-    api_key: z.string().describe('The new key; it cannot be shown again'),
+    api_key: z.string().describe('Shown only once'),
     credits: z.number().int(),
     plan: z.string(),
     message: z.string(),

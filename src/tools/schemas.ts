@@ -27,13 +27,13 @@ export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "AC
 export const ApiKey = z
   .string()
   .max(300)
-  .describe('API key (gtk_...). Optional when the transport already presents one (Authorization/X-API-Key header, or ROBOT_PARTS_API_KEY for stdio)');
+  .describe('API key (gtk_...); optional when the transport presents one (header, or ROBOT_PARTS_API_KEY on stdio)');
 
 export const Cursor = z.string().max(200).describe('Opaque cursor from a previous page\'s next_cursor');
 
-export const NextCursor = z.string().nullable().describe('cursor for the next page; null on the last');
+export const NextCursor = z.string().nullable().describe('null on the last page');
 
-export const Category = z.string().min(1).max(100).describe('Category slug (e.g. "actuators", "sensors", "chips") or its spec name (e.g. "robot foundation models")');
+export const Category = z.string().min(1).max(100).describe('Category slug ("actuators") or spec name ("robot foundation models")');
 
 export const DatasetMeta = z.object({
   license: z.string(),

@@ -13,12 +13,12 @@ export const screenPartTool = defineTool({
   description:
     "Runs the red lines RL-01..RL-06 on one catalogue part's vendor-declared values: torque density (rated torque / module mass), peak-to-rated ratio, backlash without a measurement load, " +
     'repeatability vs absolute accuracy, IP rating scope, encoder resolution presented as accuracy. Each red line fires, does not fire, or cannot be evaluated (naming the missing value), ' +
-    'with the numbers behind it and what to ask the vendor. These are screening marks for manual review, not verdicts on the part or its vendor. ' +
+    'with the numbers behind it and what to ask the vendor. Screening marks for manual review, not verdicts. ' +
     'On a missing id the error lists did_you_mean ids.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: ScreeningResultSchema.extend({
-    note: z.string().describe('Marks for manual review, not verdicts'),
-    quarantine_hint: z.string().nullable().describe('Set when the catalogue entry itself is quarantined'),
+    note: z.string(),
+    quarantine_hint: z.string().nullable(),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,

@@ -15,8 +15,7 @@ export const WhereClauseSchema = z
 export const WhereArg = z
   .union([z.array(WhereClauseSchema).max(20), z.string().max(2000)])
   .describe(
-    'Spec filters, AND-combined: a list of {field, op, value}, or the compact text form "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN" ' +
-      '(clauses separated by ";", list values by "|"). Ops: = != < <= > >= in covers.',
+    'Spec filters (AND): a list of {field, op, value}, or text "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN". Ops: = != < <= > >= in covers.',
   );
 
 export const SortArg = z.string().max(100).describe('A numeric spec field to sort by, ascending; "-field" or "field:desc" for descending (undeclared last)');
@@ -28,10 +27,10 @@ export const CompactSpecSchema = z
     max: z.number().optional(),
     values: z.array(z.string()).optional(),
     unit: z.string().nullable(),
-    notation: z.string().describe('As written'),
+    notation: z.string(),
     rating: z.string().optional(),
     qualifier: z.string().optional(),
-    level: z.string().describe('Level A-D'),
+    level: z.string(),
   })
   .strict();
 

@@ -47,16 +47,16 @@ export const BomExportRequest = z.object({
     .describe(`The parts, one entry per line (1 to ${BOM_MAX_ITEMS} items; more is refused with payload_too_large / 413)`),
   project_name: z.string().max(200).optional().describe('Project name written into the BOM metadata'),
   format: z.enum(BOM_FORMATS).default('csv').describe('csv (default) or json'),
-  include_suppliers: z.boolean().default(true).describe('Add supplier suggestions (official stores and distributors from the registry) to each line'),
+  include_suppliers: z.boolean().default(true).describe('Add supplier suggestions (official stores, distributors) to each line'),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as CNY, USD, EUR')
     .optional()
-    .describe('ISO 4217 code of the item prices. Optional: when omitted the BOM states the currency as not given'),
+    .describe('ISO 4217 code of the item prices; when omitted the BOM says not given'),
   add_required: z
     .boolean()
     .default(false)
-    .describe('Also list the bridges (check_bom bridge_required) and flange adapter plates (flange_adapter) the set needs, as suggested_lines: marked as suggestions, never priced, not in the total'),
+    .describe('Also list the bridges and adapter plates check_bom says the set needs, as suggested_lines (never priced)'),
 });
 export type BomExportRequest = z.infer<typeof BomExportRequest>;
 export type BomExportRequestInput = z.input<typeof BomExportRequest>;
@@ -89,21 +89,20 @@ export function parseBomExportRequest(raw: unknown): BomExportRequest {
 
 // ---------------------------------------------------------------- result
 
-export const PRICE_SOURCES_DOC =
-  'item: sent; catalogue:<field>: read from the catalogue; none: no price (not in total)';
+export const PRICE_SOURCES_DOC = 'item (sent), catalogue:<field>, or none (not in total)';
 
 export const SupplierSuggestion = z.object({
   name: z.string(),
   url: z.string(),
   kind: z.string().describe('Store kind'),
-  basis: z.enum(['manufacturer', 'keyword', 'category']).describe('Manufacturer, keyword or category only'),
-  matched: z.string().describe('The registry key that matched'),
+  basis: z.enum(['manufacturer', 'keyword', 'category']),
+  matched: z.string(),
 });
 export type SupplierSuggestion = z.infer<typeof SupplierSuggestion>;
 
 export const LineSuppliers = z.object({
   official_stores: z.array(SupplierSuggestion),
-  distributors: z.array(SupplierSuggestion).describe('General channels by keyword or category, not confirmed stockists'),
+  distributors: z.array(SupplierSuggestion).describe('Not confirmed stockists'),
   notes: z.array(z.string()),
 });
 export type LineSuppliers = z.infer<typeof LineSuppliers>;
@@ -111,28 +110,28 @@ export type LineSuppliers = z.infer<typeof LineSuppliers>;
 export const BomLine = z.object({
   line: z.number().int().describe('1-based line number'),
   id: z.string(),
-  name: z.string().nullable().describe('As sent, else the catalogue name'),
-  category: z.string().nullable().describe('As sent; else the catalogue category'),
-  manufacturer: z.string().nullable().describe('As sent; else the catalogue manufacturer'),
-  filled_from_catalogue: z.array(z.enum(['name', 'category', 'manufacturer'])).describe('Fields the caller left out, filled from the catalogue record'),
+  name: z.string().nullable(),
+  category: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  filled_from_catalogue: z.array(z.enum(['name', 'category', 'manufacturer'])),
   specs: z.string().nullable(),
   supplier: z.string().nullable(),
-  price: z.number().nullable().describe('The unit price the caller sent (null when none)'),
+  price: z.number().nullable(),
   quantity: z.number().int(),
-  unit_price: z.number().nullable().describe('Unit price used for the line total'),
-  unit_price_text: z.string().nullable().describe('The same, as exact decimal text'),
+  unit_price: z.number().nullable(),
+  unit_price_text: z.string().nullable(),
   line_total: z.number().nullable(),
-  line_total_text: z.string().nullable().describe('unit_price × quantity, exact decimal text'),
+  line_total_text: z.string().nullable(),
   price_source: z.string().describe(PRICE_SOURCES_DOC),
   price_note: z.string().nullable(),
   catalogue: z.object({
     found: z.boolean(),
-    id: z.string().nullable().describe('Canonical catalogue id when found'),
+    id: z.string().nullable(),
     quarantine: z.boolean().nullable(),
-    price_range: z.string().nullable().describe('Catalogue price_range verbatim; not a unit price'),
+    price_range: z.string().nullable().describe('Not a unit price'),
   }),
-  suppliers: LineSuppliers.optional().describe('Present when include_suppliers is true'),
-  print_suggestions: z.array(z.string()).describe('Ids of print_suggestions entries that concern this line'),
+  suppliers: LineSuppliers.optional(),
+  print_suggestions: z.array(z.string()),
 });
 export type BomLine = z.infer<typeof BomLine>;
 
@@ -141,7 +140,7 @@ export const BoltPattern = z.object({
   pcd_mm: z.number(),
   bolt_count: z.number().int(),
   thread: z.string(),
-  clearance_hole_mm: z.number().nullable().describe('ISO 273 medium clearance hole; null when not tabled'),
+  clearance_hole_mm: z.number().nullable().describe('ISO 273 medium'),
 });
 
 export const MaterialAdvice = z.object({
@@ -153,10 +152,10 @@ export const MaterialAdvice = z.object({
 
 export const LoadCheck = z.object({
   status: z.enum(['within_rule_of_thumb', 'beyond_printed', 'unknown']),
-  declared_torque_nm: z.number().nullable().describe('Highest declared torque among the parts concerned'),
-  printed_limit_nm: z.number().nullable().describe('Rule-of-thumb torque limit of the printed part, see rule'),
+  declared_torque_nm: z.number().nullable(),
+  printed_limit_nm: z.number().nullable().describe('Rule of thumb'),
   evidence: z.array(z.string()),
-  rule: z.string().describe('The engineering rule of thumb applied, labelled as such'),
+  rule: z.string(),
 });
 
 export const StructuralPrintSuggestion = z.object({
@@ -177,14 +176,14 @@ export const AdapterPlateSuggestion = z.object({
   side_a: BoltPattern,
   side_b: BoltPattern,
   blocking_dims: z.array(z.string()),
-  parts_a: z.array(z.object({ line: z.number().int(), id: z.string() })).describe('BOM lines carrying the side_a flange'),
-  parts_b: z.array(z.object({ line: z.number().int(), id: z.string() })).describe('BOM lines carrying the side_b flange'),
+  parts_a: z.array(z.object({ line: z.number().int(), id: z.string() })),
+  parts_b: z.array(z.object({ line: z.number().int(), id: z.string() })),
   material: MaterialAdvice,
   min_thickness_mm: z.number(),
   min_outer_diameter_mm: z.number(),
-  clock_patterns: z.boolean().describe('Patterns must be rotated so holes do not overlap'),
-  clocking_deg: z.number().nullable().describe('Rotation of b against a keeping holes apart'),
-  patterns_fit: z.boolean().describe('false: holes overlap at any rotation (no flat plate)'),
+  clock_patterns: z.boolean(),
+  clocking_deg: z.number().nullable(),
+  patterns_fit: z.boolean().describe('false: no flat plate works'),
   load: LoadCheck,
   warnings: z.array(z.string()),
   rule_of_thumb: z.string(),
@@ -198,29 +197,29 @@ export type AdapterPlateSuggestion = z.infer<typeof AdapterPlateSuggestion>;
 
 export const BomMetadata = z.object({
   project_name: z.string().nullable(),
-  total_cost: z.number().describe('Sum of priced lines (total_cost_text is exact)'),
+  total_cost: z.number().describe('total_cost_text is exact'),
   total_cost_text: z.string().describe('The exact decimal total'),
   total_items: z.number().int().describe('Number of BOM lines'),
-  total_quantity: z.number().int().describe('Sum of quantities over all lines'),
-  currency: z.string().nullable().describe('ISO 4217 code sent; null when not sent'),
+  total_quantity: z.number().int(),
+  currency: z.string().nullable(),
   created_at: z.string(),
   priced_lines: z.number().int(),
-  unpriced_lines: z.array(z.number().int()).describe('Line numbers with no price, excluded from total_cost'),
-  total_is_partial: z.boolean().describe('True when some lines have no price'),
+  unpriced_lines: z.array(z.number().int()),
+  total_is_partial: z.boolean(),
   price_basis: z.string(),
   attribution: z.string(),
 });
 export type BomMetadata = z.infer<typeof BomMetadata>;
 
 export const SuggestedLine = z.object({
-  kind: z.enum(['bridge', 'adapter_plate']).describe('Bus bridge or adapter plate'),
-  name: z.string().describe('What to add, as check_bom names it'),
+  kind: z.enum(['bridge', 'adapter_plate']),
+  name: z.string(),
   quantity: z.number().int().describe('One per finding'),
-  for_lines: z.array(z.number().int()).describe('BOM lines the finding concerns'),
-  reason: z.string().describe("check_bom's message for the finding"),
-  source: z.string().describe('The check_bom finding kind this line comes from'),
-  print_suggestion: z.string().nullable().describe('The print_suggestions id of the plate (adapter_plate), else null'),
-  price: z.null().describe('Never priced: a suggestion, not in the total'),
+  for_lines: z.array(z.number().int()),
+  reason: z.string(),
+  source: z.string(),
+  print_suggestion: z.string().nullable(),
+  price: z.null().describe('Never priced'),
 });
 export type SuggestedLine = z.infer<typeof SuggestedLine>;
 
@@ -230,6 +229,6 @@ export const BomDocument = z.object({
   print_suggestions: z.array(PrintSuggestion),
   suggested_lines: z
     .array(SuggestedLine)
-    .describe('add_required: bridges and plates check_bom requires, unpriced'),
+    .describe('add_required: unpriced'),
 });
 export type BomDocument = z.infer<typeof BomDocument>;

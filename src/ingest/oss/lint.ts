@@ -51,7 +51,7 @@ export const LINT_CODES = [
 export const LintFinding = z
   .object({
     code: z.enum(LINT_CODES),
-    severity: z.enum(['error', 'warning']).describe('error: check_urdf refuses it (or stricter on purpose); warning: builds, likely wrong'),
+    severity: z.enum(['error', 'warning']).describe('warning: builds but likely wrong'),
     line: z.number().int().nullable(),
     column: z.number().int().optional(),
     file: z.string().optional(),
@@ -63,20 +63,20 @@ export type LintFinding = z.infer<typeof LintFinding>;
 
 export const LintSummary = z
   .object({
-    ok: z.boolean().describe('No error finding'),
+    ok: z.boolean(),
     errors: z.number().int(),
     warnings: z.number().int(),
     robot_name: z.string().nullable(),
     links: z.number().int(),
     joints: z.number().int(),
-    root_links: z.array(z.string()).describe('Links no joint has as child (one expected)'),
+    root_links: z.array(z.string()).describe('One expected'),
     by_code: z.record(z.string(), z.number().int()),
   })
   .strict();
 export type LintSummary = z.infer<typeof LintSummary>;
 
 export const LintResult = z
-  .object({ summary: LintSummary, findings: z.array(LintFinding).describe('In line order; at most 500 listed (summary counts all)') })
+  .object({ summary: LintSummary, findings: z.array(LintFinding).describe('At most 500') })
   .strict();
 export type LintResult = z.infer<typeof LintResult>;
 
