@@ -40,7 +40,7 @@ export const comparePartsTool = defineTool({
   description:
     `Side-by-side table of ${COMPARE_MIN} to ${COMPARE_MAX} parts on the normalised spec fields. Each row says whether the values are comparable ` +
     '(every pair read exactly at level A or B, same conditions) and only then ranks them (1 = highest); else it says why ' +
-    '(peak vs rated, missing conditions, different quantities, not read, not declared). Set fields (bus, ROS) show their common values. Parts that are one product are listed in same_product.',
+    '(peak vs rated, conditions, quantities, unread). Set fields show common values. One-product pairs: same_product.',
   inputSchema: z.object({
     ids: z.array(EntityId).min(COMPARE_MIN).max(COMPARE_MAX).describe(`${COMPARE_MIN} to ${COMPARE_MAX} entity ids, e.g. ["REDUCER-HD-25", "REDUCER-GH-25"]`),
   }),

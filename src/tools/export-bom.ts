@@ -34,10 +34,10 @@ export const exportBomTool = defineTool({
   title: 'Export a bill of materials',
   description:
     `Export a BOM as CSV (default) or JSON, with exact line and total costs, supplier suggestions and 3D-print suggestions (adapter plates). ` +
-    `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (REST header, or _meta.idempotencyKey over MCP) makes a retry free and identical. ` +
-    'At most 500 items. Each line states its price source; lines without a price are listed and left out of the total. ' +
+    `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (header, or _meta.idempotencyKey) makes a retry free and identical. ` +
+    'At most 500 items. Lines without a price are listed and left out of the total. ' +
     'Catalogue ids fill a line\'s missing name, category and manufacturer (filled_from_catalogue). ' +
-    'add_required: true also lists the bridges and adapter plates check_bom says the set needs, as unpriced suggested_lines.',
+    'add_required adds what check_bom says the set needs, unpriced.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -76,13 +76,13 @@ export const findWhereUsedTool = defineTool({
   errors: ['not_found'],
   title: 'Which open-source robots use a part',
   description:
-    'Answers which robots of the open-source layer use a part, how many and at what stated price: matches BOM lines and URDF mesh and material names by name and model number. ' +
-    'Give q (a name or model number, e.g. "STS3215", "DM 4340P", "Dynamixel XL430") or id (a catalogue id, matched by the model number in its name, or an OSS-LIVE id). ' +
+    'Which open-source robots use a part, how many, at what stated price: BOM lines and URDF mesh names matched by name and model number. ' +
+    'Give q (e.g. "STS3215", "DM 4340P") or id (catalogue or OSS-LIVE). ' +
     'A company name also matches its other names and families (Feetech: STS). ' +
-    'Quantities and prices are per line as written (never converted or added up); a manufacturer is named only with evidence from the row itself. No hit: elsewhere gives calls that find the name.',
+    'Quantities and prices per line as written, never added up; a manufacturer only with evidence in the row. No hit: elsewhere gives calls that find the name.',
   inputSchema: z.object({
-    q: z.string().max(200).optional().describe('Part name or model number to look for, e.g. "STS3215" or "DM 4340P"; literal, case-insensitive'),
-    id: z.string().max(200).optional().describe('A part id instead of q: a catalogue id (e.g. "CHIP-007") or an open-source-layer id (OSS-LIVE-...)'),
+    q: z.string().max(200).optional().describe('Name or model number, e.g. "STS3215"; literal, case-insensitive'),
+    id: z.string().max(200).optional().describe('Instead of q: a catalogue id ("CHIP-007") or an OSS-LIVE-... id'),
   }),
   outputSchema: WhereUsedOutput,
   annotations: READ_ONLY,

@@ -31,7 +31,7 @@ export const listPartsTool = defineTool({
     'Quarantined entries are left out unless include_quarantine.',
   inputSchema: z.object({
     category: Category.optional(),
-    deep: z.boolean().optional().describe(`Full records with paid fields; needs an API key and costs ${DEEP_LIST_COST} credit per call (default false)`),
+    deep: z.boolean().optional().describe(`Full records with paid fields; API key, ${DEEP_LIST_COST} credit per call`),
     include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
     limit: z.number().int().min(1).optional().describe(`Entities per page, default ${LIST_LIMIT_DEFAULT}; above ${LIST_LIMIT_MAX} clamped`),
     cursor: Cursor.optional(),

@@ -29,9 +29,9 @@ export const listSpecFieldsTool = defineTool({
   errors: ['unknown_category'],
   title: 'List filterable spec fields',
   description:
-    'The normalised spec fields search_parts can filter (where) and sort on, with what an agent needs before filtering: each field\'s quantity, SI unit, ops, accepted units, ' +
-    'how many records declare it and how many were read exactly (per category), min and max, the distinct values of set fields (buses, protocols, ROS) and an example notation. ' +
-    'Counts cover the records search sees by default (quarantined ones left out); give category to count one category.',
+    'The normalised spec fields search_parts filters (where) and sorts on: quantity, SI unit, ops, accepted units, ' +
+    'records declaring and read exactly (per category), min and max, set-field values (buses, protocols, ROS), an example. ' +
+    'Counts leave quarantined records out; category counts one category.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: z.object({
     category: z.string().nullable(),

@@ -21,13 +21,13 @@ export function recordMeta(e: { id: string; source_license: string | null; sourc
   return { license, attribution: `Open-source robot compatibility layer: extracted from ${e.source_urls[0] ?? 'its source file'} (${license})` };
 }
 
-export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (matched case-insensitively)');
+export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (case-insensitive)');
 
 // No minimum: an empty or blank key counts as "not presented" (missing_credentials), the same on every surface.
 export const ApiKey = z
   .string()
   .max(300)
-  .describe('API key (gtk_...); optional when the transport presents one (header, or ROBOT_PARTS_API_KEY on stdio)');
+  .describe('API key (gtk_...); optional when the transport sends one');
 
 export const Cursor = z.string().max(200).describe('Opaque cursor from a previous page\'s next_cursor');
 

@@ -26,7 +26,7 @@ export const searchPartsTool = defineTool({
   title: 'Search robot parts',
   description:
     'Keyword search and spec filters over the robot-parts catalogue. ' +
-    'q: all space-separated terms must match (AND); a term matches a word or its start, case-insensitively; ranked id > name > manufacturer > type > interface > description. ' +
+    'q: every term must match a word or its start (case-insensitive); ranked id > name > manufacturer > type > interface > description. ' +
     'where: filters on normalised specs, AND-combined with q (then optional), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"}]; ' +
     'values in any unit convert_parameter reads. A part that does not declare a field never matches. ' +
     'meta.filters: failed = declared, read, and outside the filter; unknown_excluded = in applies_to categories but undeclared, unread or a bound; not_applicable = other categories; near_misses = unread declared texts to check. ' +
@@ -37,11 +37,11 @@ export const searchPartsTool = defineTool({
       q: z
         .string()
         .optional()
-        .describe(`Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor" (at most ${SEARCH_Q_MAX_CHARS} characters and ${SEARCH_MAX_TERMS} distinct terms); optional when where is given`),
+        .describe(`Space-separated literal terms, e.g. "dynamixel xm540" (at most ${SEARCH_Q_MAX_CHARS} characters, ${SEARCH_MAX_TERMS} terms); optional with where`),
       where: WhereArg.optional(),
       sort: SortArg.optional(),
       category: Category.optional(),
-      limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}; values above ${SEARCH_LIMIT_MAX} are clamped to ${SEARCH_LIMIT_MAX}`),
+      limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}`),
       include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
       cursor: Cursor.optional(),
       fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe('Hit fields to return (id always); default all'),

@@ -8,7 +8,7 @@ export const WhereClauseSchema = z
     op: z.string().describe(`One of ${WHERE_OPS.join(' ')}`),
     value: z
       .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])
-      .describe('A value with its unit ("30 N·m", "300 kgf·cm", "48 V"), a name ("EtherCAT"), or a list for in'),
+      .describe('With its unit ("30 N·m", "48 V"), a name ("EtherCAT"), or a list for in'),
   })
   .strict();
 
@@ -18,7 +18,7 @@ export const WhereArg = z
     'Spec filters (AND): a list of {field, op, value}, or text "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN". Ops: = != < <= > >= in covers.',
   );
 
-export const SortArg = z.string().max(100).describe('A numeric spec field to sort by, ascending; "-field" or "field:desc" for descending (undeclared last)');
+export const SortArg = z.string().max(100).describe('Numeric spec field, ascending; "-field" descending (undeclared last)');
 
 export const CompactSpecSchema = z
   .object({

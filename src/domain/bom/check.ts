@@ -44,14 +44,13 @@ export const BomCheckItem = z.object({
     .enum(ROLES)
     .optional()
     .describe(
-      'Default from the category (chips: host; actuators, controllers, grippers: actuator; sensors, data_acquisition: sensor; power: power; others: passive). ' +
-        'Buses are checked between devices and hosts or bus masters; power and passive parts get no bus findings.',
+      'Default by category (chips: host; actuators, controllers, grippers: actuator; sensors, data_acquisition: sensor; power; others: passive). Power and passive parts get no bus findings.',
     ),
 });
 export type BomCheckItem = z.infer<typeof BomCheckItem>;
 
 export const BomCheckRequest = z.object({
-  items: z.array(BomCheckItem).min(1).describe(`Parts to check together (1 to ${BOM_MAX_ITEMS}; more is refused with payload_too_large / 413)`),
+  items: z.array(BomCheckItem).min(1).describe(`Parts to check together (at most ${BOM_MAX_ITEMS})`),
 });
 export type BomCheckRequest = z.infer<typeof BomCheckRequest>;
 

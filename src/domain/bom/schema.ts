@@ -22,10 +22,10 @@ export type BomFormat = (typeof BOM_FORMATS)[number];
 
 export const BomItem = z
   .object({
-    id: z.string().trim().min(1).max(200).describe('Part id: a catalogue id (matched case-insensitively) or your own id for a part not in the catalogue'),
+    id: z.string().trim().min(1).max(200).describe('A catalogue id or your own'),
     name: z.string().max(500).optional().describe('Display name, copied verbatim into the BOM'),
-    category: z.string().max(200).optional().describe('Category, e.g. actuators, sensors, controllers, structural'),
-    manufacturer: z.string().max(500).optional().describe('Manufacturer name; used to suggest its official store when one is registered'),
+    category: z.string().max(200).optional().describe('Category, e.g. actuators'),
+    manufacturer: z.string().max(500).optional().describe('Manufacturer; suggests its official store'),
     specs: z.string().max(2000).optional().describe('Free-text specification, copied verbatim'),
     supplier: z.string().max(500).optional().describe('Your own supplier for this line, copied verbatim'),
     price: z
@@ -34,7 +34,7 @@ export const BomItem = z
       .max(BOM_MAX_UNIT_PRICE)
       .nullable()
       .optional()
-      .describe('Unit price in the BOM currency (see `currency`). Omit when unknown: the line is then excluded from the total and flagged'),
+      .describe('Unit price in `currency`; omit when unknown (line left out of the total)'),
     quantity: z.number().int().min(1).max(1_000_000).describe('How many of this part (integer, at least 1)'),
   })
   .describe('One BOM line as the caller sends it');
@@ -44,7 +44,7 @@ export const BomExportRequest = z.object({
   items: z
     .array(BomItem)
     .min(1)
-    .describe(`The parts, one entry per line (1 to ${BOM_MAX_ITEMS} items; more is refused with payload_too_large / 413)`),
+    .describe(`The parts, one per line (at most ${BOM_MAX_ITEMS})`),
   project_name: z.string().max(200).optional().describe('Project name written into the BOM metadata'),
   format: z.enum(BOM_FORMATS).default('csv').describe('csv (default) or json'),
   include_suppliers: z.boolean().default(true).describe('Add supplier suggestions (official stores, distributors) to each line'),
@@ -56,7 +56,7 @@ export const BomExportRequest = z.object({
   add_required: z
     .boolean()
     .default(false)
-    .describe('Also list the bridges and adapter plates check_bom says the set needs, as suggested_lines (never priced)'),
+    .describe('Add the bridges and plates check_bom requires as unpriced suggested_lines'),
 });
 export type BomExportRequest = z.infer<typeof BomExportRequest>;
 export type BomExportRequestInput = z.input<typeof BomExportRequest>;

@@ -219,7 +219,7 @@ export const XacroInfo = z
     note: z.string(),
   })
   .strict()
-  .describe('The input was xacro, expanded by this project\'s expander before extraction');
+  .describe('Present for expanded xacro');
 export type XacroInfo = z.infer<typeof XacroInfo>;
 
 export const MassSummary = z
