@@ -38,7 +38,7 @@ export type DeclaredKey = (typeof DECLARED_KEYS)[number];
 export const DeclaredParams = z
   .object(Object.fromEntries(DECLARED_KEYS.map((k) => [k, z.string().optional()])) as Record<DeclaredKey, z.ZodOptional<z.ZodString>>)
   .strict()
-  .describe('Vendor strings, verbatim');
+  ;
 export type DeclaredParams = z.infer<typeof DeclaredParams>;
 
 export const MechanicalInterface = z

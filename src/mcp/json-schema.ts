@@ -82,7 +82,7 @@ function portable(node: unknown, io: 'input' | 'output'): unknown {
 }
 
 /** Subtrees shorter than this are never shared; a share must save at least this many characters too. */
-const SHARE_MIN_CHARS = 30;
+const SHARE_MIN_CHARS = 15;
 
 /** A schema node's identity for sharing: its JSON without its own description (kept at each use unless every use has the same). */
 function shape(node: Json): string {

@@ -35,7 +35,7 @@ export const convertParameterTool = defineTool({
     compare_with: Notation.optional().describe('A second notation to compare with'),
   }),
   outputSchema: z.object({
-    parsed: ParsedParameterSchema.describe('How `value` reads'),
+    parsed: ParsedParameterSchema,
     conversion: Conversion.nullable().describe('null without `to`; ok=false when impossible'),
     comparison: Comparison.nullable().describe('null without compare_with'),
   }),

@@ -13,8 +13,8 @@ export const findAlternativesTool = defineTool({
   description:
     'Parts of the same category (same type ranks higher) from other products, ranked by closeness of declared specs, ' +
     'with reasons (value vs value, difference, level) and the fields not compared. ' +
-    'Records of the same product (upstream duplicate_of, or the same model code from one company) are never offered: ' +
-    'they are listed in part.same_as with the evidence; versions are offered, marked. must: hard constraints in the search_parts where form.',
+    'Records of the same product (upstream duplicate_of, or one company\'s same model code) are never offered (see part.same_as); ' +
+    'versions are, marked. must: hard constraints in the search_parts where form.',
   inputSchema: z.object({
     id: EntityId,
     limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),

@@ -39,9 +39,9 @@ export const getPartTool = defineTool({
       })
       .strict()
       .nullable()
-      .describe('Robots naming this model (see find_where_used); null when none'),
+      .describe('null when none'),
     specs: z
-      .array(CompactSpecSchema.extend({ field: z.string(), source: z.string().describe('Record field read'), evidence: z.array(z.string()).nullable() }).strict()),
+      .array(CompactSpecSchema.extend({ field: z.string(), source: z.string(), evidence: z.array(z.string()).nullable() }).strict()),
     unread_specs: z.array(z.object({ field: z.string(), source: z.string(), notation: z.string(), reason: z.string() }).strict()),
     product: ProductSchema,
     analytics: EntityAnalyticsSchema,

@@ -35,7 +35,7 @@ export const listSpecFieldsTool = defineTool({
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: z.object({
     category: z.string().nullable(),
-    records: z.number().int().describe('Records counted'),
+    records: z.number().int(),
     fields: z.array(Facet),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),

@@ -40,7 +40,7 @@ export const EntityAnalyticsSchema = z
         signals: z.array(EntitySignal),
       })
       .strict(),
-    method: z.string().describe('Where the method is stated'),
+    method: z.string(),
   })
   .strict()
   ;

@@ -108,7 +108,7 @@ export const LineSuppliers = z.object({
 export type LineSuppliers = z.infer<typeof LineSuppliers>;
 
 export const BomLine = z.object({
-  line: z.number().int().describe('1-based line number'),
+  line: z.number().int(),
   id: z.string(),
   name: z.string().nullable(),
   category: z.string().nullable(),
@@ -198,8 +198,8 @@ export type AdapterPlateSuggestion = z.infer<typeof AdapterPlateSuggestion>;
 export const BomMetadata = z.object({
   project_name: z.string().nullable(),
   total_cost: z.number().describe('total_cost_text is exact'),
-  total_cost_text: z.string().describe('The exact decimal total'),
-  total_items: z.number().int().describe('Number of BOM lines'),
+  total_cost_text: z.string(),
+  total_items: z.number().int(),
   total_quantity: z.number().int(),
   currency: z.string().nullable(),
   created_at: z.string(),

@@ -96,7 +96,7 @@ export const CommunicationResult = z
       .object({
         buses_a: z.array(z.string()),
         buses_b: z.array(z.string()),
-        protocols_a: z.array(z.string()).describe('Recognised protocols of a'),
+        protocols_a: z.array(z.string()),
         protocols_b: z.array(z.string()),
         shared_buses: z.array(z.string()),
         links: z.array(BusLink).describe('Best first'),

@@ -56,7 +56,7 @@ export const LintFinding = z
     column: z.number().int().optional(),
     file: z.string().optional(),
     message: z.string(),
-    fix: z.string().describe('How to fix it'),
+    fix: z.string(),
   })
   .strict();
 export type LintFinding = z.infer<typeof LintFinding>;

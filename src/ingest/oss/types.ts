@@ -42,10 +42,10 @@ export type SkipCode = (typeof SKIP_CODES)[number];
 
 export const Skipped = z
   .object({
-    code: z.enum(SKIP_CODES).describe('Stable reason code'),
-    scope: z.enum(['input', 'table', 'row', 'joint', 'value']).describe('What was skipped'),
+    code: z.enum(SKIP_CODES),
+    scope: z.enum(['input', 'table', 'row', 'joint', 'value']),
     line: z.number().int().nullable(),
-    reason: z.string().describe('Human-readable reason'),
+    reason: z.string(),
   })
   .strict();
 export type Skipped = z.infer<typeof Skipped>;
@@ -82,7 +82,7 @@ export const DOF_CONVENTION =
 
 export const MimicLink = z
   .object({
-    joint: z.string().describe('The mimic joint'),
+    joint: z.string(),
     joint_type: z.enum(URDF_JOINT_TYPES),
     line: z.number().int(),
     follows: z.string().nullable(),
@@ -253,7 +253,7 @@ export const PackageInfo = z
     referenced_files: z.array(ReferencedFile).describe('Not needed'),
   })
   .strict()
-  .describe('Packages (files + entry)');
+  ;
 export type PackageInfo = z.infer<typeof PackageInfo>;
 
 export const BomTableInfo = z
