@@ -184,7 +184,26 @@ interface Hay {
   tokens: string[];
 }
 
-function bomHay(l: LayerBomLine): Hay[] {
+/**
+ * The haystacks of a BOM line or URDF mention, once per frozen line (the layer is frozen when
+ * built: src/ingest/oss/where-used-layer.ts). Every query over the layer matches against them, so
+ * folding and splitting every field, and parsing every link URL, is not repeated per query (a
+ * search that finds nothing asks the whole layer where else its words occur).
+ */
+const hayOf = new WeakMap<object, readonly Hay[]>();
+
+function memoHay<T extends object>(x: T, make: (x: T) => Hay[]): readonly Hay[] {
+  let h = hayOf.get(x);
+  if (h === undefined) {
+    h = make(x);
+    if (Object.isFrozen(x)) hayOf.set(x, Object.freeze(h));
+  }
+  return h;
+}
+
+const bomHay = (l: LayerBomLine): readonly Hay[] => memoHay(l, makeBomHay);
+
+function makeBomHay(l: LayerBomLine): Hay[] {
   const h: Hay[] = [{ field: 'item', tokens: tokensOf(l.item_as_written ?? l.item) }];
   if (l.part_number) h.push({ field: 'part_number', tokens: tokensOf(l.part_number) });
   if (l.manufacturer) h.push({ field: 'manufacturer', tokens: tokensOf(l.manufacturer) });
@@ -202,7 +221,7 @@ export interface Matcher {
   terms: string[];
   model_codes: string[];
   /** Fields of the haystack that match, or null when the whole does not match. */
-  match(hay: Hay[]): string[] | null;
+  match(hay: readonly Hay[]): string[] | null;
 }
 
 /** Free-text query: the compacted query, or every term, matches (see runMatch). */
@@ -271,7 +290,9 @@ function wholeRun(tokens: readonly string[], ts: readonly string[]): boolean {
   return false;
 }
 
-function urdfHay(m: LayerUrdfSource['mentions'][number]): Hay[] {
+const urdfHay = (m: LayerUrdfSource['mentions'][number]): readonly Hay[] => memoHay(m, makeUrdfHay);
+
+function makeUrdfHay(m: LayerUrdfSource['mentions'][number]): Hay[] {
   const base = m.kind === 'mesh' ? m.name.replace(/\.[A-Za-z0-9]{2,4}$/, '') : m.name;
   return [{ field: m.kind === 'mesh' ? 'urdf_mesh' : 'urdf_material', tokens: tokensOf(base) }];
 }

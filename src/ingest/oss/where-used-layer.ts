@@ -1,4 +1,5 @@
 /** The open-source layer document as the plain data where-used reads (src/domain/where-used.ts). */
+import { deepFreeze } from '../../domain/freeze.js';
 import type { StoredEntity } from '../../domain/entity.js';
 import type { ManufacturerTable } from '../../domain/specs/manufacturers.js';
 import { manufacturerForms, tokensOf, type KnownManufacturer, type LayerBomLine, type LayerUrdfSource, type PriceLike, type WhereUsedLayer } from '../../domain/where-used.js';
@@ -86,5 +87,7 @@ export function whereUsedLayer(doc: OssDocument | null, catalogue: readonly Pick
   const urdf: LayerUrdfSource[] = doc.meta.sources
     .filter((s) => s.mentions !== null)
     .map((s) => ({ source_id: s.id, robot: s.robot, source_url: s.url, license: s.license, mentions: s.mentions! }));
-  return { bom, urdf, manufacturers };
+  // Frozen: the layer never changes while the process runs, so whereUsed may prepare each line's
+  // haystack once (src/domain/where-used.ts).
+  return { bom: deepFreeze(bom), urdf: deepFreeze(urdf), manufacturers };
 }
