@@ -10,7 +10,7 @@ export const packageInputShape = {
     .array(z.object({ path: z.string().min(1).describe('relative, "/"-separated'), content: z.string() }).strict())
     .max(PACKAGE_LIMITS.max_package_files)
     .optional()
-    .describe('A description package instead of content (xacro, URDF, package.xml, YAML; no meshes needed); 2 MiB of text together'),
+    .describe('A description package instead of content (xacro, URDF, package.xml, YAML; no meshes); 2 MiB in all'),
   entry: z.string().optional().describe('With files: the top file'),
   args: z.record(z.string(), z.string()).optional().describe('xacro args'),
 };

@@ -88,8 +88,7 @@ export const PlateDesign = z
       .strict(),
     grown: z
       .object({ from_thickness_mm: z.number(), to_thickness_mm: z.number(), reason: z.string() })
-      .nullable()
-      ,
+      .nullable(),
     centre_bore: z.null(),
     centre_bore_note: z.string(),
     features: z.array(PlateFeature),
@@ -121,5 +120,5 @@ export const PlatePointer = z
     url: z.string().nullable(),
   })
   .strict()
-  .describe('The adapter plate for this pair: call design_adapter_plate, read the resource or GET the URL');
+  ;
 export type PlatePointer = z.infer<typeof PlatePointer>;

@@ -110,8 +110,8 @@ export interface RobotInput {
 }
 
 export const ExtractRobotPartsOutput = ExtractionResult.extend({
-  detected: z.boolean().describe('true when kind was auto-detected'),
-  lint: LintSummary.nullable().describe('urdf: the lint_urdf summary of the description (urdfdom check_urdf checks, mimic and transmission references; lint_urdf lists the findings); null for BOM input'),
+  detected: z.boolean(),
+  lint: LintSummary.nullable().describe('urdf: lint_urdf summary'),
   limits: z.object({ max_input_bytes: z.number().int(), max_records: z.number().int(), max_skipped_listed: z.number().int() }).strict(),
 });
 export type ExtractRobotPartsOutput = z.infer<typeof ExtractRobotPartsOutput>;
