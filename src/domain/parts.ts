@@ -8,7 +8,7 @@ import { DomainError, invalidInput } from './errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import { levenshtein } from './distance.js';
-import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './prepared.js';
+import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './views.js';
 import type { Catalogue } from '../store/catalogue.js';
 import type { SpecIndex } from './specs/index.js';
 import { compactSpec, compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeepEntity, SUMMARY_FIELDS } from '../domain/entity.js';
 import { invalidInput } from '../domain/errors.js';
-import { preparedDeepList, preparedSummaryList } from '../domain/prepared.js';
+import { preparedDeepList, preparedSummaryList } from '../domain/views.js';
 import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/parts.js';
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
