@@ -1,7 +1,7 @@
 /**
  * The JSON of tool outputs, as text (the MCP text block) and as UTF-8 bytes (REST answers),
  * prepared once per frozen object. The catalogue snapshot (src/store/memory-catalogue.ts) is
- * deep-frozen and its views (src/domain/views.ts) are frozen too, so the JSON and bytes of a
+ * deep-frozen and its views (src/domain/catalogue/views.ts) are frozen too, so the JSON and bytes of a
  * record, a listing page or a search hit's summary are computed the first time they are asked for
  * and kept (WeakMaps keyed by the frozen object: memoisation, not state; an object that is not
  * frozen is serialised afresh every time, since it could change). Every answer is byte for byte
@@ -9,7 +9,7 @@
  *
  * Wire code: used by src/tools/text.ts and src/http/rest.ts; the domain hands out plain data.
  */
-import { hitSummary, isSearchHit } from '../domain/views.js';
+import { hitSummary, isSearchHit } from '../domain/catalogue/views.js';
 
 const jsonOf = new WeakMap<object, string>();
 

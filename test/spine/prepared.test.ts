@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredEntity } from '../../src/domain/entity.js';
-import { SUMMARY_FIELDS } from '../../src/domain/entity.js';
-import { preparedDeep, preparedSummary, preparedUrl, searchHit } from '../../src/domain/views.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import { SUMMARY_FIELDS } from '../../src/domain/catalogue/entity.js';
+import { preparedDeep, preparedSummary, preparedUrl, searchHit } from '../../src/domain/catalogue/views.js';
 import { outputJson, stringifyOutput } from '../../src/wire/prepared.js';
 import { deepFreeze } from '../../src/store/memory-catalogue.js';
 
