@@ -57,6 +57,23 @@ export const QUERIES = [
   'orin nano', // two-term AND, may miss
 ];
 
+/**
+ * The broad-query set of issue 29, derived from the catalogue itself (never hand-picked): the
+ * `n` most frequent words of the records' names, makers and types, as an agent's first calls
+ * usually are. A word is a run of letters or digits (so `joint_motor` gives `joint` and
+ * `motor`, and a run of CJK characters is one word), lower-cased, at least 2 characters, and
+ * counted once per record (the number of records whose name, maker or type holds it). Ties are
+ * broken by the word itself, so the set is the same on every run over the same file.
+ */
+export function frequentWords(entities, n) {
+  const counts = new Map();
+  for (const e of entities) {
+    const text = [e.name, e.name_en, e.manufacturer, e.type].filter((v) => typeof v === 'string').join(' ').toLowerCase();
+    for (const w of new Set(text.match(/[\p{L}\p{N}]+/gu) ?? [])) if ([...w].length >= 2) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, n).map(([w]) => w);
+}
+
 // ---------------------------------------------------------------------------------------
 // Synthetic fallback catalogue (used only when data/catalogue/entities.json is absent).
 // Every value is invented here: no upstream text.
