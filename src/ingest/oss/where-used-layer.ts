@@ -88,6 +88,6 @@ export function whereUsedLayer(doc: OssDocument | null, catalogue: readonly Pick
     .filter((s) => s.mentions !== null)
     .map((s) => ({ source_id: s.id, robot: s.robot, source_url: s.url, license: s.license, mentions: s.mentions! }));
   // Frozen: the layer never changes while the process runs, so whereUsed may prepare each line's
-  // haystack once (src/domain/where-used.ts).
+  // haystack once (src/domain/oss/where-used.ts).
   return { bom: deepFreeze(bom), urdf: deepFreeze(urdf), manufacturers };
 }
