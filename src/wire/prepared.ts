@@ -245,16 +245,27 @@ function arrayJson(v: readonly object[]): string {
  * The answer is written into one buffer of its exact length.
  */
 export function stringifyOutput(output: Record<string, unknown>): Buffer {
+  // A frozen output (an answer the answer cache hands out again) is serialised once.
+  const frozen = Object.isFrozen(output);
+  if (frozen) {
+    const known = outputBytesOf.get(output);
+    if (known !== undefined) return known;
+  }
   // A page of hits made for this call is written as its hits' pieces (each summary's prepared
   // bytes, the hit's few extra members after them), never as one long string to flatten and encode.
   const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (Object.isFrozen(v) ? arrayBytes(v) : v.map(objectPieces)));
   let total = 0;
   for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : Buffer.isBuffer(g) ? g.length : piecesLength(g, true);
-  const out = answerBuffer(total);
+  // A kept answer gets a buffer of its own (a slab lives as long as any answer cut from it).
+  const out = frozen ? Buffer.allocUnsafeSlow(total) : answerBuffer(total);
   let off = 0;
   for (const g of pieces) off = typeof g === 'string' ? off + out.write(g, off, 'utf8') : Buffer.isBuffer(g) ? off + g.copy(out, off) : writePieces(out, off, g, true);
+  if (frozen) outputBytesOf.set(output, out);
   return out;
 }
+
+/** The bytes of frozen outputs, made once each (kept while the output is). */
+const outputBytesOf = new WeakMap<object, Buffer>();
 
 /**
  * Answers up to this size are cut from shared slabs, as node cuts small Buffers from its 8 kB pool:
