@@ -6,10 +6,10 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { DomainError, invalidInput } from '../domain/errors.js';
+import { DomainError, invalidInput } from '../domain/shared/errors.js';
 import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
 import { runTool } from '../tools/run.js';
-import { stringifyOutput } from '../domain/prepared.js';
+import { stringifyOutput } from '../wire/prepared.js';
 import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { presentedKeys } from './security.js';
 
@@ -40,17 +40,23 @@ function coerce(value: string, type: JsonType): unknown {
 /** Query parameters that are transport concerns, not tool arguments. */
 const RESERVED_QUERY = new Set(['key']);
 
-async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unknown>>, types: Record<string, JsonType>): Promise<Record<string, unknown>> {
+async function readInput(
+  c: Context<AppEnv>,
+  route: RestRoute<Record<string, unknown>>,
+  types: Record<string, JsonType>,
+  queries: Record<string, string[]>,
+): Promise<Record<string, unknown>> {
   let input: Record<string, unknown> = {};
   if (route.method === 'GET') {
-    for (const [k, values] of Object.entries(c.req.queries())) {
+    for (const k in queries) {
+      const values = queries[k]!;
       if (RESERVED_QUERY.has(k)) continue;
       const t = types[k];
       input[k] = t === 'array' ? values : coerce(values[values.length - 1] ?? '', t);
     }
   } else if (route.upload && isUpload(c, route.upload.contentTypes)) {
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    input = { ...(route.upload.toInput(bytes, c.req.queries()) as Record<string, unknown>) };
+    input = { ...(route.upload.toInput(bytes, queries) as Record<string, unknown>) };
   } else {
     const text = await requestText(c);
     if (text.trim() !== '') {
@@ -65,9 +71,9 @@ async function readInput(c: Context<AppEnv>, route: RestRoute<Record<string, unk
     }
   }
   // Hono has already percent-decoded path parameters: decoding again would break ids containing '%'.
-  for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) input[k] = v;
-  for (const [k, v] of Object.entries(route.defaults ?? {})) if (input[k] === undefined) input[k] = v;
-  Object.assign(input, route.fixed ?? {});
+  if (route.path.includes(':')) for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) input[k] = v;
+  if (route.defaults) for (const [k, v] of Object.entries(route.defaults)) if (input[k] === undefined) input[k] = v;
+  if (route.fixed) Object.assign(input, route.fixed);
   return input;
 }
 
@@ -76,8 +82,9 @@ function isUpload(c: Context<AppEnv>, types: readonly string[]): boolean {
   return types.includes(ct);
 }
 
-export function restContext(c: Context<AppEnv>, deps: Deps): ToolContext {
-  return new RestToolContext(c, deps);
+/** queries: the request's query parameters (c.req.queries()), when the caller has them already. */
+export function restContext(c: Context<AppEnv>, deps: Deps, queries?: Record<string, string[]>): ToolContext {
+  return new RestToolContext(c, deps, queries === undefined ? c.req.queries('key') : queries.key);
 }
 
 /**
@@ -95,8 +102,9 @@ class RestToolContext implements ToolContext {
   constructor(
     private readonly c: Context<AppEnv>,
     readonly deps: Deps,
+    queryKey: readonly string[] | undefined,
   ) {
-    this.credentials = presentedKeys(requestHeaders(c), c.req.queries('key'));
+    this.credentials = presentedKeys(requestHeaders(c), queryKey);
     this.clientAddress = clientAddress(c);
     this.idempotencyKey = requestHeader(c, 'idempotency-key') ?? null;
   }
@@ -119,13 +127,15 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
     for (const route of tool.rest) {
       app.on(route.method, route.path, async (c) => {
         let input: Record<string, unknown>;
+        // The query string parsed once, for the arguments and for a key given as ?key=.
+        const queries = c.req.queries();
         try {
-          input = await readInput(c, route, types);
+          input = await readInput(c, route, types, queries);
         } catch (err) {
           if (err instanceof DomainError) return errorResponse(c, err);
           throw err;
         }
-        const ctx = restContext(c, deps);
+        const ctx = restContext(c, deps, queries);
         if (route.prepare) input = route.prepare(input, ctx) as Record<string, unknown>;
         const outcome = await runTool(tool, input, ctx);
         if (!outcome.ok) return errorResponse(c, outcome.error);

@@ -52,12 +52,18 @@ export function presentedKeys(
   queryKey: string | readonly string[] | undefined,
 ): PresentedKey[] {
   const out: PresentedKey[] = [];
-  for (const part of (headers.get('authorization') ?? '').split(',')) {
-    const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(part);
-    if (m) out.push({ source: 'authorization', key: m[1] });
+  const authorization = headers.get('authorization');
+  if (authorization) {
+    for (const part of authorization.split(',')) {
+      const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(part);
+      if (m) out.push({ source: 'authorization', key: m[1] });
+    }
   }
-  for (const part of (headers.get('x-api-key') ?? '').split(',')) {
-    if (part.trim()) out.push({ source: 'x-api-key', key: part.trim() });
+  const apiKey = headers.get('x-api-key');
+  if (apiKey) {
+    for (const part of apiKey.split(',')) {
+      if (part.trim()) out.push({ source: 'x-api-key', key: part.trim() });
+    }
   }
   for (const q of typeof queryKey === 'string' ? [queryKey] : (queryKey ?? [])) {
     if (q && q.trim()) out.push({ source: 'query:key', key: q.trim() });

@@ -37,6 +37,10 @@ function portable(node: unknown, io: 'input' | 'output'): unknown {
       out[k] = Object.fromEntries(Object.entries(v as Json).map(([n, s]) => [n, portable(s, io)]));
     } else if (io === 'output' && k === 'additionalProperties' && v === false) {
       continue;
+    } else if (io === 'output' && ((k === 'minimum' && v === Number.MIN_SAFE_INTEGER) || (k === 'maximum' && v === Number.MAX_SAFE_INTEGER))) {
+      continue; // zod's int() bounds: what every JSON integer an answer carries already is
+    } else if (io === 'output' && k === 'propertyNames' && JSON.stringify(v) === '{"type":"string"}') {
+      continue; // every JSON object key is a string
     } else if (LITERAL_KEYS.has(k)) {
       out[k] = v;
     } else {
@@ -65,6 +69,10 @@ function portable(node: unknown, io: 'input' | 'output'): unknown {
     if (dflt !== undefined) wrapped.default = dflt;
     return wrapped;
   }
+  // anyOf: [anyOf: [a, b], null] -> anyOf: [a, b, null] (a nullable union is one union).
+  if (Array.isArray(out.anyOf)) {
+    out.anyOf = (out.anyOf as Json[]).flatMap((b) => (b && typeof b === 'object' && Array.isArray(b.anyOf) && Object.keys(b).length === 1 ? (b.anyOf as Json[]) : [b]));
+  }
   // An empty schema {} for additional properties or items says "anything": spell it `true`.
   for (const k of ['additionalProperties', 'items']) {
     const v = out[k];
@@ -73,10 +81,10 @@ function portable(node: unknown, io: 'input' | 'output'): unknown {
   return out;
 }
 
-/** Subtrees shorter than this are never shared (a reference and its definition cost ~60 characters). */
-const SHARE_MIN_CHARS = 200;
+/** Subtrees shorter than this are never shared; a share must save at least this many characters too. */
+const SHARE_MIN_CHARS = 15;
 
-/** A schema node's identity for sharing: its JSON without its own description (kept at each use). */
+/** A schema node's identity for sharing: its JSON without its own description (kept at each use unless every use has the same). */
 function shape(node: Json): string {
   const { description: _d, ...rest } = node;
   return JSON.stringify(rest);
@@ -85,16 +93,17 @@ function shape(node: Json): string {
 /**
  * Output schemas only: a subtree written out two or more times (the same flange side, evidence
  * list or supplier row in several places) is written once under `$defs` and referenced with a
- * local `$ref` (its description stays at each use). Largest saving first, until none saves
- * SHARE_MIN_CHARS. Local `#/$defs/...` references are read by the TypeScript SDK clients (v1 and
- * v2, both validate with Ajv); `test/spine/tools-list-budget.test.ts` validates real answers
- * against the shared form with both.
+ * local `$ref`; its description goes with it when every use has the same one, else stays at each
+ * use. Largest saving first (counted exactly: the references and the definition against the
+ * copies), until none saves SHARE_MIN_CHARS. Local `#/$defs/...` references are read by the
+ * TypeScript SDK clients (v1 and v2, both validate with Ajv); `test/spine/tools-list-budget.test.ts`
+ * validates real answers against the shared form with both.
  */
 function share(root: Json): Json {
   const defs: Record<string, Json> = {};
   const used = new Set<string>();
   for (;;) {
-    const seen = new Map<string, { node: Json; name: string; count: number }>();
+    const seen = new Map<string, { node: Json; name: string; count: number; descriptions: Set<unknown> }>();
     const visit = (node: unknown, name: string, isRoot: boolean): void => {
       if (Array.isArray(node)) return node.forEach((n) => visit(n, name, false));
       if (node === null || typeof node !== 'object') return;
@@ -103,8 +112,10 @@ function share(root: Json): Json {
         const k = shape(obj);
         if (k.length >= SHARE_MIN_CHARS) {
           const e = seen.get(k);
-          if (e) e.count += 1;
-          else seen.set(k, { node: obj, name, count: 1 });
+          if (e) {
+            e.count += 1;
+            e.descriptions.add(obj.description);
+          } else seen.set(k, { node: obj, name, count: 1, descriptions: new Set([obj.description]) });
         }
       }
       for (const [key, v] of Object.entries(obj)) {
@@ -115,14 +126,18 @@ function share(root: Json): Json {
     };
     visit(root, 'root', true);
     for (const d of Object.values(defs)) visit(d, 'def', true);
-    let best: { key: string; node: Json; name: string; saving: number } | null = null;
+    let best: { key: string; node: Json; name: string; saving: number; withDescription: boolean } | null = null;
     for (const [key, e] of seen) {
-      const saving = key.length * (e.count - 1) - 60 * e.count;
-      if (e.count >= 2 && saving >= SHARE_MIN_CHARS && (!best || saving > best.saving)) best = { key, node: e.node, name: e.name, saving };
+      if (e.count < 2) continue;
+      const name = defName(e.name, e.node, used);
+      const oneDescription = e.descriptions.size === 1 ? [...e.descriptions][0] : undefined;
+      const descChars = typeof oneDescription === 'string' ? JSON.stringify(oneDescription).length + ',"description":'.length : 0;
+      // copies (with their one description) against {"$ref":"#/$defs/<name>"} per use and "<name>":<definition>, once
+      const saving = e.count * (key.length + descChars) - e.count * (19 + name.length) - (name.length + 4 + key.length + descChars);
+      if (saving >= SHARE_MIN_CHARS && (!best || saving > best.saving)) best = { key, node: e.node, name, saving, withDescription: descChars > 0 };
     }
     if (!best) break;
-    let name = best.name.replace(/[^A-Za-z0-9_]/g, '_') || 'shared';
-    for (let i = 2; used.has(name); i++) name = `${best.name}_${i}`;
+    const { name, withDescription } = best;
     used.add(name);
     const { description: _d, ...def } = best.node;
     const ref = `#/$defs/${name}`;
@@ -130,7 +145,7 @@ function share(root: Json): Json {
       if (Array.isArray(node)) return node.map(replace);
       if (node === null || typeof node !== 'object') return node;
       const obj = node as Json;
-      if (typeof obj.$ref !== 'string' && shape(obj) === best!.key) return obj.description === undefined ? { $ref: ref } : { $ref: ref, description: obj.description };
+      if (typeof obj.$ref !== 'string' && shape(obj) === best!.key) return withDescription || obj.description === undefined ? { $ref: ref } : { $ref: ref, description: obj.description };
       const out: Json = {};
       for (const [k, v] of Object.entries(obj)) {
         if (LITERAL_KEYS.has(k)) out[k] = v;
@@ -143,9 +158,36 @@ function share(root: Json): Json {
     const next = replace(root) as Json;
     for (const k of Object.keys(root)) delete root[k];
     Object.assign(root, next);
-    defs[name] = def;
+    defs[name] = withDescription ? { ...def, description: best.node.description } : def;
   }
   return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
+}
+
+/**
+ * A definition's name: for a bare type ("string", "integer_or_null", "string_list") the type it
+ * is, so that a field referring to it never reads as another field; else the property it was
+ * first found at. Made unique.
+ */
+function defName(found: string, node: Json, used: Set<string>): string {
+  const base = typeName(node) ?? (found.replace(/[^A-Za-z0-9_]/g, '_') || 'shared');
+  let name = base;
+  for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
+  return name;
+}
+
+function typeName(node: Json): string | undefined {
+  const { description: _d, ...rest } = node;
+  const keys = Object.keys(rest);
+  if (keys.length === 1 && typeof rest.type === 'string') return rest.type;
+  if (keys.length === 1 && Array.isArray(rest.anyOf) && rest.anyOf.length === 2 && (rest.anyOf[1] as Json).type === 'null' && Object.keys(rest.anyOf[1] as Json).length === 1) {
+    const first = typeName(rest.anyOf[0] as Json);
+    return first && `${first}_or_null`;
+  }
+  if (keys.length === 2 && rest.type === 'array' && rest.items && typeof rest.items === 'object') {
+    const item = typeName(rest.items as Json);
+    return item && `${item}_list`;
+  }
+  return undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ export const checkBomTool = defineTool({
   description:
     'Problems across a list of parts (catalogue ids with quantities): supply voltages no single rail covers, parts with no common bus or needing a bridge, ' +
     'flanges needing adapter plates, quarantined parts, red-line marks, and dimensions the data cannot settle (listed as unknown, never as fine). ' +
-    'Each finding names the parts, the dimension, the severity and the evidence; connections states what works (each device\'s bus or bridge to its host, the supply rails). Free; at most 500 items.',
+    'Each finding names parts, dimension, severity and evidence; connections states what works (buses, bridges, rails). Free; at most 500 items.',
   inputSchema: BomCheckRequest,
   outputSchema: BomCheckResult,
   annotations: READ_ONLY,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkCompatibility, CompatibilityResult } from '../domain/compatibility/index.js';
-import { findPart } from '../domain/parts.js';
-import { DomainError } from '../domain/errors.js';
+import { findPart } from '../domain/catalogue/parts.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId } from './schemas.js';
@@ -11,9 +11,9 @@ export const checkCompatibilityTool = defineTool({
   errors: ['not_found'],
   title: 'Check two parts for compatibility',
   description:
-    'Four-dimension compatibility of two catalogue parts by id: mechanical (ISO 9409-1 flange rulings), electrical (declared voltage ranges), ' +
-    'communication (buses and protocols, bridges needed) and software (ROS/ROS 2, SDKs). Each dimension is compatible, adapter_required, incompatible or unknown, with the evidence used. ' +
-    'Unknown is never counted as compatible. Protocols and models are not physical parts: applicable=false with the reason.',
+    'Compatibility of two catalogue parts by id in four dimensions: mechanical (ISO 9409-1 flanges), electrical (voltage ranges), ' +
+    'communication (buses, protocols, bridges) and software (ROS, SDKs), each with its evidence. Unknown never counts as compatible. ' +
+    'Non-physical records (protocols, models): applicable=false.',
   inputSchema: z.object({
     a: EntityId.describe('Id of the first part, e.g. "ACT-001"'),
     b: EntityId.describe('Id of the second part'),

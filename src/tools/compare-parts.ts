@@ -13,7 +13,7 @@ const ProductFields = {
   same_as: z.array(SameAsSchema),
   versions: z
     .array(z.object({ id: z.string(), relation: z.enum(['successor_of', 'predecessor_of']), evidence: z.string() }).strict())
-    .describe('successor_of: this is newer than id'),
+    .describe('successor_of: newer than id'),
   conflicts: z
     .array(z.object({ field: z.string(), values: z.array(z.object({ id: z.string(), notation: z.string(), source: z.string() }).strict()) }).strict())
 
@@ -27,7 +27,7 @@ export const PartRefSchema = z
     name: z.string(),
     category: z.string(),
     manufacturer: z.string().nullable(),
-    manufacturer_canonical: z.string().nullable().describe('The company behind the name (aliases and brands normalised)'),
+    manufacturer_canonical: z.string().nullable(),
     quarantine_hint: z.string().nullable(),
     ...ProductFields,
   })
@@ -39,8 +39,8 @@ export const comparePartsTool = defineTool({
   title: 'Compare parts side by side',
   description:
     `Side-by-side table of ${COMPARE_MIN} to ${COMPARE_MAX} parts on the normalised spec fields. Each row says whether the values are comparable ` +
-    '(every pair read exactly at comparability level A or B with the same conditions) and only then ranks them (rank 1 = highest); an incomparable row says why ' +
-    '(peak vs rated, missing conditions, different quantities, not read, not declared). Set fields (bus, ROS) show their common values. Parts that are one product are listed in same_product.',
+    '(every pair read exactly at level A or B, same conditions) and only then ranks them (1 = highest); else it says why ' +
+    '(peak vs rated, conditions, quantities, unread). Set fields show common values. One-product pairs: same_product.',
   inputSchema: z.object({
     ids: z.array(EntityId).min(COMPARE_MIN).max(COMPARE_MAX).describe(`${COMPARE_MIN} to ${COMPARE_MAX} entity ids, e.g. ["REDUCER-HD-25", "REDUCER-GH-25"]`),
   }),
@@ -53,14 +53,14 @@ export const comparePartsTool = defineTool({
           unit: z.string().nullable(),
           cells: z.array(z.object({ id: z.string(), spec: CompactSpecSchema.nullable(), note: z.string().nullable() }).strict()),
           comparable: z.boolean(),
-          level: z.string().nullable().describe('Worst pair comparability level A-D; null for set fields'),
+          level: z.string().nullable().describe('Worst pair; null for set fields'),
           reason: z.string(),
           ranking: z.array(z.object({ id: z.string(), rank: z.number().int() }).strict()).nullable(),
           common_values: z.array(z.string()).optional(),
         })
         .strict(),
     ),
-    same_product: z.array(z.array(z.string())).describe('Pairs of the given ids linked as same_as'),
+    same_product: z.array(z.array(z.string())),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,

@@ -19,11 +19,11 @@ export const convertParameterTool = defineTool({
   name: 'convert_parameter',
   title: 'Read, convert and compare a vendor parameter',
   description:
-    'Reads one vendor-declared parameter notation exactly ("0.11 sec/60°", "15 kgf·cm", "4.1 Nm @ 12V", "12-bit", "1 Mbps", "3 arcmin") and returns its physical quantity, ' +
-    'SI value, the exact formula applied, the conditions stated (voltage, peak vs rated, output end), its dialect name and its comparability level A-D. ' +
-    'With `to`, converts exactly to that unit (e.g. "Nm", "rad/s", "rpm", "deg", "g"); a value of another quantity is refused with the reason (ok=false), never guessed. ' +
-    'With `compare_with`, answers whether the two values can be compared (level A-D, reason, order in SI units, and the inverse-ordering note for sec/60°). ' +
-    'A notation the parser cannot read exactly comes back recognized=false (dialect "unrecognized"). SI prefixes are case-sensitive (mNm is not MNm).',
+    'Reads one vendor parameter notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V", "12-bit") and returns its quantity, ' +
+    'SI value, exact formula, stated conditions (voltage, peak vs rated, output end), dialect and comparability level A-D. ' +
+    'With `to`, converts exactly to that unit; another quantity is refused with the reason (ok=false), never guessed. ' +
+    'With `compare_with`, whether the two values can be compared (level, reason, order in SI units). ' +
+    'An unreadable notation comes back recognized=false. SI prefixes are case-sensitive (mNm is not MNm).',
   inputSchema: z.object({
     value: Notation.describe('A vendor parameter notation, verbatim, e.g. "0.11 sec/60°", "15 kgf·cm", "12~24V"'),
     to: z
@@ -31,13 +31,13 @@ export const convertParameterTool = defineTool({
       .min(1)
       .max(40)
       .optional()
-      .describe('Target unit for an exact conversion, e.g. "Nm", "kgf·cm", "rad/s", "rpm", "sec/60deg", "deg", "arcmin", "g", "kg", "V", "Mbps"'),
-    compare_with: Notation.optional().describe('A second notation; the answer says whether the two values are comparable (level A-D) and why'),
+      .describe('Target unit, e.g. "Nm", "rad/s", "rpm", "sec/60deg", "arcmin"'),
+    compare_with: Notation.optional().describe('A second notation to compare with'),
   }),
   outputSchema: z.object({
-    parsed: ParsedParameterSchema.describe('How `value` reads: quantity, SI value, conversion applied, conditions, dialect, notation, comparability level'),
-    conversion: Conversion.nullable().describe('The conversion to `to` (null when `to` was not given); ok=false with the reason when it is impossible'),
-    comparison: Comparison.nullable().describe('Comparability of `value` with `compare_with` (null when not given); b is compare_with as read'),
+    parsed: ParsedParameterSchema,
+    conversion: Conversion.nullable().describe('null without `to`; ok=false when impossible'),
+    comparison: Comparison.nullable().describe('null without compare_with'),
   }),
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/parameters/convert', summary: 'Read a vendor parameter notation; convert it exactly or compare it with another' }],

@@ -11,12 +11,12 @@ export const createPaymentTool = defineTool({
   title: 'Buy credits',
   description:
     'Create a payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999). ' +
-    'Returns order_id, pay_url and qr_code (PNG data URL of pay_url). The account is the one of the API key (email, when given too, must be its address; email alone only where the server allows it). ' +
-    'Credits arrive when the payment gateway confirms the order; get_payment_status tells.',
+    'Returns order_id, pay_url and qr_code (PNG data URL). The account is the API key\'s (email, if given, must match; email alone only where the server allows). ' +
+    'Credits arrive when the gateway confirms (get_payment_status).',
   inputSchema: z.object({
     plan: z.enum(['starter', 'pro', 'lifetime']).describe('Plan to buy'),
     api_key: ApiKey.optional(),
-    email: z.string().max(320).optional().describe('E-mail of a registered account (instead of, or to confirm, the key)'),
+    email: z.string().max(320).optional().describe('E-mail of the account (instead of, or to confirm, the key)'),
   }),
   outputSchema: z.object({ order_id: z.string(), pay_url: z.string(), qr_code: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -11,7 +11,7 @@ const Designation = z.string().min(1).max(100);
 // PlateDesign schema types all of it; the handler's answer is that type).
 const PlateOutput = PlateAnswer.extend({
   ruling: z.object({ verdict: z.string(), reason: z.string() }).catchall(z.unknown()),
-  design: z.object({}).catchall(z.unknown()).nullable().describe('The PlateDesign: features (kind, shape, diameter_mm, depth_mm, from_face, z, x_mm, y_mm, rule, source), outline, thickness terms, angular offset, warnings'),
+  design: z.object({}).catchall(z.unknown()).nullable(),
   format: z.enum(PLATE_FORMATS),
 });
 type PlateOutput = PlateAnswer & { format: PlateFormat };
@@ -20,7 +20,7 @@ export const designAdapterPlateTool = defineTool({
   name: 'design_adapter_plate',
   title: 'Design an adapter plate between two ISO 9409-1 flanges',
   description:
-    'Adapter plate between two registered ISO 9409-1 flanges (any listed form) or two parts with declared flanges: side a counterbored for socket-head screws, side b tapped or with nut pockets, on registry pitch circles. ' +
+    'Adapter plate between two registered ISO 9409-1 flanges or two parts with declared flanges: side a counterbored for socket-head screws, side b tapped or with nut pockets. ' +
     'Each feature (mm) has its rule and source. STL, 3MF and OpenSCAD files: MCP resource links; REST format=stl|3mf|scad. Not load-rated.',
   inputSchema: z.object({
     a: Designation.optional().describe('Side a designation (counterbored); or part_a'),

@@ -13,14 +13,13 @@ const ExportOutput = BomDocument.extend({
   csv: z
     .string()
     .nullable()
-    .describe('The CSV document when format is csv; null for json, and over MCP when the CSV is larger than the inline limit (then document_uri links it)'),
+    .describe('null for json or when too large'),
   document_uri: z
     .string()
     .nullable()
-    .describe('MCP only: robotparts://exports/<id> when the CSV was too large to return inline (read it with resources/read within an hour); null otherwise'),
+    .describe('MCP: a CSV too large to inline (one hour)'),
   billing: z
-    .object({ credits_charged: z.number().int(), credits_remaining: z.number().int() })
-    .describe('What the export cost and the balance after it (a retried Idempotency-Key answers with the first call\'s figures)'),
+    .object({ credits_charged: z.number().int(), credits_remaining: z.number().int() }),
 });
 type ExportOutput = z.infer<typeof ExportOutput>;
 
@@ -34,11 +33,11 @@ export const exportBomTool = defineTool({
   access: { key: 'required', charged: true },
   title: 'Export a bill of materials',
   description:
-    `Export a BOM as CSV (default) or JSON, with line and total costs computed exactly by the service, supplier suggestions and 3D-print suggestions (adapter plates for flange pairs that need one). ` +
-    `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (REST header, or _meta.idempotencyKey over MCP) makes a retry free and identical. ` +
-    'At most 500 items. Each line states its price source; lines without a price are listed and left out of the total. ' +
-    'Catalogue ids fill a line\'s name, category and manufacturer when the item leaves them out (filled_from_catalogue), beside the catalogue price range and suppliers. ' +
-    'add_required: true also lists the bridges and adapter plates check_bom says the set needs, as unpriced suggested_lines.',
+    `Export a BOM as CSV (default) or JSON, with exact line and total costs, supplier suggestions and 3D-print suggestions (adapter plates). ` +
+    `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (header, or _meta.idempotencyKey) makes a retry free and identical. ` +
+    'At most 500 items. Lines without a price are listed and left out of the total. ' +
+    'Catalogue ids fill a line\'s missing name, category and manufacturer (filled_from_catalogue). ' +
+    'add_required adds what check_bom says the set needs, unpriced.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

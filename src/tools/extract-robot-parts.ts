@@ -7,21 +7,21 @@ export const extractRobotPartsTool = defineTool({
   name: 'extract_robot_parts',
   title: 'Extract joints and BOM lines from robot files',
   description:
-    'Runs the open-source-layer extractors on URDF, xacro or BOM text, or on a description package (files + entry + args: includes, $(find), load_yaml), and returns joints or BOM lines as records, values as written. ' +
-    'URDF: each joint (type, links, axis, limits, child-link mass, file in a package), counts by type, DOF (revolute + prismatic + continuous without mimic), root link, total and subtree masses; malformed XML is refused with line and column. ' +
-    'BOM: lines of Markdown or delimited tables (item, quantity, prices with the currency as written, links, part numbers; ignored_columns). ' +
-    'Nothing is guessed: what does not read exactly is in skipped with a reason code. ' +
-    `kind "auto" detects the format. At most ${MAX_INPUT_BYTES} bytes (2 MiB) of UTF-8 (content, or all files).`,
+    'Extracts joints or BOM lines, values as written, from URDF, xacro or BOM text, or a description package (files + entry + args). ' +
+    'URDF: each joint (type, links, axis, limits, child-link mass), counts, DOF, root link, total and subtree masses; malformed XML is refused with line and column. ' +
+    'BOM: lines of Markdown or delimited tables (item, quantity, prices and currency as written, links, part numbers). ' +
+    'Nothing is guessed: what does not read exactly is in skipped. ' +
+    `At most ${MAX_INPUT_BYTES} bytes (2 MiB) of UTF-8.`,
   inputSchema: z.object({
     content: z
       .string()
       .min(1)
       .optional()
-      .describe('The file as text: URDF or single-file xacro, Markdown with BOM tables, or a delimited BOM (header first). Omit with files.'),
+      .describe('URDF, single-file xacro, Markdown BOM tables or a delimited BOM (header first); or files'),
     kind: z
       .enum(['auto', 'urdf', 'bom_md', 'bom_csv'])
       .default('auto')
-      .describe('Extractor: urdf, bom_md (Markdown tables), bom_csv (tab, comma or semicolon separated), or auto (default) to detect from the content'),
+      .describe('urdf, bom_md (Markdown), bom_csv (tab, comma or semicolon) or auto (default)'),
     ...packageInputShape,
   }),
   outputSchema: ExtractRobotPartsOutput,

@@ -11,10 +11,10 @@ export const findAlternativesTool = defineTool({
   errors: ['not_found'],
   title: 'Find alternative parts',
   description:
-    'Parts of the same function (same category; same declared type ranks higher) from other products, ranked by how close their declared specs are to the given part, ' +
-    'each with its reasons (value vs value, difference, comparability level) and the fields that could not be compared. ' +
-    'Records that are the same product (upstream duplicate_of, the same model code under a brand and its company or from one company) are never offered: ' +
-    'they are listed in part.same_as with the evidence; versions are offered, marked. must holds hard constraints in the search_parts where form (an undeclared value never passes).',
+    'Parts of the same category (same type ranks higher) from other products, ranked by closeness of declared specs, ' +
+    'with reasons (value vs value, difference, level) and the fields not compared. ' +
+    'Records of the same product (upstream duplicate_of, or one company\'s same model code) are never offered (see part.same_as); ' +
+    'versions are, marked. must: hard constraints in the search_parts where form.',
   inputSchema: z.object({
     id: EntityId,
     limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),
@@ -28,16 +28,16 @@ export const findAlternativesTool = defineTool({
           id: z.string(),
           name: z.string(),
           manufacturer: z.string().nullable(),
-          score: z.number().describe('Mean closeness over the part\'s declared fields (0-1), +0.1 for the same type'),
+          score: z.number().describe('Closeness 0-1, +0.1 same type'),
           same_type: z.boolean(),
-          same_manufacturer: z.boolean().describe('From the same company (another product of it)'),
+          same_manufacturer: z.boolean(),
           reasons: z.array(z.string()),
-          not_compared: z.array(z.string()).describe('Fields the part declares that this candidate does not (scored 0)'),
+          not_compared: z.array(z.string()).describe('Scored 0'),
           version: z.enum(['newer', 'older']).optional(),
         })
         .strict(),
     ),
-    considered: z.number().int().describe('Candidates of the same category after must, same_as records excluded'),
+    considered: z.number().int(),
     compared_fields: z.array(z.string()),
     must: z.array(FilterMetaSchema),
     meta: z.object({ limit: z.number().int(), license: z.string(), attribution: z.string() }),

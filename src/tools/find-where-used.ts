@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { findWhereUsed } from '../domain/where-used-query.js';
+import { findWhereUsed } from '../domain/oss/where-used-query.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { ElsewhereSchema } from './schemas.js';
 
 const PriceOut = z
   .object({
-    column: z.string().describe('Column header as written'),
+    column: z.string(),
     as_written: z.string(),
-    currency: z.string().nullable().describe('ISO 4217 when the header and cell name exactly one; else null'),
-    amount: z.string().nullable().describe('Plain decimal; null when the cell is not a plain amount'),
+    currency: z.string().nullable().describe('ISO 4217 when certain, else null'),
+    amount: z.string().nullable().describe('Plain decimal; else null'),
     symbol: z.string().nullable(),
-    product_of: z.object({ amount: z.string(), factor: z.string() }).strict().nullable().describe('A cell written as a product ("¥10.8*4"): its factors'),
-    basis_evidence: z.string().nullable().describe('Why a price is read as a line total when its header does not say so'),
+    product_of: z.object({ amount: z.string(), factor: z.string() }).strict().nullable().describe('Factors of a cell like "¥10.8*4"'),
+    basis_evidence: z.string().nullable(),
   })
   .strict();
 
@@ -23,17 +23,16 @@ export const WhereUsedOutput = z.object({
   entity: z
     .object({ id: z.string(), name: z.string(), manufacturer: z.string().nullable(), oss: z.boolean() })
     .strict()
-    .nullable()
-    .describe('The part looked up by id, when id was given'),
+    .nullable(),
   robots: z.array(
     z
       .object({
         robot: z.string(),
-        sources: z.array(z.string()).describe('Layer source ids (meta.sources of the oss-layer dataset)'),
+        sources: z.array(z.string()),
         bom_lines: z.array(
           z
             .object({
-              record_id: z.string().describe('OSS-LIVE id of the BOM line (get_part resolves it)'),
+              record_id: z.string(),
               source_id: z.string(),
               source_url: z.string(),
               license: z.string(),
@@ -41,13 +40,13 @@ export const WhereUsedOutput = z.object({
               section: z.string().nullable(),
               item: z.string(),
               item_as_written: z.string().nullable(),
-              quantity: z.number().int().nullable().describe('As the line states it; lines are not added up'),
+              quantity: z.number().int().nullable().describe('Per line, never added up'),
               quantity_as_written: z.string().nullable(),
               quantity_source: z.enum(['column', 'item_prefix']).nullable(),
               unit_prices: z.array(PriceOut),
               line_totals: z.array(PriceOut),
-              matched_fields: z.array(z.string()).describe('Fields of the line that matched: item, part_number, manufacturer, manufacturer_part, supplier_part, link_label, link_url'),
-              manufacturer: ManufacturerOut.nullable().describe('Named only with evidence from the row (its manufacturer column, a known manufacturer name in its text, a vendor link on the manufacturer\'s own site); null otherwise'),
+              matched_fields: z.array(z.string()),
+              manufacturer: ManufacturerOut.nullable().describe('Only with evidence in the row'),
             })
             .strict(),
         ),
@@ -59,7 +58,7 @@ export const WhereUsedOutput = z.object({
               license: z.string(),
               kind: z.enum(['mesh', 'material']),
               name: z.string(),
-              links: z.array(z.string()).describe('URDF links that draw it (not a stated quantity)'),
+              links: z.array(z.string()),
             })
             .strict(),
         ),
@@ -67,7 +66,7 @@ export const WhereUsedOutput = z.object({
       .strict(),
   ),
   counts: z.object({ robots: z.number().int(), bom_lines: z.number().int(), urdf_mentions: z.number().int() }).strict(),
-  manufacturers: z.array(z.object({ name: z.string(), evidence: z.array(z.string()) }).strict()).describe('Manufacturers named by matching lines, each with its evidence'),
+  manufacturers: z.array(z.object({ name: z.string(), evidence: z.array(z.string()) }).strict()),
   notes: z.array(z.string()),
   elsewhere: ElsewhereSchema.optional(),
 });
@@ -77,13 +76,13 @@ export const findWhereUsedTool = defineTool({
   errors: ['not_found'],
   title: 'Which open-source robots use a part',
   description:
-    'Answers which robots of the open-source layer use a part, how many and at what stated price: matches BOM lines (item, part numbers, manufacturer column, link labels and URLs) and URDF mesh and material names by name and model number. ' +
-    'Give q (a name or model number, e.g. "STS3215", "DM 4340P", "Dynamixel XL430") or id (a catalogue id, matched by the model number in its name, or an OSS-LIVE id). ' +
+    'Which open-source robots use a part, how many, at what stated price: BOM lines and URDF mesh names matched by name and model number. ' +
+    'Give q (e.g. "STS3215", "DM 4340P") or id (catalogue or OSS-LIVE). ' +
     'A company name also matches its other names and families (Feetech: STS). ' +
-    'Quantities and prices are per line as written (never converted or added up); a manufacturer is named only with evidence from the row itself. No hit: elsewhere gives the calls that find the name elsewhere.',
+    'Quantities and prices per line as written, never added up; a manufacturer only with evidence in the row. No hit: elsewhere gives calls that find the name.',
   inputSchema: z.object({
-    q: z.string().max(200).optional().describe('Part name or model number to look for, e.g. "STS3215" or "DM 4340P"; literal, case-insensitive'),
-    id: z.string().max(200).optional().describe('A part id instead of q: a catalogue id (e.g. "CHIP-007") or an open-source-layer id (OSS-LIVE-...)'),
+    q: z.string().max(200).optional().describe('Name or model number, e.g. "STS3215"; literal, case-insensitive'),
+    id: z.string().max(200).optional().describe('Instead of q: a catalogue id ("CHIP-007") or an OSS-LIVE-... id'),
   }),
   outputSchema: WhereUsedOutput,
   annotations: READ_ONLY,

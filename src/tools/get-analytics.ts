@@ -9,11 +9,10 @@ export const getAnalyticsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Technology readiness and momentum analytics',
   description:
-    'The intelligence document: TRL (1-9, from each record\'s declared lifecycle status by a cited mapping table) and momentum (0-100, a stated weighted formula over measured signals: ' +
-    'recency of the declared year, use in open-source robot BOMs, ROS support, source tier and source count) per category, the ten highest-momentum records with their signal breakdown, ' +
-    'the TRL distribution, cross-domain insights (each with its figure, query and entity ids) and trend statements only where dated records support them. ' +
-    'Records without a mapped status or with too few signals are counted as unknown, never filled. meta.method states every rule. Pass category for one category\'s document. ' +
-    'Per-record values: get_part (analytics field). Picture: GET /api/intelligence.svg.',
+    'The intelligence document per category: TRL (1-9, from the declared lifecycle status by a cited table) and momentum (0-100, a weighted formula over measured signals: ' +
+    'declared year, use in open-source BOMs, ROS support, source tier and count), the ten highest-momentum records, the TRL distribution, ' +
+    'cross-domain insights and trends only where dated records support them. Unmapped or too few signals: unknown, never filled. meta.method states every rule. ' +
+    'Per record: get_part (analytics).',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: IntelligenceDocument,
   annotations: READ_ONLY,

@@ -7,7 +7,7 @@ export const getBalanceTool = defineTool({
   name: 'get_balance',
   access: { key: 'required' },
   title: 'Credit balance',
-  description: 'Credits left, plan and number of paid calls of an API key. The key comes from api_key or from the transport (Authorization/X-API-Key header, ROBOT_PARTS_API_KEY on stdio).',
+  description: 'Credits left, plan and number of paid calls of an API key. The key: api_key or the transport\'s.',
   inputSchema: z.object({ api_key: ApiKey.optional() }),
   outputSchema: z.object({ credits: z.number().int(), plan: z.string(), api_calls: z.number().int() }),
   annotations: READ_ONLY,

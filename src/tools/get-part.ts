@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FreeEntity, PAID_FIELDS } from '../domain/entity.js';
-import { getPart } from '../domain/parts.js';
+import { FreeEntity, PAID_FIELDS } from '../domain/catalogue/entity.js';
+import { getPart } from '../domain/catalogue/parts.js';
 import { entityAnalytics } from '../domain/analytics/index.js';
 import { EntityAnalyticsSchema } from '../domain/analytics/schema.js';
 import { partsContext } from './context.js';
@@ -14,13 +14,13 @@ export const getPartTool = defineTool({
   errors: ['not_found'],
   title: 'Get one robot part',
   description:
-    'Look up one catalogue entity by id (case-insensitive). Returns its free-tier fields, including vendor-declared parameter strings verbatim in `declared`, ' +
-    'the names of paid fields that hold data (locked_fields; list_parts with deep=true and an API key returns them), and a quarantine hint when the entry is flagged. ' +
-    'used_in lists the open-source robots whose BOM or URDF names its model number (find_where_used gives the lines). product: same_as, versions, conflicts. On a miss the error lists did_you_mean ids with the same prefix.',
+    'One catalogue entity by id (case-insensitive): its free-tier fields, vendor parameter strings verbatim in `declared`, ' +
+    'the paid fields holding data (locked_fields; list_parts deep=true returns them), a quarantine hint when flagged. ' +
+    'used_in: open-source robots naming its model number (find_where_used gives the lines). product: same_as, versions, conflicts. A miss lists did_you_mean ids.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,
-    locked_fields: z.array(z.enum(PAID_FIELDS)).describe('Paid fields that hold data for this entity'),
+    locked_fields: z.array(z.enum(PAID_FIELDS)),
     quarantine_hint: z.string().nullable(),
     used_in: z
       .object({
@@ -35,15 +35,14 @@ export const getPartTool = defineTool({
             })
             .strict(),
         ),
-        matched_on: z.array(z.string()).describe('Model numbers of this record matched in the layer'),
+        matched_on: z.array(z.string()),
       })
       .strict()
       .nullable()
-      .describe('Open-source robots whose BOM lines or URDF parts name this record\'s model number (find_where_used with this id gives lines, prices and evidence); null when none'),
+      .describe('null when none'),
     specs: z
-      .array(CompactSpecSchema.extend({ field: z.string(), source: z.string().describe('Record field the value was read from (declared.torque, protocol, ...)'), evidence: z.array(z.string()).nullable().describe('Upstream path(s) of that field (provenance); null when not recorded') }).strict())
-      .describe('Normalised specs (list_spec_fields names): notation as written, SI unit, comparability level A-D, and the evidence of where the value came from'),
-    unread_specs: z.array(z.object({ field: z.string(), source: z.string(), notation: z.string(), reason: z.string() }).strict()).describe('Declared values the spec layer could not read, with why'),
+      .array(CompactSpecSchema.extend({ field: z.string(), source: z.string(), evidence: z.array(z.string()).nullable() }).strict()),
+    unread_specs: z.array(z.object({ field: z.string(), source: z.string(), notation: z.string(), reason: z.string() }).strict()),
     product: ProductSchema,
     analytics: EntityAnalyticsSchema,
     meta: z.object({ license: z.string(), attribution: z.string() }),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DeepEntity, SUMMARY_FIELDS } from '../domain/entity.js';
-import { invalidInput } from '../domain/errors.js';
-import { preparedDeepList, preparedSummaryList } from '../domain/prepared.js';
-import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/parts.js';
+import { DeepEntity, SUMMARY_FIELDS } from '../domain/catalogue/entity.js';
+import { invalidInput } from '../domain/shared/errors.js';
+import { preparedDeepList, preparedSummaryList } from '../domain/catalogue/views.js';
+import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/catalogue/parts.js';
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
 import { defineTool } from './define.js';
@@ -28,10 +28,10 @@ export const listPartsTool = defineTool({
   description:
     'List catalogue entities, all or one category, in id order, paged by cursor. Summary fields for free; ' +
     `with deep=true and an API key, the full records including the paid fields (price, compatibility, confidence, sources, compliance, localization_ratio) at ${DEEP_LIST_COST} credit per call. ` +
-    'Quarantined entries are left out unless include_quarantine is true. Use search_parts to find parts by keyword.',
+    'Quarantined entries are left out unless include_quarantine.',
   inputSchema: z.object({
     category: Category.optional(),
-    deep: z.boolean().optional().describe(`Full records with paid fields; needs an API key and costs ${DEEP_LIST_COST} credit per call (default false)`),
+    deep: z.boolean().optional().describe(`Full records with paid fields; API key, ${DEEP_LIST_COST} credit per call`),
     include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
     limit: z.number().int().min(1).optional().describe(`Entities per page, default ${LIST_LIMIT_DEFAULT}; above ${LIST_LIMIT_MAX} clamped`),
     cursor: Cursor.optional(),
@@ -40,13 +40,13 @@ export const listPartsTool = defineTool({
       .array(z.enum(RECORD_FIELDS))
       .min(1)
       .optional()
-      .describe(`Record fields to return (id always); summary fields (${SUMMARY_FIELDS.join(', ')}) for free, any field with deep=true. Default: all of them`),
+      .describe(`Record fields to return (id always); summary fields (${SUMMARY_FIELDS.join(', ')}) for free, any field with deep=true. Default: all`),
   }),
   outputSchema: z.object({
-    count: z.number().int().describe('Entities matching (all pages)'),
+    count: z.number().int(),
     // One record shape types every field: a deep record, a summary and a projection (fields) are
     // all partial deep records with an id (the full DeepEntity branch repeated 4,700 characters).
-    data: z.array(z.union([DeepEntity.partial().extend({ id: z.string() }).strict(), Summary])).describe('Records: summary fields, or deep fields with deep=true, or the fields asked for'),
+    data: z.array(z.union([DeepEntity.partial().extend({ id: z.string() }).strict(), Summary])),
     next_cursor: NextCursor,
     meta: z.object({
       category: z.string().nullable(),

@@ -9,13 +9,13 @@ const Facet = z
     name: z.string(),
     kind: z.enum(['number', 'range', 'set', 'code']),
     quantity: z.string(),
-    unit: z.string().nullable().describe('SI unit of min/max and of filter values after conversion'),
+    unit: z.string().nullable(),
     ops: z.array(z.string()),
-    units: z.array(z.string()).describe('Units a where value may be written in'),
+    units: z.array(z.string()),
     description: z.string(),
     example_value: z.string(),
-    declared: z.number().int().describe('Records declaring a value (read or not)'),
-    read: z.number().int().describe('Records whose value was read exactly (filterable)'),
+    declared: z.number().int(),
+    read: z.number().int().describe('Read exactly (filterable)'),
     by_category: z.record(z.string(), z.number().int()),
     min: z.number().nullable(),
     max: z.number().nullable(),
@@ -29,13 +29,13 @@ export const listSpecFieldsTool = defineTool({
   errors: ['unknown_category'],
   title: 'List filterable spec fields',
   description:
-    'The normalised spec fields search_parts can filter (where) and sort on, with what an agent needs before filtering: each field\'s quantity, SI unit, ops, accepted units, ' +
-    'how many records declare it and how many were read exactly (per category), min and max, the distinct values of set fields (buses, protocols, ROS) and an example notation. ' +
-    'Counts cover the records search sees by default (quarantined ones left out); give category to count one category.',
+    'The normalised spec fields search_parts filters (where) and sorts on: quantity, SI unit, ops, accepted units, ' +
+    'records declaring and read exactly (per category), min and max, set-field values (buses, protocols, ROS), an example. ' +
+    'Counts leave quarantined records out; category counts one category.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: z.object({
     category: z.string().nullable(),
-    records: z.number().int().describe('Records counted'),
+    records: z.number().int(),
     fields: z.array(Facet),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),

@@ -6,11 +6,11 @@ export const registerKeyTool = defineTool({
   errors: ['already_registered'],
   title: 'Register a free API key',
   description:
-    'Create a free API key (gtk_...) with 100 credits for an e-mail address. The key is shown once, in this answer only: store it. ' +
-    'Only SHA-256 digests of the key and the address are kept. An address that already has a key is refused (already_registered).',
+    'Create a free API key (gtk_...) with 100 credits for an e-mail address. The key is shown once: store it. ' +
+    'Only SHA-256 digests are kept. An address with a key is refused (already_registered).',
   inputSchema: z.object({ email: z.string().max(320).describe('E-mail address of the key owner') }),
   outputSchema: z.object({
-    api_key: z.string().describe('The new key; it cannot be shown again'),
+    api_key: z.string().describe('Shown only once'),
     credits: z.number().int(),
     plan: z.string(),
     message: z.string(),

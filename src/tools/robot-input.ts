@@ -1,6 +1,6 @@
 /** The input both robot-description tools take: one file (content) or a package (files, entry, args), and the REST archive upload. */
 import { z } from 'zod';
-import { invalidInput } from '../domain/errors.js';
+import { invalidInput } from '../domain/shared/errors.js';
 import { readArchive } from '../ingest/oss/archive.js';
 import { PACKAGE_LIMITS } from '../ingest/oss/index.js';
 import type { RestRoute } from './define.js';
@@ -10,7 +10,7 @@ export const packageInputShape = {
     .array(z.object({ path: z.string().min(1).describe('relative, "/"-separated'), content: z.string() }).strict())
     .max(PACKAGE_LIMITS.max_package_files)
     .optional()
-    .describe('A description package instead of content (xacro, URDF, package.xml, YAML; no meshes needed); 2 MiB of text together'),
+    .describe('A description package instead of content (xacro, URDF, package.xml, YAML; no meshes); 2 MiB in all'),
   entry: z.string().optional().describe('With files: the top file'),
   args: z.record(z.string(), z.string()).optional().describe('xacro args'),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FlangeRuling, ruleFlange } from '../domain/flange.js';
+import { FlangeRuling, ruleFlange } from '../domain/knowledge/flange.js';
 import { platePointer, PlatePointer } from '../domain/plates/index.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -11,7 +11,7 @@ export const ruleFlangeTool = defineTool({
   title: 'Rule on two ISO 9409-1 flanges',
   description:
     'Whether two ISO 9409-1 flange designations (e.g. "ISO9409-1-A50-4-M6") bolt together: identity, direct, or adapter_required with the blocking dimensions (pcd_mm, bolt_count). ' +
-    'Geometry comes from the registry of nine designations, never from the label: an unregistered designation is ruled unknown, even when it looks parseable.',
+    'Geometry comes from the registry of nine designations, never from the label: an unregistered designation is ruled unknown.',
   inputSchema: z.object({
     a: Designation.describe('First flange designation, e.g. "ISO9409-1-A50-4-M6"'),
     b: Designation.describe('Second flange designation'),

@@ -1,7 +1,7 @@
 /** Schema pieces shared by several tools, defined once. */
 import { z } from 'zod';
-import { invalidInput } from '../domain/errors.js';
-import { SummaryEntity } from '../domain/entity.js';
+import { invalidInput } from '../domain/shared/errors.js';
+import { SummaryEntity } from '../domain/catalogue/entity.js';
 
 export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 export const LICENSE = 'CC BY 4.0';
@@ -21,19 +21,19 @@ export function recordMeta(e: { id: string; source_license: string | null; sourc
   return { license, attribution: `Open-source robot compatibility layer: extracted from ${e.source_urls[0] ?? 'its source file'} (${license})` };
 }
 
-export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (matched case-insensitively)');
+export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (case-insensitive)');
 
 // No minimum: an empty or blank key counts as "not presented" (missing_credentials), the same on every surface.
 export const ApiKey = z
   .string()
   .max(300)
-  .describe('API key (gtk_...). Optional when the transport already presents one (Authorization/X-API-Key header, or ROBOT_PARTS_API_KEY for stdio)');
+  .describe('API key (gtk_...); optional when the transport sends one');
 
 export const Cursor = z.string().max(200).describe('Opaque cursor from a previous page\'s next_cursor');
 
-export const NextCursor = z.string().nullable().describe('Pass as cursor to get the next page; null on the last page');
+export const NextCursor = z.string().nullable().describe('null on the last page');
 
-export const Category = z.string().min(1).max(100).describe('Category slug (e.g. "actuators", "sensors", "chips") or its spec name (e.g. "robot foundation models")');
+export const Category = z.string().min(1).max(100).describe('Category slug ("actuators") or spec name ("robot foundation models")');
 
 export const DatasetMeta = z.object({
   license: z.string(),
@@ -64,7 +64,7 @@ export function pickFields<T extends { id: string }>(record: T, fields: readonly
   return Object.fromEntries(Object.entries(record).filter(([k]) => keep.has(k))) as Partial<T> & { id: string };
 }
 
-/** Where else a name occurs when a query finds nothing, with the call that shows it (src/domain/elsewhere.ts). */
+/** Where else a name occurs when a query finds nothing, with the call that shows it (src/domain/catalogue/elsewhere.ts). */
 export const ElsewhereSchema = z
   .array(
     z

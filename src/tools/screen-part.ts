@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { findPart, quarantineHint } from '../domain/parts.js';
-import { screenEntity } from '../domain/redlines.js';
-import { ScreeningResultSchema } from '../domain/redlines-schema.js';
+import { findPart, quarantineHint } from '../domain/catalogue/parts.js';
+import { screenEntity } from '../domain/knowledge/redlines.js';
+import { ScreeningResultSchema } from '../domain/knowledge/redlines-schema.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId, recordMeta } from './schemas.js';
@@ -11,14 +11,13 @@ export const screenPartTool = defineTool({
   errors: ['not_found'],
   title: 'Screen a part against the red lines',
   description:
-    "Runs the red lines RL-01..RL-06 on one catalogue part's vendor-declared values: torque density (rated torque / module mass), peak-to-rated ratio, backlash without a measurement load, " +
-    'repeatability vs absolute accuracy, IP rating scope, encoder resolution presented as accuracy. Each red line fires, does not fire, or cannot be evaluated (naming the missing value), ' +
-    'with the numbers behind it and what to ask the vendor. These are screening marks for manual review, not verdicts on the part or its vendor. ' +
-    'On a missing id the error lists did_you_mean ids.',
+    "Red lines RL-01..RL-06 on one part's declared values: torque density, peak-to-rated ratio, backlash without load, " +
+    'repeatability vs accuracy, IP rating scope, encoder resolution as accuracy. Each fires, does not, or cannot be evaluated (naming the missing value), ' +
+    'with its numbers and what to ask the vendor. Marks for manual review, not verdicts.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: ScreeningResultSchema.extend({
-    note: z.string().describe('What these results are: screening marks for manual review, not verdicts'),
-    quarantine_hint: z.string().nullable().describe('Set when the catalogue entry itself is quarantined'),
+    note: z.string(),
+    quarantine_hint: z.string().nullable(),
     meta: z.object({ license: z.string(), attribution: z.string() }),
   }),
   annotations: READ_ONLY,

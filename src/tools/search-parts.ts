@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SUMMARY_FIELDS } from '../domain/entity.js';
-import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/parts.js';
-import { SEARCH_FIELDS } from '../domain/search.js';
+import { SUMMARY_FIELDS } from '../domain/catalogue/entity.js';
+import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/catalogue/parts.js';
+import { SEARCH_FIELDS } from '../domain/catalogue/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { ATTRIBUTION, Category, Cursor, decodeCursor, ElsewhereSchema, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
@@ -13,10 +13,10 @@ export const HIT_FIELDS = [...SUMMARY_FIELDS, ...HIT_EXTRA] as const;
 const Hit = Summary.partial()
   .extend({
     id: z.string(),
-    relevance_score: z.number().optional().describe('Sum over terms of the weight of the best field matched (0 without q)'),
+    relevance_score: z.number().optional(),
     matched_fields: z.array(z.enum(SEARCH_FIELDS)).optional(),
-    detail_url: z.string().optional().describe('REST URL of the record; absent over stdio unless a public URL is configured'),
-    specs: z.record(z.string(), CompactSpecSchema).optional().describe('The record\'s values of the fields filtered or sorted on'),
+    detail_url: z.string().optional(),
+    specs: z.record(z.string(), CompactSpecSchema).optional().describe('Fields filtered or sorted on'),
   })
   .strict();
 
@@ -25,26 +25,26 @@ export const searchPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
-    'Keyword search and spec filters over the robot-parts catalogue (actuators, sensors, chips, reducers, grippers, ...). ' +
-    'q: all space-separated terms must match (AND); a term matches a word or the start of a word, case-insensitively; ranked id > name > manufacturer > type > application/interface > description. ' +
-    'where: filters on normalised specs, AND-combined with q (q is optional when where is given), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"},{"field":"voltage","op":"covers","value":"48 V"},{"field":"bus","op":"in","value":["EtherCAT","CAN"]}]; ' +
-    'values in any unit the parameter parser reads (N·m, kgf·cm, V, rpm, g, arcmin, bit, ...). A part that does not declare a field never matches. ' +
-    'meta.filters: failed = declared, read, and outside the filter; unknown_excluded = in applies_to categories but undeclared, unread or a bound; not_applicable = other categories; near_misses = unread declared texts to check. ' +
+    'Keyword search and spec filters over the robot-parts catalogue. ' +
+    'q: every term must match a word or its start (case-insensitive); ranked id > name > manufacturer > type > interface > description. ' +
+    'where: filters on normalised specs, AND-combined with q (then optional), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"}]; ' +
+    'values in any unit convert_parameter reads. A part that does not declare a field never matches. ' +
+    'meta.filters: failed = declared, read, and outside the filter; unknown_excluded = applicable but undeclared, unread or a bound; not_applicable = other categories; near_misses = unread declared texts to check. ' +
     'No hit: meta.elsewhere gives calls that find the name. ' +
-    'Call list_spec_fields for the fields, units and values. sort orders by a numeric field. Quarantined (suspicious) entries are excluded unless include_quarantine is true. Use get_part for one full record.',
+    'list_spec_fields gives the fields, units and values. sort orders by a numeric field. Quarantined entries are excluded unless include_quarantine.',
   inputSchema: z
     .object({
       q: z
         .string()
         .optional()
-        .describe(`Space-separated literal terms, e.g. "dynamixel xm540" or "can joint_motor" (at most ${SEARCH_Q_MAX_CHARS} characters and ${SEARCH_MAX_TERMS} distinct terms); optional when where is given`),
+        .describe(`Space-separated literal terms, e.g. "dynamixel xm540" (at most ${SEARCH_Q_MAX_CHARS} characters, ${SEARCH_MAX_TERMS} terms); optional with where`),
       where: WhereArg.optional(),
       sort: SortArg.optional(),
       category: Category.optional(),
-      limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}; values above ${SEARCH_LIMIT_MAX} are clamped to ${SEARCH_LIMIT_MAX}`),
+      limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}`),
       include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
       cursor: Cursor.optional(),
-      fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe(`Hit fields to return (id is always returned); default all: ${HIT_FIELDS.join(', ')}`),
+      fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe('Hit fields to return (id always); default all'),
     }),
   outputSchema: z.object({
     data: z.array(Hit),
@@ -59,7 +59,7 @@ export const searchPartsTool = defineTool({
       returned: z.number().int(),
       limit: z.number().int(),
       limit_clamped: z.boolean(),
-      quarantined_excluded: z.number().int().describe('Matching entries left out because they are quarantined'),
+      quarantined_excluded: z.number().int(),
       include_quarantine: z.boolean(),
       elsewhere: ElsewhereSchema.optional(),
       license: z.string(),

@@ -8,18 +8,17 @@ export const WhereClauseSchema = z
     op: z.string().describe(`One of ${WHERE_OPS.join(' ')}`),
     value: z
       .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])
-      .describe('A value with its unit ("30 N·m", "300 kgf·cm", "48 V"), a name ("EtherCAT"), or a list for in'),
+      .describe('With its unit ("30 N·m", "48 V"), a name ("EtherCAT"), or a list for in'),
   })
   .strict();
 
 export const WhereArg = z
   .union([z.array(WhereClauseSchema).max(20), z.string().max(2000)])
   .describe(
-    'Spec filters, AND-combined: a list of {field, op, value}, or the compact text form "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN" ' +
-      '(clauses separated by ";", list values by "|"). Ops: = != < <= > >= in covers.',
+    'Spec filters (AND): a list of {field, op, value}, or text "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN". Ops: = != < <= > >= in covers.',
   );
 
-export const SortArg = z.string().max(100).describe('A numeric spec field to sort by, ascending; "-field" or "field:desc" for descending (undeclared last)');
+export const SortArg = z.string().max(100).describe('Numeric spec field, ascending; "-field" descending (undeclared last)');
 
 export const CompactSpecSchema = z
   .object({
@@ -28,10 +27,10 @@ export const CompactSpecSchema = z
     max: z.number().optional(),
     values: z.array(z.string()).optional(),
     unit: z.string().nullable(),
-    notation: z.string().describe('As written by the vendor'),
+    notation: z.string(),
     rating: z.string().optional(),
     qualifier: z.string().optional(),
-    level: z.string().describe('Comparability level A-D'),
+    level: z.string(),
   })
   .strict();
 

@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import { lineManufacturer, runMatch, textMatcher, tokensOf, whereUsed, type LayerBomLine, type WhereUsedLayer } from '../../src/domain/where-used.js';
+import { lineManufacturer, runMatch, textMatcher, tokensOf, whereUsed, type LayerBomLine, type WhereUsedLayer } from '../../src/domain/oss/where-used.js';
 import { realDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';
 import { robotsPresent, robotText } from './helpers.js';

@@ -9,11 +9,11 @@ const ColourEnum = z.enum(['green', 'yellow', 'red']);
 export const SignalBreakdown = z
   .object({
     signal: z.enum(['recency', 'adoption', 'ros_support', 'source_tier', 'source_breadth']),
-    value: z.unknown().describe('The measured value: declared year, open-source robots and quantity, ROS flag, tier, number of source URLs; null when not measured'),
-    score: z.number().min(0).max(1).nullable().describe('Signal score 0..1; null when not measured'),
-    weight: z.number().describe('Weight in the method table'),
-    effective_weight: z.number().describe('Weight rescaled over the measured signals; 0 when not measured'),
-    contribution: z.number().describe('Points added to the momentum; the contributions sum to the momentum exactly'),
+    value: z.unknown(),
+    score: z.number().min(0).max(1).nullable(),
+    weight: z.number(),
+    effective_weight: z.number().describe('0 when unmeasured'),
+    contribution: z.number().describe('Sums to momentum'),
   })
   .strict();
 
@@ -23,9 +23,9 @@ export const EntityAnalyticsSchema = z
   .object({
     trl: z
       .object({
-        trl: Trl.nullable().describe('Technology Readiness Level 1-9; null when no declared status maps (unknown)'),
+        trl: Trl.nullable().describe('null: unknown'),
         level: z.string().nullable(),
-        basis: z.string().describe('What the level rests on, or why it is null'),
+        basis: z.string(),
         status: z.string().nullable(),
         entity_kind: z.string(),
         year: z.number().int().nullable(),
@@ -34,16 +34,16 @@ export const EntityAnalyticsSchema = z
       .strict(),
     momentum: z
       .object({
-        momentum: Momentum.nullable().describe('0-100; null when too few signals (reason says why)'),
+        momentum: Momentum.nullable().describe('0-100; null: too few signals'),
         colour: ColourEnum.nullable(),
         reason: z.string().nullable(),
         signals: z.array(EntitySignal),
       })
       .strict(),
-    method: z.string().describe('Where the method is stated'),
+    method: z.string(),
   })
   .strict()
-  .describe('TRL and momentum of this record with their basis (method: get_analytics meta.method)');
+  ;
 
 const Stats = z
   .object({
@@ -71,8 +71,8 @@ export const IntelligenceDocument = z
       .object({
         name: z.string(),
         version: z.string(),
-        category: z.string().nullable().describe('The category this document covers; null for the whole catalogue'),
-        method: z.record(z.string(), z.unknown()).describe('The TRL mapping, the momentum formula, weights, thresholds, matching and rounding rules'),
+        category: z.string().nullable().describe('null: whole catalogue'),
+        method: z.record(z.string(), z.unknown()),
         generated_from: z.record(z.string(), z.unknown()),
         counts: z.object({ entities: Int, quarantined_excluded: Int, with_trl: Int, trl_unknown: Int, with_momentum: Int, momentum_unknown: Int }).strict(),
         license: z.string(),
@@ -94,7 +94,7 @@ export const IntelligenceDocument = z
         })
         .strict(),
     ),
-    maturity_distribution: z.record(z.string(), Int).describe('Records per TRL 1-9, plus unknown and total'),
+    maturity_distribution: z.record(z.string(), Int),
     cross_domain_insights: z.array(
       z
         .object({

@@ -27,11 +27,11 @@
 import { z } from 'zod';
 import { checkCompatibility, isHostRole, notApplicableReason, roleOf, ROLES, type CompatibilityDeps, type DeclaredRoles, type Role, type RoleReading } from '../compatibility/index.js';
 import { RoleReadingSchema } from '../compatibility/types.js';
-import { screenEntity, type ScreeningResult } from '../redlines.js';
+import { screenEntity, type ScreeningResult } from '../knowledge/redlines.js';
 import type { CompatibilityResult, Evidence as PairEvidence } from '../compatibility/types.js';
-import type { StoredEntity } from '../entity.js';
-import { DomainError } from '../errors.js';
-import { lookupFlange, type FlangeRegistry } from '../flange.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { DomainError } from '../shared/errors.js';
+import { lookupFlange, type FlangeRegistry } from '../knowledge/flange.js';
 import { declaredFlanges } from '../compatibility/mechanical.js';
 import { BOM_MAX_ITEMS, zodToDomainError } from './schema.js';
 
@@ -44,14 +44,13 @@ export const BomCheckItem = z.object({
     .enum(ROLES)
     .optional()
     .describe(
-      'What the part does in the system; default inferred from its category (chips -> host; actuators, controllers, grippers -> actuator; sensors, data_acquisition -> sensor; power -> power; reducers, structural, cables, connectors, pcb, bionic_mechanisms -> passive). ' +
-        'Buses are checked between each device and the hosts and bus masters; power and passive parts get no bus findings.',
+      'Default by category (chips: host; actuators, controllers, grippers: actuator; sensors, data_acquisition: sensor; power; others: passive). Power and passive parts get no bus findings.',
     ),
 });
 export type BomCheckItem = z.infer<typeof BomCheckItem>;
 
 export const BomCheckRequest = z.object({
-  items: z.array(BomCheckItem).min(1).describe(`Parts to check together (1 to ${BOM_MAX_ITEMS}; more is refused with payload_too_large / 413)`),
+  items: z.array(BomCheckItem).min(1).describe(`Parts to check together (at most ${BOM_MAX_ITEMS})`),
 });
 export type BomCheckRequest = z.infer<typeof BomCheckRequest>;
 
@@ -96,8 +95,8 @@ export const FindingPart = z.object({ line: z.number().int(), id: z.string(), na
 export type FindingPart = z.infer<typeof FindingPart>;
 
 export const FindingEvidence = z.object({
-  id: z.string().describe('Part the value was read from'),
-  field: z.string().describe('Field read, e.g. "voltage", "interfaces", "mechanical_interface.flange", "quarantine_reason"'),
+  id: z.string(),
+  field: z.string(),
   value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]),
 });
 export type FindingEvidence = z.infer<typeof FindingEvidence>;
@@ -106,11 +105,11 @@ export const Finding = z.object({
   kind: z.enum(FINDING_KINDS),
   severity: z.enum(SEVERITIES),
   dimension: z.enum(FINDING_DIMENSIONS),
-  parts: z.array(FindingPart).describe('The parts concerned (first BOM line of each distinct part)'),
+  parts: z.array(FindingPart),
   message: z.string(),
   remedy: z.string().nullable(),
   evidence: z.array(FindingEvidence),
-  detail: z.record(z.string(), z.unknown()).describe('Kind-specific data: rails, links, ruling, marks, reasons'),
+  detail: z.record(z.string(), z.unknown()),
 });
 export type Finding = z.infer<typeof Finding>;
 
@@ -126,7 +125,7 @@ export const BomCheckResult = z.object({
       catalogue_id: z.string().nullable(),
       name: z.string().nullable(),
       category: z.string().nullable(),
-      role: RoleReadingSchema.nullable().describe('The role the checks used (declared on the line, else inferred); null when the part is not in the catalogue'),
+      role: RoleReadingSchema.nullable().describe('Declared, else inferred'),
     }),
   ),
   findings: z.array(Finding),
@@ -139,19 +138,18 @@ export const BomCheckResult = z.object({
   }),
   connections: z
     .object({
-      statement: z.string().describe('The set in one paragraph: how each device reaches its host (bus, or the bridge it needs), the supply rails, and "no problem found" only when there is no error or warning'),
+      statement: z.string(),
       hosts: z
         .array(
           z.object({
             host: z.string(),
-            devices: z.array(z.object({ id: z.string(), buses: z.array(z.string()).describe('Buses shared with the host'), via: z.string().nullable().describe('The bridge needed, when no bus is shared') })),
+            devices: z.array(z.object({ id: z.string(), buses: z.array(z.string()).describe('Buses shared with the host'), via: z.string().nullable() })),
           }),
-        )
-        .describe('Per host or bus master of the set: the devices that reach it (devices with an unknown or no link are in findings)'),
-      groups: z.array(z.object({ parts: z.array(z.string()), buses: z.array(z.string()) })).describe('Without a host in the set: parts linked to each other over a shared bus'),
-      rails: z.array(Rail).describe('Fewest supply rails covering the parts whose voltage is known (one rail when one covers all)'),
+        ),
+      groups: z.array(z.object({ parts: z.array(z.string()), buses: z.array(z.string()) })),
+      rails: z.array(Rail),
     })
-    .describe('What works, stated positively: the links and rails the checks found'),
+    .describe('What works: links and rails'),
   basis: z.string(),
 });
 export type BomCheckResult = z.infer<typeof BomCheckResult>;

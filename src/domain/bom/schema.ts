@@ -7,7 +7,7 @@
  * `parseBomExportRequest` (or `assertBomSize`) which throws DomainError('payload_too_large').
  */
 import { z } from 'zod';
-import { DomainError, invalidInput } from '../errors.js';
+import { DomainError, invalidInput } from '../shared/errors.js';
 
 /** At most this many items in one export or check (product.md: 413 beyond). */
 export const BOM_MAX_ITEMS = 500;
@@ -22,10 +22,10 @@ export type BomFormat = (typeof BOM_FORMATS)[number];
 
 export const BomItem = z
   .object({
-    id: z.string().trim().min(1).max(200).describe('Part id: a catalogue id (matched case-insensitively) or your own id for a part not in the catalogue'),
+    id: z.string().trim().min(1).max(200).describe('A catalogue id or your own'),
     name: z.string().max(500).optional().describe('Display name, copied verbatim into the BOM'),
-    category: z.string().max(200).optional().describe('Category, e.g. actuators, sensors, controllers, structural'),
-    manufacturer: z.string().max(500).optional().describe('Manufacturer name; used to suggest its official store when one is registered'),
+    category: z.string().max(200).optional().describe('Category, e.g. actuators'),
+    manufacturer: z.string().max(500).optional().describe('Manufacturer; suggests its official store'),
     specs: z.string().max(2000).optional().describe('Free-text specification, copied verbatim'),
     supplier: z.string().max(500).optional().describe('Your own supplier for this line, copied verbatim'),
     price: z
@@ -34,7 +34,7 @@ export const BomItem = z
       .max(BOM_MAX_UNIT_PRICE)
       .nullable()
       .optional()
-      .describe('Unit price in the BOM currency (see `currency`). Omit when unknown: the line is then excluded from the total and flagged'),
+      .describe('Unit price in `currency`; omit when unknown (line left out of the total)'),
     quantity: z.number().int().min(1).max(1_000_000).describe('How many of this part (integer, at least 1)'),
   })
   .describe('One BOM line as the caller sends it');
@@ -44,19 +44,19 @@ export const BomExportRequest = z.object({
   items: z
     .array(BomItem)
     .min(1)
-    .describe(`The parts, one entry per line (1 to ${BOM_MAX_ITEMS} items; more is refused with payload_too_large / 413)`),
+    .describe(`The parts, one per line (at most ${BOM_MAX_ITEMS})`),
   project_name: z.string().max(200).optional().describe('Project name written into the BOM metadata'),
   format: z.enum(BOM_FORMATS).default('csv').describe('csv (default) or json'),
-  include_suppliers: z.boolean().default(true).describe('Add supplier suggestions (official stores and distributors from the registry) to each line'),
+  include_suppliers: z.boolean().default(true).describe('Add supplier suggestions (official stores, distributors) to each line'),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as CNY, USD, EUR')
     .optional()
-    .describe('ISO 4217 code of the item prices. Optional: when omitted the BOM states the currency as not given'),
+    .describe('ISO 4217 code of the item prices; when omitted the BOM says not given'),
   add_required: z
     .boolean()
     .default(false)
-    .describe('Also list the bridges (check_bom bridge_required) and flange adapter plates (flange_adapter) the set needs, as suggested_lines: marked as suggestions, never priced, not in the total'),
+    .describe('Add the bridges and plates check_bom requires as unpriced suggested_lines'),
 });
 export type BomExportRequest = z.infer<typeof BomExportRequest>;
 export type BomExportRequestInput = z.input<typeof BomExportRequest>;
@@ -89,50 +89,49 @@ export function parseBomExportRequest(raw: unknown): BomExportRequest {
 
 // ---------------------------------------------------------------- result
 
-export const PRICE_SOURCES_DOC =
-  '"item": the unit price the caller sent; "catalogue:<field>": a unit price read from that catalogue field; "none": no price anywhere (line excluded from the total)';
+export const PRICE_SOURCES_DOC = 'item (sent), catalogue:<field>, or none (not in total)';
 
 export const SupplierSuggestion = z.object({
   name: z.string(),
   url: z.string(),
-  kind: z.string().describe('manufacturer (official store), distributor, marketplace, print_service, printer_maker or tool_maker'),
-  basis: z.enum(['manufacturer', 'keyword', 'category']).describe('What matched: the manufacturer (official store), a keyword, or only the category'),
-  matched: z.string().describe('The registry key that matched'),
+  kind: z.string().describe('Store kind'),
+  basis: z.enum(['manufacturer', 'keyword', 'category']),
+  matched: z.string(),
 });
 export type SupplierSuggestion = z.infer<typeof SupplierSuggestion>;
 
 export const LineSuppliers = z.object({
   official_stores: z.array(SupplierSuggestion),
-  distributors: z.array(SupplierSuggestion).describe('Channels matched by keyword or category: general channels, not confirmed stockists of this part'),
+  distributors: z.array(SupplierSuggestion).describe('Not confirmed stockists'),
   notes: z.array(z.string()),
 });
 export type LineSuppliers = z.infer<typeof LineSuppliers>;
 
 export const BomLine = z.object({
-  line: z.number().int().describe('1-based line number'),
+  line: z.number().int(),
   id: z.string(),
-  name: z.string().nullable().describe('As sent; else the catalogue name of the part (see filled_from_catalogue)'),
-  category: z.string().nullable().describe('As sent; else the catalogue category'),
-  manufacturer: z.string().nullable().describe('As sent; else the catalogue manufacturer'),
-  filled_from_catalogue: z.array(z.enum(['name', 'category', 'manufacturer'])).describe('Fields the caller left out, filled from the catalogue record'),
+  name: z.string().nullable(),
+  category: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  filled_from_catalogue: z.array(z.enum(['name', 'category', 'manufacturer'])),
   specs: z.string().nullable(),
   supplier: z.string().nullable(),
-  price: z.number().nullable().describe('The unit price the caller sent (null when none)'),
+  price: z.number().nullable(),
   quantity: z.number().int(),
-  unit_price: z.number().nullable().describe('Unit price used for the line total'),
-  unit_price_text: z.string().nullable().describe('The same, as exact decimal text'),
+  unit_price: z.number().nullable(),
+  unit_price_text: z.string().nullable(),
   line_total: z.number().nullable(),
-  line_total_text: z.string().nullable().describe('unit_price × quantity, exact decimal text'),
+  line_total_text: z.string().nullable(),
   price_source: z.string().describe(PRICE_SOURCES_DOC),
   price_note: z.string().nullable(),
   catalogue: z.object({
     found: z.boolean(),
-    id: z.string().nullable().describe('Canonical catalogue id when found'),
+    id: z.string().nullable(),
     quarantine: z.boolean().nullable(),
-    price_range: z.string().nullable().describe('The catalogue price_range verbatim, for reference only: not a unit price, unit not stated upstream'),
+    price_range: z.string().nullable().describe('Not a unit price'),
   }),
-  suppliers: LineSuppliers.optional().describe('Present when include_suppliers is true'),
-  print_suggestions: z.array(z.string()).describe('Ids of print_suggestions entries that concern this line'),
+  suppliers: LineSuppliers.optional(),
+  print_suggestions: z.array(z.string()),
 });
 export type BomLine = z.infer<typeof BomLine>;
 
@@ -141,7 +140,7 @@ export const BoltPattern = z.object({
   pcd_mm: z.number(),
   bolt_count: z.number().int(),
   thread: z.string(),
-  clearance_hole_mm: z.number().nullable().describe('ISO 273 medium-series clearance hole for the thread, null when the thread is not in the table'),
+  clearance_hole_mm: z.number().nullable().describe('ISO 273 medium'),
 });
 
 export const MaterialAdvice = z.object({
@@ -153,10 +152,10 @@ export const MaterialAdvice = z.object({
 
 export const LoadCheck = z.object({
   status: z.enum(['within_rule_of_thumb', 'beyond_printed', 'unknown']),
-  declared_torque_nm: z.number().nullable().describe('Highest declared torque among the parts concerned'),
-  printed_limit_nm: z.number().nullable().describe('Rule-of-thumb torque limit of the printed part, see rule'),
+  declared_torque_nm: z.number().nullable(),
+  printed_limit_nm: z.number().nullable().describe('Rule of thumb'),
   evidence: z.array(z.string()),
-  rule: z.string().describe('The engineering rule of thumb applied, labelled as such'),
+  rule: z.string(),
 });
 
 export const StructuralPrintSuggestion = z.object({
@@ -177,14 +176,14 @@ export const AdapterPlateSuggestion = z.object({
   side_a: BoltPattern,
   side_b: BoltPattern,
   blocking_dims: z.array(z.string()),
-  parts_a: z.array(z.object({ line: z.number().int(), id: z.string() })).describe('BOM lines carrying the side_a flange'),
-  parts_b: z.array(z.object({ line: z.number().int(), id: z.string() })).describe('BOM lines carrying the side_b flange'),
+  parts_a: z.array(z.object({ line: z.number().int(), id: z.string() })),
+  parts_b: z.array(z.object({ line: z.number().int(), id: z.string() })),
   material: MaterialAdvice,
   min_thickness_mm: z.number(),
   min_outer_diameter_mm: z.number(),
-  clock_patterns: z.boolean().describe('True when the two hole circles are so close that the patterns must be rotated against each other so holes do not overlap'),
-  clocking_deg: z.number().nullable().describe('Rotation of pattern b against pattern a that keeps holes apart, when clocking is needed and possible'),
-  patterns_fit: z.boolean().describe('False when the holes of the two patterns overlap at any rotation: a single flat plate does not work'),
+  clock_patterns: z.boolean(),
+  clocking_deg: z.number().nullable(),
+  patterns_fit: z.boolean().describe('false: no flat plate works'),
   load: LoadCheck,
   warnings: z.array(z.string()),
   rule_of_thumb: z.string(),
@@ -198,29 +197,29 @@ export type AdapterPlateSuggestion = z.infer<typeof AdapterPlateSuggestion>;
 
 export const BomMetadata = z.object({
   project_name: z.string().nullable(),
-  total_cost: z.number().describe('Sum of the priced line totals (nearest JSON number; total_cost_text is exact)'),
-  total_cost_text: z.string().describe('The exact decimal total'),
-  total_items: z.number().int().describe('Number of BOM lines'),
-  total_quantity: z.number().int().describe('Sum of quantities over all lines'),
-  currency: z.string().nullable().describe('ISO 4217 code given with the request; null when not given (prices are then in whatever unit the caller used)'),
+  total_cost: z.number().describe('total_cost_text is exact'),
+  total_cost_text: z.string(),
+  total_items: z.number().int(),
+  total_quantity: z.number().int(),
+  currency: z.string().nullable(),
   created_at: z.string(),
   priced_lines: z.number().int(),
-  unpriced_lines: z.array(z.number().int()).describe('Line numbers with no price, excluded from total_cost'),
-  total_is_partial: z.boolean().describe('True when some lines have no price'),
+  unpriced_lines: z.array(z.number().int()),
+  total_is_partial: z.boolean(),
   price_basis: z.string(),
   attribution: z.string(),
 });
 export type BomMetadata = z.infer<typeof BomMetadata>;
 
 export const SuggestedLine = z.object({
-  kind: z.enum(['bridge', 'adapter_plate']).describe('bridge: a bus bridge check_bom requires; adapter_plate: a plate between two flange patterns'),
-  name: z.string().describe('What to add, as check_bom names it (a bridge product or standard adapter; the two flange designations of a plate)'),
-  quantity: z.number().int().describe('One per finding: one bridge per host and bridge, one plate design per designation pair'),
-  for_lines: z.array(z.number().int()).describe('BOM lines the finding concerns'),
-  reason: z.string().describe("check_bom's message for the finding"),
-  source: z.string().describe('The check_bom finding kind this line comes from'),
-  print_suggestion: z.string().nullable().describe('The print_suggestions id of the plate (adapter_plate), else null'),
-  price: z.null().describe('Never priced: a suggestion, not in the total'),
+  kind: z.enum(['bridge', 'adapter_plate']),
+  name: z.string(),
+  quantity: z.number().int().describe('One per finding'),
+  for_lines: z.array(z.number().int()),
+  reason: z.string(),
+  source: z.string(),
+  print_suggestion: z.string().nullable(),
+  price: z.null().describe('Never priced'),
 });
 export type SuggestedLine = z.infer<typeof SuggestedLine>;
 
@@ -230,6 +229,6 @@ export const BomDocument = z.object({
   print_suggestions: z.array(PrintSuggestion),
   suggested_lines: z
     .array(SuggestedLine)
-    .describe('With add_required: what check_bom says the set still needs (bridges, adapter plates), as unpriced suggestions; empty otherwise'),
+    .describe('add_required: unpriced'),
 });
 export type BomDocument = z.infer<typeof BomDocument>;

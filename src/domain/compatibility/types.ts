@@ -1,6 +1,6 @@
 /** Result shapes of the compatibility engine (zod, so tools and REST can reuse them as output schemas). */
 import { z } from 'zod';
-import { FlangeRuling } from '../flange.js';
+import { FlangeRuling } from '../knowledge/flange.js';
 import { PlatePointer } from '../plates/schema.js';
 
 export const VERDICTS = ['compatible', 'adapter_required', 'incompatible', 'unknown'] as const;
@@ -15,23 +15,22 @@ export type EvidenceValue = z.infer<typeof EvidenceValue>;
 
 export const Evidence = z
   .object({
-    side: z.enum(['a', 'b']).describe('Which part the value was read from'),
-    field: z.string().describe('The free field read, e.g. "voltage", "declared.voltage", "mechanical_interface.flange"'),
-    value: EvidenceValue.describe('The value as stored (null when absent)'),
+    side: z.enum(['a', 'b']),
+    field: z.string(),
+    value: EvidenceValue,
     source: z
       .array(z.string())
-      .optional()
-      .describe('Where upstream wrote the value (the record\'s provenance), e.g. ["specs.bus"]; absent when the record does not say'),
+      .optional(),
   })
   .strict();
 export type Evidence = z.infer<typeof Evidence>;
 
 const dimensionBase = {
   verdict: Verdict,
-  reason: z.string().describe('Why, in one or two sentences'),
-  evidence: z.array(Evidence).describe('Every field and value this dimension used, from both sides'),
-  conditions: z.array(z.string()).describe('What must hold for the verdict to stand (checked by nobody yet)'),
-  adapters: z.array(z.string()).describe('What has to go between the parts when the verdict is adapter_required'),
+  reason: z.string(),
+  evidence: z.array(Evidence),
+  conditions: z.array(z.string()).describe('Unchecked conditions'),
+  adapters: z.array(z.string()),
 };
 
 export const VoltRange = z.object({ min: z.number(), max: z.number() }).strict();
@@ -44,7 +43,7 @@ export const MechanicalResult = z
       .object({
         flange_a: z.string().nullable(),
         flange_b: z.string().nullable(),
-        ruling: FlangeRuling.nullable().describe('The flange ruling when both sides declare a designation'),
+        ruling: FlangeRuling.nullable(),
         adapter_plate: PlatePointer.nullable(),
       })
       .strict(),
@@ -58,10 +57,10 @@ export const ElectricalResult = z
     ...dimensionBase,
     detail: z
       .object({
-        range_a: VoltRange.nullable().describe('Volts, null when not exactly readable'),
+        range_a: VoltRange.nullable().describe('V; null: not exact'),
         range_b: VoltRange.nullable(),
-        relation: z.enum(VOLTAGE_RELATIONS).nullable().describe('a_contains_b: every voltage of b lies within a'),
-        common_range: VoltRange.nullable().describe('The voltages both sides accept'),
+        relation: z.enum(VOLTAGE_RELATIONS).nullable(),
+        common_range: VoltRange.nullable(),
       })
       .strict(),
   })
@@ -73,12 +72,11 @@ export const BusLink = z
     bus_a: z.string(),
     bus_b: z.string(),
     verdict: z.enum(['compatible', 'adapter_required']),
-    via: z.string().nullable().describe('Gateway, converter or translation needed'),
+    via: z.string().nullable(),
     condition: z.string().nullable(),
     bridge: z
-      .object({ id: z.string(), kind: z.enum(['product', 'standard_adapter']), evidence: z.string().describe('The snapshot record that names it (file: record)') })
-      .optional()
-      .describe('The bridges-table row (data/buses.json) the link rests on'),
+      .object({ id: z.string(), kind: z.enum(['product', 'standard_adapter']), evidence: z.string() })
+      .optional(),
   })
   .strict();
 export type BusLink = z.infer<typeof BusLink>;
@@ -96,15 +94,15 @@ export const CommunicationResult = z
     ...dimensionBase,
     detail: z
       .object({
-        buses_a: z.array(z.string()).describe('Recognised buses of a (ids of data/buses.json)'),
+        buses_a: z.array(z.string()),
         buses_b: z.array(z.string()),
-        protocols_a: z.array(z.string()).describe('Recognised protocols of a'),
+        protocols_a: z.array(z.string()),
         protocols_b: z.array(z.string()),
         shared_buses: z.array(z.string()),
-        links: z.array(BusLink).describe('How the parts can be linked, best first'),
-        missing: z.array(z.string()).describe('Links that could exist but that the data cannot settle (why the verdict is unknown)'),
-        roles: z.object({ a: RoleReadingSchema, b: RoleReadingSchema }).strict().describe('The roles bridges and host-only relations were read with (src/domain/compatibility/roles.ts)'),
-        unrecognized_a: z.array(z.string()).describe('Written forms that match no known bus or protocol'),
+        links: z.array(BusLink).describe('Best first'),
+        missing: z.array(z.string()),
+        roles: z.object({ a: RoleReadingSchema, b: RoleReadingSchema }).strict(),
+        unrecognized_a: z.array(z.string()),
         unrecognized_b: z.array(z.string()),
       })
       .strict(),
@@ -114,8 +112,8 @@ export type CommunicationResult = z.infer<typeof CommunicationResult>;
 
 export const RosDeclaration = z
   .object({
-    supported: z.boolean().nullable().describe('true when ros_support is true or a ROS mention exists; false when ros_support is false and no mention; null when undeclared'),
-    generations: z.array(z.enum(['ros1', 'ros2'])).describe('Generations named explicitly'),
+    supported: z.boolean().nullable().describe('null: undeclared'),
+    generations: z.array(z.enum(['ros1', 'ros2'])),
   })
   .strict();
 export type RosDeclaration = z.infer<typeof RosDeclaration>;
@@ -127,7 +125,7 @@ export const SoftwareResult = z
       .object({
         ros_a: RosDeclaration,
         ros_b: RosDeclaration,
-        sdks_a: z.array(z.string()).describe('SDK / API / framework mentions of a, as written'),
+        sdks_a: z.array(z.string()),
         sdks_b: z.array(z.string()),
         shared_sdks: z.array(z.string()),
       })
@@ -144,7 +142,7 @@ export const SideSummary = z
     category: z.string(),
     entity_kind: z.string(),
     quarantine: z.boolean(),
-    applicable: z.boolean().describe('false when the record is not a physical component'),
+    applicable: z.boolean(),
     not_applicable_reason: z.string().nullable(),
   })
   .strict();
@@ -152,8 +150,8 @@ export type SideSummary = z.infer<typeof SideSummary>;
 
 export const CompatibilityResult = z
   .object({
-    applicable: z.boolean().describe('false when either record is not a physical component; no dimension is judged then'),
-    verdict: Verdict.nullable().describe('Overall: incompatible if any dimension is; else unknown if any is; else adapter_required if any is; else compatible. null when not applicable'),
+    applicable: z.boolean().describe('false: not a physical component'),
+    verdict: Verdict.nullable().describe('Worst dimension; null when not applicable'),
     reason: z.string(),
     a: SideSummary,
     b: SideSummary,

@@ -4,7 +4,7 @@
  * and its TypeScript type drift apart.
  */
 import { z } from 'zod';
-import type { Assert, Equals } from '../type-checks.js';
+import type { Assert, Equals } from '../shared/type-checks.js';
 import type { ConvertResult, ConvertedNumber, PairComparison } from './convert.js';
 import { QUANTITIES, type AppliedConversion, type Condition, type ParsedParameter, type Qualifier, type Rating, type SiValue } from './types.js';
 import type { Dimension } from './units.js';
@@ -25,10 +25,10 @@ const DIMENSIONS = [
 const RATINGS = ['rated', 'continuous', 'peak', 'stall', 'nominal'] as const satisfies readonly Rating[];
 const QUALIFIERS = ['up_to', 'at_most', 'below', 'at_least', 'above', 'approximately', 'plus_minus'] as const satisfies readonly Qualifier[];
 
-export const LevelSchema = z.enum(['A', 'B', 'C', 'D']).describe('Comparability level: A directly comparable, B after exact conversion, C within one vendor only, D not comparable');
+export const LevelSchema = z.enum(['A', 'B', 'C', 'D']).describe('A direct, B converted, C same vendor, D no');
 
 export const ConditionSchema = z.object({
-  voltage_v: z.number().nullable().describe('Supply voltage the value was declared at (V)'),
+  voltage_v: z.number().nullable(),
   rating: z.enum(RATINGS).nullable(),
   measuring_end: z.enum(['output', 'motor']).nullable(),
   load: z.string().nullable(),
@@ -40,10 +40,10 @@ export const ConditionSchema = z.object({
 export const AppliedConversionSchema = z.object({
   from: z.string(),
   to: z.string(),
-  formula: z.string().describe('The exact formula, e.g. "rad_s = (pi/3) / t_sec"'),
-  computation: z.string().describe('The formula with the declared number substituted, and its result'),
+  formula: z.string(),
+  computation: z.string(),
   exact: z.literal(true),
-  inverse: z.boolean().describe('True when the source unit is the inverse of the target (sec/60deg)'),
+  inverse: z.boolean().describe('Source unit inverse of target'),
   spec_conversion: z.boolean(),
   note: z.string().nullable(),
 });
@@ -51,7 +51,7 @@ export const AppliedConversionSchema = z.object({
 export const SiValueSchema = z.object({
   unit: z.string(),
   value: z.number().nullable(),
-  exact: z.string().nullable().describe('Exact decimal when it terminates (no pi involved)'),
+  exact: z.string().nullable(),
   range: z
     .object({ min: z.number(), max: z.number(), exact_min: z.string().nullable(), exact_max: z.string().nullable() })
     .nullable(),
@@ -62,8 +62,8 @@ export const ParsedParameterSchema = z.object({
   recognized: z.boolean(),
   quantity: z.enum(QUANTITIES).nullable(),
   dimension: z.enum(DIMENSIONS).nullable(),
-  dialect: z.string().describe('Dialect name, e.g. torque.nm.bare, speed.servo.sec_deg, speed.comm.bps, absent, unrecognized'),
-  notation: z.string().describe('The value with every number replaced by <n>'),
+  dialect: z.string(),
+  notation: z.string(),
   declared: z
     .object({ value: z.string().nullable(), min: z.string().nullable(), max: z.string().nullable(), unit: z.string() })
     .nullable(),

@@ -1,6 +1,6 @@
 /** Answer shapes of the adapter-plate designer (zod, reused as the tool's output schema). */
 import { z } from 'zod';
-import { FlangeRulingRecord } from '../flange.js';
+import { FlangeRulingRecord } from '../knowledge/flange.js';
 
 export const PLATE_HOLE_OPTIONS = ['tapped', 'nut'] as const;
 export type PlateHoleOption = (typeof PLATE_HOLE_OPTIONS)[number];
@@ -88,8 +88,7 @@ export const PlateDesign = z
       .strict(),
     grown: z
       .object({ from_thickness_mm: z.number(), to_thickness_mm: z.number(), reason: z.string() })
-      .nullable()
-      ,
+      .nullable(),
     centre_bore: z.null(),
     centre_bore_note: z.string(),
     features: z.array(PlateFeature),
@@ -121,5 +120,5 @@ export const PlatePointer = z
     url: z.string().nullable(),
   })
   .strict()
-  .describe('The adapter plate for this pair: call design_adapter_plate, read the resource or GET the URL');
+  ;
 export type PlatePointer = z.infer<typeof PlatePointer>;

@@ -7,8 +7,8 @@
  * only answers plain searches and lookups never pays for them (at 100,000 records they take about
  * 1.5 s and 100 MB). The first call that needs them builds them, once, for every later call.
  */
-import type { StoredEntity } from '../entity.js';
-import { deepFreeze } from '../freeze.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { deepFreeze } from '../shared/freeze.js';
 import type { BusTable } from '../compatibility/buses.js';
 import { buildEntitySpecs, countFields, type FieldCount } from './build.js';
 import { defaultSpecFields, type SpecFieldDef } from './fields.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/shared/errors.js';
 import { ATTRIBUTION } from '../../tools/schemas.js';
 import type { AnyTool } from '../../tools/define.js';
 import { runTool } from '../../tools/run.js';

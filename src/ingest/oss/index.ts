@@ -14,7 +14,7 @@ import { assertInputSize, MAX_INPUT_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, Skip
 import { delimitedRows, detectDelimiter, markdownTables } from './table.js';
 import { ExtractionResult, type ExtractorKind } from './types.js';
 import type { XacroExpansion } from './xacro.js';
-import { DomainError, invalidInput } from '../../domain/errors.js';
+import { DomainError, invalidInput } from '../../domain/shared/errors.js';
 import type { XacroInfo } from './types.js';
 import { loadDescription, MalformedXml, type DescriptionInput } from './package.js';
 import { extractUrdfDocument } from './urdf.js';
@@ -110,8 +110,8 @@ export interface RobotInput {
 }
 
 export const ExtractRobotPartsOutput = ExtractionResult.extend({
-  detected: z.boolean().describe('true when kind was auto-detected'),
-  lint: LintSummary.nullable().describe('urdf: the lint_urdf summary of the description (urdfdom check_urdf checks, mimic and transmission references; lint_urdf lists the findings); null for BOM input'),
+  detected: z.boolean(),
+  lint: LintSummary.nullable().describe('urdf: lint_urdf summary'),
   limits: z.object({ max_input_bytes: z.number().int(), max_records: z.number().int(), max_skipped_listed: z.number().int() }).strict(),
 });
 export type ExtractRobotPartsOutput = z.infer<typeof ExtractRobotPartsOutput>;

@@ -51,32 +51,32 @@ export const LINT_CODES = [
 export const LintFinding = z
   .object({
     code: z.enum(LINT_CODES),
-    severity: z.enum(['error', 'warning']).describe('error: check_urdf refuses the model (or stricter on purpose, see the tool); warning: it builds but is likely wrong'),
+    severity: z.enum(['error', 'warning']).describe('warning: builds but likely wrong'),
     line: z.number().int().nullable(),
     column: z.number().int().optional(),
     file: z.string().optional(),
     message: z.string(),
-    fix: z.string().describe('How to fix it'),
+    fix: z.string(),
   })
   .strict();
 export type LintFinding = z.infer<typeof LintFinding>;
 
 export const LintSummary = z
   .object({
-    ok: z.boolean().describe('true when no finding is an error'),
+    ok: z.boolean(),
     errors: z.number().int(),
     warnings: z.number().int(),
     robot_name: z.string().nullable(),
     links: z.number().int(),
     joints: z.number().int(),
-    root_links: z.array(z.string()).describe('Links that are no joint\'s child (exactly one expected)'),
+    root_links: z.array(z.string()).describe('One expected'),
     by_code: z.record(z.string(), z.number().int()),
   })
   .strict();
 export type LintSummary = z.infer<typeof LintSummary>;
 
 export const LintResult = z
-  .object({ summary: LintSummary, findings: z.array(LintFinding).describe('In line order; at most 500 listed (summary counts all)') })
+  .object({ summary: LintSummary, findings: z.array(LintFinding).describe('At most 500') })
   .strict();
 export type LintResult = z.infer<typeof LintResult>;
 

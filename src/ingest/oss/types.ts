@@ -15,7 +15,7 @@ export const ACTUATED_JOINT_TYPES = ['revolute', 'continuous', 'prismatic'] as c
 
 export const Confidence = z
   .enum(['high', 'medium'])
-  .describe('high: every field the record carries was read exactly; medium: the record was read but a field is missing or did not read exactly (see skipped)');
+  .describe('medium: a field missing or inexact');
 export type Confidence = z.infer<typeof Confidence>;
 
 export const SKIP_CODES = [
@@ -42,10 +42,10 @@ export type SkipCode = (typeof SKIP_CODES)[number];
 
 export const Skipped = z
   .object({
-    code: z.enum(SKIP_CODES).describe('Stable reason code'),
-    scope: z.enum(['input', 'table', 'row', 'joint', 'value']).describe('What was skipped: the whole input, a table, a row, a joint, or one value of a kept record'),
-    line: z.number().int().nullable().describe('1-based line in the input, when known'),
-    reason: z.string().describe('Human-readable reason'),
+    code: z.enum(SKIP_CODES),
+    scope: z.enum(['input', 'table', 'row', 'joint', 'value']),
+    line: z.number().int().nullable(),
+    reason: z.string(),
   })
   .strict();
 export type Skipped = z.infer<typeof Skipped>;
@@ -61,16 +61,16 @@ export const JointLimits = z
     velocity: NumText.optional(),
   })
   .strict()
-  .describe('The <limit> attributes as written (URDF units: rad or m; N·m or N; rad/s or m/s). Absent when not written or not numeric.');
+  .describe('As written (URDF units)');
 
 export const JointMimic = z
   .object({
-    joint: z.string().nullable().describe('The joint followed (<mimic joint>), as written; null when the attribute is missing'),
-    multiplier: NumText.nullable().describe('<mimic multiplier> as written; null when absent (URDF default 1)'),
-    offset: NumText.nullable().describe('<mimic offset> as written; null when absent (URDF default 0)'),
+    joint: z.string().nullable(),
+    multiplier: NumText.nullable().describe('null: absent (default 1)'),
+    offset: NumText.nullable().describe('null: absent (default 0)'),
   })
   .strict()
-  .describe('A mimic joint follows another joint: position = multiplier * followed + offset. It is not an actuator.');
+  ;
 export type JointMimic = z.infer<typeof JointMimic>;
 
 /** How DOF are counted; stated on every result that carries a DOF. */
@@ -82,37 +82,37 @@ export const DOF_CONVENTION =
 
 export const MimicLink = z
   .object({
-    joint: z.string().describe('The mimic joint'),
+    joint: z.string(),
     joint_type: z.enum(URDF_JOINT_TYPES),
     line: z.number().int(),
-    follows: z.string().nullable().describe('The joint it follows, as written'),
-    follows_defined: z.boolean().describe('Whether the followed joint is defined in the file'),
-    multiplier: NumText.nullable().describe('As written; null when absent (URDF default 1)'),
-    offset: NumText.nullable().describe('As written; null when absent (URDF default 0)'),
+    follows: z.string().nullable(),
+    follows_defined: z.boolean(),
+    multiplier: NumText.nullable().describe('null: absent (default 1)'),
+    offset: NumText.nullable().describe('null: absent (default 0)'),
   })
   .strict();
 
 export const DofSummary = z
   .object({
-    actuated_dof: z.number().int().describe('revolute + continuous + prismatic joints without <mimic>'),
+    actuated_dof: z.number().int(),
     convention: z.string(),
-    one_dof_joints: z.number().int().describe('revolute + continuous + prismatic joints, mimic ones included'),
-    mimic: z.array(MimicLink).describe('Mimic joints, each with the joint it follows, multiplier and offset (not in actuated_dof)'),
+    one_dof_joints: z.number().int().describe('Mimic ones included'),
+    mimic: z.array(MimicLink),
     floating: z
       .object({
         count: z.number().int(),
-        yourdfpy_dof: z.number().int().describe('6 per non-mimic floating joint (yourdfpy URDF.num_dofs)'),
-        moveit_variables: z.number().int().describe('7 per floating joint (MoveIt FloatingJointModel: x, y, z + quaternion; 6 DOF)'),
+        yourdfpy_dof: z.number().int(),
+        moveit_variables: z.number().int(),
       })
       .strict(),
     planar: z
       .object({
         count: z.number().int(),
-        yourdfpy_dof: z.number().int().describe('2 per non-mimic planar joint (yourdfpy URDF.num_dofs)'),
-        moveit_variables: z.number().int().describe('3 per planar joint (MoveIt PlanarJointModel: x, y, theta)'),
+        yourdfpy_dof: z.number().int(),
+        moveit_variables: z.number().int(),
       })
       .strict(),
-    yourdfpy_num_dofs: z.number().int().describe('What yourdfpy URDF.num_dofs reports for this file: actuated_dof + 6 per floating + 2 per planar (non-mimic)'),
+    yourdfpy_num_dofs: z.number().int(),
   })
   .strict()
   .describe(DOF_CONVENTION);
@@ -123,39 +123,38 @@ export const JointRecord = z
     record_type: z.literal('urdf_joint'),
     extractor: z.literal('urdf'),
     confidence: Confidence,
-    line: z.number().int().describe('Line of the <joint> tag (in file, for a package)'),
-    file: z.string().optional().describe('Packages: the file the <joint> is written in'),
+    line: z.number().int(),
+    file: z.string().optional(),
     joint_name: z.string(),
     joint_type: z.enum(URDF_JOINT_TYPES),
     parent_link: z.string().nullable(),
     child_link: z.string().nullable(),
     axis: z.string().nullable().describe('<axis xyz> as written'),
     limits: JointLimits,
-    child_link_mass: NumText.nullable().describe('<mass value> of the child link\'s <inertial>, as written (kg in URDF); null when absent'),
-    mimic: JointMimic.nullable().describe('The joint\'s <mimic> element; null when the joint has none'),
-    actuated: z.boolean().describe(`Whether the joint counts toward the actuated DOF (${'revolute, continuous or prismatic, and no <mimic>'})`),
+    child_link_mass: NumText.nullable().describe('kg, as written'),
+    mimic: JointMimic.nullable(),
+    actuated: z.boolean().describe('Counts toward actuated DOF'),
   })
   .strict();
 export type JointRecord = z.infer<typeof JointRecord>;
 
 export const Price = z
   .object({
-    column: z.string().describe('Column header as written'),
-    as_written: z.string().describe('The cell as written (markup removed)'),
-    currency_label: z.string().nullable().describe('Currency or region label in the column header, as written (e.g. "CNY", "RMB", "US", "EU", "JPY")'),
-    symbol: z.string().nullable().describe('Currency symbol or code in the cell, as written (e.g. "$", "€", "￥")'),
-    currency: z.string().nullable().describe('ISO 4217 code when header label, cell symbol and (for what they leave open) the document ("All prices in USD") determine exactly one; else null (never guessed)'),
+    column: z.string(),
+    as_written: z.string(),
+    currency_label: z.string().nullable(),
+    symbol: z.string().nullable(),
+    currency: z.string().nullable().describe('ISO 4217 when certain, else null'),
     currency_source: z.enum(['header', 'cell', 'header_and_cell', 'document']).nullable(),
-    amount: z.string().nullable().describe('Plain decimal text of the amount (thousands separators removed); null when the cell is not a plain amount, e.g. "￥5.2*4"'),
+    amount: z.string().nullable().describe('Plain decimal; else null'),
     product_of: z
       .object({ amount: z.string(), factor: z.string() })
       .strict()
       .nullable()
-      .describe('When the cell is written as a product ("¥10.8*4", "$5 x 2"): its two factors as written; amount stays null (the cell does not say which is the unit price)'),
+      .describe('Factors of a cell like "¥10.8*4"'),
     basis_evidence: z
       .string()
-      .nullable()
-      .describe('Why this price is read as a line total although its column header does not say so (e.g. the table\'s stated Total equals the sum of the column); null when the header decides'),
+      .nullable(),
   })
   .strict();
 export type Price = z.infer<typeof Price>;
@@ -168,16 +167,16 @@ export const BomItemRecord = z
     record_type: z.literal('bom_item'),
     extractor: z.enum(['bom_md', 'bom_csv']),
     confidence: Confidence,
-    line: z.number().int().describe('Line of the row in the input'),
-    table: z.number().int().describe('1-based ordinal of the BOM table in the input'),
-    section: z.string().nullable().describe('Nearest Markdown heading above the table, as written'),
-    row_number: z.string().nullable().describe('The row\'s own number column ("No."), as written'),
+    line: z.number().int(),
+    table: z.number().int().describe('1-based'),
+    section: z.string().nullable(),
+    row_number: z.string().nullable(),
     part_number: z.string().nullable(),
-    item: z.string().describe('Item name as written (links, footnote markers, emphasis and HTML tags removed)'),
-    quantity: z.number().int().nullable().describe('Quantity when the cell is a plain integer, else null'),
+    item: z.string(),
+    quantity: z.number().int().nullable(),
     quantity_as_written: z.string().nullable(),
-    quantity_source: z.enum(['column', 'item_prefix']).nullable().describe('Where the quantity was read: its own column, or a count prefixed to the item name ("2x Dynamixel XL430-W250"); null when none'),
-    item_as_written: z.string().nullable().describe('The item cell as written when a quantity prefix was taken off it; null otherwise'),
+    quantity_source: z.enum(['column', 'item_prefix']).nullable(),
+    item_as_written: z.string().nullable(),
     unit_prices: z.array(Price),
     line_totals: z.array(Price),
     manufacturer: z.string().nullable(),
@@ -185,7 +184,7 @@ export const BomItemRecord = z
     supplier: z.string().nullable(),
     supplier_part: z.string().nullable(),
     links: z.array(Link),
-    other_columns: z.record(z.string(), z.string()).describe('Other non-empty cells by column header, as written'),
+    other_columns: z.record(z.string(), z.string()),
   })
   .strict();
 export type BomItemRecord = z.infer<typeof BomItemRecord>;
@@ -197,14 +196,14 @@ export const ExtractionCounts = z
   .object({
     records: z.number().int(),
     skipped: z.number().int(),
-    joints_by_type: z.record(z.string(), z.number().int()).optional().describe('urdf: joint definitions by type attribute'),
-    dof: z.number().int().optional().describe('urdf: actuated DOF: revolute + prismatic + continuous joints without <mimic> (see dof_detail)'),
-    dof_detail: DofSummary.optional().describe('urdf: the DOF with its convention, mimic joints, floating and planar joints apart'),
-    joint_references: z.number().int().optional().describe('urdf: <joint> references inside transmission / gazebo / ros2_control (not definitions)'),
+    joints_by_type: z.record(z.string(), z.number().int()).optional().describe('urdf'),
+    dof: z.number().int().optional().describe('urdf'),
+    dof_detail: DofSummary.optional().describe('urdf'),
+    joint_references: z.number().int().optional().describe('urdf: references, not definitions'),
     links: z.number().int().optional().describe('urdf: <link> definitions'),
     tables: z.number().int().optional().describe('bom: tables found'),
-    bom_tables: z.number().int().optional().describe('bom: tables read as BOM tables'),
-    rows: z.number().int().optional().describe('bom: data rows in BOM tables'),
+    bom_tables: z.number().int().optional().describe('bom'),
+    rows: z.number().int().optional().describe('bom'),
   })
   .strict();
 export type ExtractionCounts = z.infer<typeof ExtractionCounts>;
@@ -220,20 +219,20 @@ export const XacroInfo = z
     note: z.string(),
   })
   .strict()
-  .describe('The input was xacro, expanded by this project\'s expander before extraction');
+  .describe('Present for expanded xacro');
 export type XacroInfo = z.infer<typeof XacroInfo>;
 
 export const MassSummary = z
   .object({
     root_link: z.string().nullable().describe('null unless exactly one'),
     root_link_mass: NumText.nullable(),
-    total: z.number().nullable().describe('kg, links of the tree from the root (all links without one root); null when none has a mass'),
+    total: z.number().nullable().describe('kg; null when no mass'),
     links_with_mass: z.number().int(),
     links_without_mass: z.array(z.string()),
     subtrees: z.array(z.object({ joint: z.string(), child_link: z.string(), mass: z.number() }).strict()),
   })
   .strict()
-  .describe('urdf: root link, total mass and mass per joint subtree, from <inertial><mass> (kg)');
+  .describe('urdf, kg');
 export type MassSummary = z.infer<typeof MassSummary>;
 
 export const ReferencedFile = z
@@ -251,10 +250,10 @@ export const PackageInfo = z
     packages: z.array(z.object({ name: z.string(), folder: z.string() }).strict()),
     files_read: z.array(z.string()),
     files_unused: z.number().int(),
-    referenced_files: z.array(ReferencedFile).describe('Meshes and textures named; listed, not needed'),
+    referenced_files: z.array(ReferencedFile).describe('Not needed'),
   })
   .strict()
-  .describe('Packages (files + entry)');
+  ;
 export type PackageInfo = z.infer<typeof PackageInfo>;
 
 export const BomTableInfo = z
@@ -263,7 +262,7 @@ export const BomTableInfo = z
     line: z.number().int(),
     section: z.string().nullable(),
     columns: z.array(z.object({ header: z.string(), read_as: z.string() }).strict()),
-    ignored_columns: z.array(z.string()).describe('Not interpreted (cells kept in other_columns)'),
+    ignored_columns: z.array(z.string()),
     document_currency: z.string().nullable(),
   })
   .strict();
@@ -271,15 +270,15 @@ export type BomTableInfo = z.infer<typeof BomTableInfo>;
 
 export const ExtractionResult = z
   .object({
-    kind: z.enum(EXTRACTOR_KINDS).nullable().describe('Extractor used; null when auto-detection recognised nothing'),
+    kind: z.enum(EXTRACTOR_KINDS).nullable().describe('null: nothing recognised'),
     package: PackageInfo.optional(),
-    xacro: XacroInfo.optional().describe('Present when the input was xacro and was expanded'),
-    robot_name: z.string().nullable().describe('urdf: <robot name> as written'),
+    xacro: XacroInfo.optional(),
+    robot_name: z.string().nullable().describe('urdf'),
     records: z.array(ExtractedRecord),
     counts: ExtractionCounts,
     mass: MassSummary.optional(),
-    bom_tables: z.array(BomTableInfo).optional().describe('bom: columns of each BOM table as read'),
-    skipped: z.array(Skipped).describe(`Skipped items with reasons, the first ${200} (counts.skipped has the total)`),
+    bom_tables: z.array(BomTableInfo).optional().describe('bom'),
+    skipped: z.array(Skipped).describe('First 200'),
   })
   .strict();
 export type ExtractionResult = z.infer<typeof ExtractionResult>;

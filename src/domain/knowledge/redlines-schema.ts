@@ -3,29 +3,29 @@
  * tool output schemas. The compile-time checks at the bottom fail the build on drift.
  */
 import { z } from 'zod';
-import type { Assert, Equals } from './type-checks.js';
-import { DECLARED_KEYS } from './entity.js';
+import type { Assert, Equals } from '../shared/type-checks.js';
+import { DECLARED_KEYS } from '../catalogue/entity.js';
 import { RED_LINE_IDS, type RedLineInput, type RedLineResult, type RedLineStatus, type ScreeningResult } from './redlines.js';
 
 const STATUSES = ['fires', 'does_not_fire', 'cannot_evaluate'] as const satisfies readonly RedLineStatus[];
 
 export const RedLineInputSchema = z.object({
   field: z.enum(DECLARED_KEYS),
-  declared: z.string().nullable().describe('The vendor-declared string, verbatim; null when not declared'),
+  declared: z.string().nullable(),
   dialect: z.string(),
 });
 
 export const RedLineResultSchema = z.object({
   id: z.enum(RED_LINE_IDS),
   name: z.string(),
-  status: z.enum(STATUSES).describe('fires (mark for manual review), does_not_fire, or cannot_evaluate (a needed value is missing or unreadable)'),
+  status: z.enum(STATUSES).describe('cannot_evaluate: a value missing or unreadable'),
   severity: z.enum(['review', 'not_credible', 'instantaneous']).nullable(),
   threshold: z.string(),
   inputs: z.array(RedLineInputSchema),
-  numbers: z.record(z.string(), z.union([z.number(), z.string(), z.null()])).describe('The numbers behind the outcome'),
+  numbers: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
   missing: z.array(z.enum(DECLARED_KEYS)),
   reason: z.string(),
-  ask_vendor: z.array(z.string()).describe('What to ask the vendor to resolve it'),
+  ask_vendor: z.array(z.string()),
 });
 
 export const ScreeningResultSchema = z.object({

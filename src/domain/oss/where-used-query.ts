@@ -1,9 +1,9 @@
 /** find_where_used: the query side (id lookup through the catalogue), over where-used.ts. */
-import { invalidInput } from './errors.js';
-import { findPart, type PartsContext } from './parts.js';
+import { invalidInput } from '../shared/errors.js';
+import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
-import { formNote, nameMatcher, type Elsewhere } from './names.js';
-import { whereUsedElsewhere } from './elsewhere.js';
+import { formNote, nameMatcher, type Elsewhere } from '../catalogue/names.js';
+import { whereUsedElsewhere } from '../catalogue/elsewhere.js';
 
 /** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id). */
 export async function findWhereUsed(

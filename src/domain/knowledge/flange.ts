@@ -24,7 +24,7 @@
  * parseable its label looks.
  */
 import { z } from 'zod';
-import { SOURCE_TIERS } from './entity.js';
+import { SOURCE_TIERS } from '../catalogue/entity.js';
 import { DataEvidence } from './evidence.js';
 
 export const FLANGE_SCHEMA_ID = 'negative_compat/v1';
@@ -130,9 +130,9 @@ export type BlockingDim = (typeof BLOCKING_DIMS)[number];
 
 export const FlangeSide = z
   .object({
-    pcd_mm: z.number().describe('Bolt pitch circle diameter, mm (from the registry)'),
-    bolt_count: z.number().int().describe('Number of bolt holes (from the registry)'),
-    thread: z.string().describe('Thread (from the registry)'),
+    pcd_mm: z.number(),
+    bolt_count: z.number().int(),
+    thread: z.string(),
   })
   .strict();
 export type FlangeSide = z.infer<typeof FlangeSide>;
@@ -140,15 +140,15 @@ export type FlangeSide = z.infer<typeof FlangeSide>;
 /** A ruling between two registered designations: the dataset record of the spec. */
 export const FlangeRulingRecord = z
   .object({
-    pair: z.tuple([z.string(), z.string()]).describe('The two designations, as registered'),
+    pair: z.tuple([z.string(), z.string()]),
     side_a: FlangeSide,
     side_b: FlangeSide,
     verdict: z.enum(['identity', 'direct', 'adapter_required']),
-    reason: z.string().describe('Human-readable cause'),
+    reason: z.string(),
     adapter_required: z.boolean(),
     adapter_available: z.boolean(),
-    fastener_note: z.string().nullable().describe('null for identity'),
-    blocking_dims: z.array(z.enum(BLOCKING_DIMS)).describe('Differing dimensions among pcd_mm and bolt_count; empty unless adapter_required'),
+    fastener_note: z.string().nullable(),
+    blocking_dims: z.array(z.enum(BLOCKING_DIMS)),
   })
   .strict();
 export type FlangeRulingRecord = z.infer<typeof FlangeRulingRecord>;
@@ -156,16 +156,16 @@ export type FlangeRulingRecord = z.infer<typeof FlangeRulingRecord>;
 /** The answer when either side is not registered (rule 5): no geometry is inferred. */
 export const FlangeUnknownRuling = z
   .object({
-    pair: z.tuple([z.string(), z.string()]).describe('Registered designation, or the query as given (trimmed) when unregistered'),
-    side_a: FlangeSide.nullable().describe('null when side a is not registered'),
-    side_b: FlangeSide.nullable().describe('null when side b is not registered'),
+    pair: z.tuple([z.string(), z.string()]),
+    side_a: FlangeSide.nullable().describe('null: unregistered'),
+    side_b: FlangeSide.nullable().describe('null: unregistered'),
     verdict: z.literal('unknown'),
     reason: z.string(),
     adapter_required: z.null(),
     adapter_available: z.null(),
     fastener_note: z.null(),
     blocking_dims: z.array(z.enum(BLOCKING_DIMS)).length(0),
-    unregistered: z.array(z.string()).min(1).describe('The designations (as given) that are not in the registry'),
+    unregistered: z.array(z.string()).min(1),
   })
   .strict();
 export type FlangeUnknownRuling = z.infer<typeof FlangeUnknownRuling>;

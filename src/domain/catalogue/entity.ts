@@ -38,18 +38,17 @@ export type DeclaredKey = (typeof DECLARED_KEYS)[number];
 export const DeclaredParams = z
   .object(Object.fromEntries(DECLARED_KEYS.map((k) => [k, z.string().optional()])) as Record<DeclaredKey, z.ZodOptional<z.ZodString>>)
   .strict()
-  .describe('Vendor-declared parameter strings in the vendor notation, verbatim. Absent when not declared.');
+  ;
 export type DeclaredParams = z.infer<typeof DeclaredParams>;
 
 export const MechanicalInterface = z
   .object({
-    status: z.enum(['declared', 'partial', 'not_declared', 'n_a']).describe('Whether a mounting interface is declared'),
-    mount_type: z.string().nullable().describe('Mount type as declared upstream, null when unknown'),
-    flange: z.string().nullable().describe('The registered ISO 9409-1 designation when exactly one is declared, else null'),
+    status: z.enum(['declared', 'partial', 'not_declared', 'n_a']),
+    mount_type: z.string().nullable(),
+    flange: z.string().nullable().describe('When exactly one is declared, else null'),
     flanges: z
       .array(z.string())
-      .optional()
-      .describe('Every registered ISO 9409-1 designation declared (registered form; several when the vendor lists alternative couplings)'),
+      .optional(),
   })
   .strict();
 
@@ -61,7 +60,7 @@ export const MechanicalInterface = z
  */
 export const Provenance = z
   .record(z.string(), z.array(z.string()).min(1))
-  .describe('Upstream source path(s) of each filled field, e.g. {"interfaces": ["specs.bus"], "declared.torque": ["specs.rated_torque"]}');
+  ;
 export type Provenance = z.infer<typeof Provenance>;
 
 /** Paid (deep) fields. Never part of a free response. */
@@ -94,16 +93,16 @@ export const FreeEntity = z
     name: z.string(),
     name_en: z.string(),
     category: z.string(),
-    entity_kind: z.string().describe('component, software, organisation, ... as classified upstream'),
+    entity_kind: z.string(),
     manufacturer: z.string().nullable(),
     type: z.string().nullable(),
-    protocol: z.string().describe('Communication protocol; "N/A" when none declared'),
-    interface: z.string().describe('Physical interface; "N/A" when none declared'),
+    protocol: z.string().describe('"N/A": undeclared'),
+    interface: z.string().describe('"N/A": undeclared'),
     interfaces: z.array(z.string()),
-    voltage: z.string().describe('"<min>~<max>V" when exactly known, else "N/A"'),
-    weight: z.string().describe('"<n>g" when exactly known, else "N/A"'),
-    torque: z.string().describe('"<n> Nm" when exactly known, else empty string'),
-    ros_support: z.boolean().nullable().describe('null when not declared'),
+    voltage: z.string().describe('"<min>~<max>V" when exact, else "N/A"'),
+    weight: z.string().describe('"<n>g" when exact, else "N/A"'),
+    torque: z.string().describe('"<n> Nm" when exact, else ""'),
+    ros_support: z.boolean().nullable().describe('null: undeclared'),
     applications: z.array(z.string()),
     price_range: z.string().nullable(),
     standard: z.string().nullable(),
@@ -117,7 +116,7 @@ export const FreeEntity = z
     mechanical_interface: MechanicalInterface,
     declared: DeclaredParams,
     provenance: Provenance.optional(),
-    description: z.string().describe('Generated in English from the facts above'),
+    description: z.string(),
     quarantine: z.boolean(),
     quarantine_reason: z.string().nullable(),
     duplicate_of: z.string().nullable(),
