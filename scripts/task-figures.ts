@@ -75,8 +75,15 @@ class Flow {
   }
 }
 
-/** The first text line of a tool answer (the one-line summary before the JSON). */
-const headline = (p: Played) => p.text.split('\n')[0]!.slice(0, 300);
+/** The first text line of a tool answer (the one-line summary before the JSON; a JSON-only answer has none). */
+const headline = (p: Played) => (p.text.startsWith('{') ? '(JSON only, no summary line)' : p.text.split('\n')[0]!.slice(0, 300));
+
+/** meta.filters of a search answer, one line per filter. */
+function filtersNote(p: Played) {
+  for (const f of arr(obj(p.out.meta).filters)) {
+    note(`filter ${str(f.field)} ${str(f.op)} ${str(f.value)}: matched ${str(f.matched)}, failed ${str(f.failed)}, unknown_excluded ${str(f.unknown_excluded)} in ${arr(f.applies_to).map(str).join('/')}, not_applicable ${str(f.not_applicable)}, near_misses ${arr(f.near_misses).map((n) => `${str(n.id)} "${str(n.declared)}"`).join(', ') || 'none'}`);
+  }
+}
 
 /** Every page of a paged search (following next_cursor); the hits and the flow's extra calls. */
 async function allHits(flow: Flow, args: Json): Promise<{ first: Played; hits: Json[] }> {
@@ -115,13 +122,22 @@ async function task1(client: Client) {
   const ids = arr(s.out.data).map((h) => str(h.id));
   const meta = obj(s.out.meta);
   console.log(`  answer: ${headline(s)}`);
+  filtersNote(s);
   check('one search_parts call with where answers it: hits = actuators declaring torque_rated >= 30 N·m (specs.json)', JSON.stringify([...ids].sort()) === JSON.stringify(expected), `${ids.length} hits, total ${str(meta.total)}, expected ${expected.length}`);
   const values = arr(s.out.data).map((h) => obj(obj(h.specs).torque_rated).value as number | undefined);
   check('hits sorted by torque_rated, descending', values.every((v, i) => i === 0 || (v ?? -1) <= (values[i - 1] ?? Infinity)), values.slice(0, 5).join(', ') + (values.length > 5 ? ', ...' : ''));
   note(`without list_spec_fields (field names known): 1 call, ${fmt(s.chars)} characters; list_spec_fields adds ${fmt(lsf)}`);
+  const bus = new Flow(client, '1b. The same with a bus requirement (the old flow\'s keyword CAN) in the where clause');
+  const can = await bus.call('search_parts', { where: 'torque_rated>=30 N·m; bus in CAN|CAN FD', category: 'actuators', sort: '-torque_rated' });
+  console.log(`  answer: ${headline(can)}`);
+  note(`hits ${arr(can.out.data).map((h) => str(h.id)).join(', ') || 'none'}`);
+  filtersNote(can);
+  record('1b torque and bus in one where', bus.total());
 
-  const old = new Flow(client, '1-old. The old select_actuator flow: keyword search, then list_parts of the whole category');
-  const kw = await allHits(old, { q: 'joint', category: 'actuators' });
+  // The old prompt: "search_parts(q, category) with two or three key terms from the requirements (actuator type, bus, vendor)";
+  // the bus term CAN gives the 16 unfiltered hits the issue reports.
+  const old = new Flow(client, '1-old. The old select_actuator flow: keyword search (bus term "CAN"), then list_parts of the whole category');
+  const kw = await allHits(old, { q: 'CAN', category: 'actuators' });
   console.log(`  answer: ${headline(kw.first)}`);
   let listed = 0;
   let cursor: unknown = undefined;
@@ -207,8 +223,7 @@ async function task5(client: Client) {
   const ids = hits.map((h) => str(h.id));
   const cats = [...new Set(ids.map((id) => byId.get(id)?.category))];
   check('SENS-855 (Robotiq FT 300-S) is not a hit; no sensor at all', !ids.includes('SENS-855') && !cats.includes('sensors'), `${ids.length} hits in ${cats.join(', ')}`);
-  const filt = arr(obj(first.out.meta).filters)[0] ?? {};
-  note(`filter meta: failed ${str(filt.failed)}, unknown_excluded ${str(filt.unknown_excluded)} in ${arr(filt.applies_to).map(str).join('/')}, not_applicable ${str(filt.not_applicable)}, near_misses ${arr(filt.near_misses).map((n) => `${str(n.id)} "${str(n.declared)}"`).join(', ') || 'none'}`);
+  filtersNote(first);
   const g = await f.call('get_part', { id: 'SENS-855' });
   record('5 torque_rated>=30 without category + get_part SENS-855', f.total());
   const specs = arr(g.out.specs);
@@ -242,9 +257,11 @@ async function task7(client: Client, apiKey: string | null) {
   const a = 'GRIP-001';
   const b = 'SENS-047';
   const flangeOf = (id: string) => (byId.get(id) as unknown as { mechanical_interface: { flange: string | null } }).mechanical_interface.flange;
+  const declared = [...new Set(ENTITIES.map((e) => (e as unknown as { mechanical_interface: { flange: string | null } }).mechanical_interface.flange).filter((x) => x))];
   const f = new Flow(client, `7. Mounting check ${a} (${flangeOf(a)}) on ${b} (${flangeOf(b)}): check_compatibility alone`);
   const c = await f.call('check_compatibility', { a, b });
   record('7 check_compatibility alone', f.total());
+  note(`flanges declared in the catalogue: ${declared.join(', ')} (so no catalogue pair needs an adapter plate)`);
   console.log(`  answer: ${headline(c)}`);
   const mech = obj(obj(c.out.dimensions).mechanical);
   check('the mechanical dimension carries the flange ruling', JSON.stringify(mech).includes('ISO9409-1'), `verdict ${str(mech.verdict)}: ${str(mech.reason).slice(0, 200)}`);
@@ -323,6 +340,14 @@ async function task9(client: Client) {
     const childSum = arr(x.out.records).reduce((s, r) => s + (Number(obj(r).child_link_mass ?? NaN) || 0), 0);
     console.log(`    root ${str(mass.root_link)} (${str(obj(mass.root_link_mass).value ?? mass.root_link_mass)} kg), total ${str(mass.total)} kg, links with mass ${str(mass.links_with_mass)}, without ${arr(mass.links_without_mass).length}; ${subtrees.length} subtrees, largest ${subtrees.slice().sort((a, b) => Number(b.mass) - Number(a.mass)).slice(0, 3).map((s) => `${str(s.child_link)} ${Number(s.mass).toFixed(3)}`).join(', ')}${childSum ? `; sum of joints' child-link masses ${childSum.toFixed(3)}` : ''}`);
     check(`${file}: total mass = hand sum of <mass value> (${hand.toFixed(6)} kg)`, typeof mass.total === 'number' && Math.abs(mass.total - hand) < 1e-6, `total ${str(mass.total)}`);
+    // Independent: the joints whose parent is the root link (read here from the file); root mass + their subtrees = total.
+    const rootKids = [...content.matchAll(/<joint\b[\s\S]*?<\/joint>/g)]
+      .map((m) => ({ parent: /<parent\s+link\s*=\s*["']([^"']+)["']/.exec(m[0])?.[1], child: /<child\s+link\s*=\s*["']([^"']+)["']/.exec(m[0])?.[1] }))
+      .filter((j) => j.parent === mass.root_link)
+      .map((j) => j.child);
+    const rootMass = Number(obj(mass.root_link_mass).value ?? mass.root_link_mass);
+    const fromSubtrees = rootMass + subtrees.filter((t) => rootKids.includes(str(t.child_link))).reduce((a, t) => a + Number(t.mass), 0);
+    check(`${file}: root link mass + subtrees of the root's ${rootKids.length} child joints = total`, Math.abs(fromSubtrees - hand) < 1e-6, fromSubtrees.toFixed(6));
   }
   record('9 extract_robot_parts (4 URDFs)', f.total());
 }
