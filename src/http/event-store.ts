@@ -68,12 +68,11 @@ export class SessionEventStore implements EventStore {
 }
 
 /**
- * The UTF-8 length of JSON.stringify(message), exactly, without serialising the message: the
- * transport serialises it again to send it, and the bulk of most messages is a tool result's text
- * block and structuredContent (a page of search hits, whose text holds CJK names: a two-byte string
- * that is slow to escape). The structured content is measured through outputJson, which reuses the
- * prepared JSON of catalogue records; long strings by jsonStringBytes; the rest of the message is
- * serialised with a one-character stand-in (0) at each of those places.
+ * The UTF-8 length of JSON.stringify(message), exactly. The transport serialises the message again
+ * to send it, and the bulk of most messages is a tool result's structuredContent (a page of search
+ * hits): it is measured through outputJson, which reuses the prepared JSON of catalogue records,
+ * instead of walking its object graph; the rest of the message is serialised with a one-character
+ * stand-in (0) at its place.
  */
 export function messageBytes(message: JSONRPCMessage): number {
   const result = (message as { result?: unknown }).result;
@@ -83,35 +82,7 @@ export function messageBytes(message: JSONRPCMessage): number {
       extra += Buffer.byteLength(outputJson(value as Record<string, unknown>), 'utf8') - 1;
       return 0;
     }
-    if (typeof value === 'string' && value.length > LONG_STRING) {
-      extra += jsonStringBytes(value) - 1;
-      return 0;
-    }
     return value;
   });
   return Buffer.byteLength(rest, 'utf8') + extra;
-}
-
-/** Strings longer than this are measured by jsonStringBytes rather than escaped. */
-const LONG_STRING = 256;
-
-/** The UTF-8 length of JSON.stringify(s) (quotes and escapes included; a lone surrogate is written as \uXXXX). */
-export function jsonStringBytes(s: string): number {
-  let n = 2;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) {
-      if (c === 0x22 || c === 0x5c) n += 2;
-      else if (c >= 0x20) n += 1;
-      else n += c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : 6;
-    } else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdfff) {
-      const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 6;
-    } else n += 3;
-  }
-  return n;
 }
