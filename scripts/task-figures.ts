@@ -424,6 +424,8 @@ async function sizes(client: Client) {
 async function main() {
   if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build (or npm run figures)`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-figures-'));
+  // Also when the script dies early (e.g. stdout closed by `| head`): exit handlers still run.
+  process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--db', path.join(tmp, 'figures.db')], stderr: 'pipe', env: { ...process.env, ROBOT_PARTS_LOG_LEVEL: 'warn' } as Record<string, string> });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
