@@ -64,6 +64,7 @@ export function analyticsSpecFields(scores: RecordScores): SpecFieldDef[] {
       unit: null,
       example: '7',
       description: 'Technology Readiness Level 1-9 from the declared lifecycle status (get_analytics meta.method.trl); unknown TRL never matches',
+      reads: (source) => source === 'analytics.trl',
       read(e) {
         const trl = scores.trl(e);
         return trl === null ? NOTHING : trlReading(trl, `status ${e.status}`);
@@ -76,6 +77,7 @@ export function analyticsSpecFields(scores: RecordScores): SpecFieldDef[] {
       unit: null,
       example: '60',
       description: 'Momentum 0-100 by the stated formula (get_analytics meta.method.momentum); a record with too few signals never matches',
+      reads: (source) => source === 'analytics.momentum',
       read(e) {
         const m = scores.momentum(e);
         return m.momentum === null ? NOTHING : momentumReading(m.momentum, `momentum ${m.momentum} (${m.colour})`);

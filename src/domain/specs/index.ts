@@ -169,10 +169,18 @@ export class SpecIndex implements FieldTable {
       for (const r of this.built.rows) keep(r, r.specs.specs.filter((x) => x.field === name), r.specs.unread.filter((x) => x.field === name));
     } else if (f) {
       const env = { buses: this.buses };
+      // The fields that may read a source (only they can settle an unread value of it), in table order.
+      const settlers = new Map<string, readonly SpecFieldDef[]>();
+      const settlersOf = (u: readonly UnreadValue[]) => {
+        const key = u.map((x) => x.source).join('\n');
+        let list = settlers.get(key);
+        if (!list) settlers.set(key, (list = this.fields.filter((g) => !g.reads || u.some((x) => g.reads!(x.source)))));
+        return list;
+      };
       for (const e of this.entities) {
         const r = f.read(e, env);
         if (r.specs.length === 0 && r.unread.length === 0) continue;
-        const u = r.unread.length === 0 ? NO_UNREAD : buildEntitySpecs(e, this.fields, env).unread.filter((x) => x.field === name);
+        const u = r.unread.length === 0 ? NO_UNREAD : buildEntitySpecs(e, settlersOf(r.unread), env).unread.filter((x) => x.field === name);
         keep(e, r.specs.length === 0 ? NO_SPECS : deepFreeze(r.specs.slice()), deepFreeze(u));
       }
     }
