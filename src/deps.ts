@@ -190,6 +190,7 @@ function buildCatalogueParts(
     manufacturers,
     fields: [...defaultSpecFields(), ...analyticsSpecFields(recordScores(analyticsInput, referenceYear(analyticsInput.meta.imported_at), adoptionShared))],
     onBuilt: (what, records) => built({ what, records }),
+    lookup: (id) => catalogue.catalogueRecord(id),
   });
   return {
     data,

@@ -96,9 +96,16 @@ export function readCatalogueData(dataDir: string): CatalogueData {
  * shapes), so a catalogue id using it is refused too: answers label such ids as layer records.
  */
 export function checkOssIds(data: CatalogueData, oss: readonly StoredEntity[]): void {
-  const taken = data.entities.find((e) => /^oss-/i.test(e.id));
-  if (taken) throw new Error(`data/catalogue/entities.json: id ${taken.id} uses the prefix OSS-, reserved for the open-source layer`);
-  const seen = new Set(data.entities.map((e) => e.id.toLowerCase()));
+  const layer = new Set(oss.map((e) => e.id.toLowerCase()));
+  // The catalogue's ids that a layer id also spells (a set of layer ids, not one of 100,000 catalogue ids).
+  const seen = new Set<string>();
+  for (const e of data.entities) {
+    if (/^oss-/i.test(e.id)) throw new Error(`data/catalogue/entities.json: id ${e.id} uses the prefix OSS-, reserved for the open-source layer`);
+    if (layer.size > 0) {
+      const k = e.id.toLowerCase();
+      if (layer.has(k)) seen.add(k);
+    }
+  }
   for (const e of oss) {
     const k = e.id.toLowerCase();
     if (seen.has(k)) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);

@@ -60,14 +60,24 @@ export class SpecIndex implements FieldTable {
 
   constructor(
     entities: readonly StoredEntity[],
-    opts: { buses: BusTable; manufacturers: ManufacturerTable; fields?: readonly SpecFieldDef[]; onBuilt?: (what: 'spec_rows' | 'same_as', records: number) => void },
+    opts: {
+      buses: BusTable;
+      manufacturers: ManufacturerTable;
+      fields?: readonly SpecFieldDef[];
+      onBuilt?: (what: 'spec_rows' | 'same_as', records: number) => void;
+      /** A record of `entities` by id, case-insensitively (null otherwise), when the caller has such a table: none is made here then. */
+      lookup?: (id: string) => StoredEntity | null;
+    },
   ) {
     this.fields = Object.freeze([...(opts.fields ?? defaultSpecFields())]);
     this.buses = opts.buses;
     this.manufacturers = opts.manufacturers;
     this.entities = entities;
     this.onBuilt = opts.onBuilt ?? (() => {});
+    this.lookup = opts.lookup ?? null;
   }
+
+  private readonly lookup: ((id: string) => StoredEntity | null) | null;
 
   /** One manufacturer reading per name, shared by its records (they are frozen, never changed). */
   private readonly readings = new Map<string | null, ManufacturerReading | null>();
@@ -109,6 +119,7 @@ export class SpecIndex implements FieldTable {
 
   /** The record of an id (as written, else case-insensitively), without building the rows. */
   private entity(id: string): StoredEntity | null {
+    if (this.lookup) return this.lookup(id);
     this.entityById ??= new Map(this.entities.map((e) => [e.id, e]));
     const exact = this.entityById.get(id);
     if (exact) return exact;
