@@ -74,7 +74,7 @@ async function startOurs(opts = {}) {
 
 /** searchParts() in this process over the server's own deps: p50/p99 in µs over the query set. */
 async function searchStats(deps, rounds) {
-  const { searchParts } = await importDist('domain/parts.js');
+  const { searchParts } = await importDist('domain/catalogue/parts.js');
   const ctx = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, layer: deps.ossLayer, baseUrl: 'http://127.0.0.1:8787' };
   const warmUntil = performance.now() + 500;
   while (performance.now() < warmUntil) for (const q of QUERIES) await searchParts(ctx, { q });

@@ -79,8 +79,8 @@ async function benchSearch(dataDir) {
   const { loadConfig } = await importDist('config.js');
   const { buildDeps } = await importDist('deps.js');
   const { silentLogger } = await importDist('log.js');
-  const { searchParts } = await importDist('domain/parts.js');
-  const { tokenize } = await importDist('domain/search.js');
+  const { searchParts } = await importDist('domain/catalogue/parts.js');
+  const { tokenize } = await importDist('domain/catalogue/search.js');
   const { readCatalogueData } = await importDist('store/catalogue-data.js');
 
   const data = readCatalogueData(dataDir);
@@ -270,7 +270,7 @@ async function benchRateLimit(dataDir) {
   const { loadConfig } = await importDist('config.js');
   const { buildDeps } = await importDist('deps.js');
   const { silentLogger } = await importDist('log.js');
-  const { searchParts } = await importDist('domain/parts.js');
+  const { searchParts } = await importDist('domain/catalogue/parts.js');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-bench-rl-'));
   const deps = buildDeps(loadConfig({}, { ...benchConfigOverrides(dataDir), dbPath: path.join(tmp, 'bench.db') }), { log: silentLogger });
   try {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StoredEntity } from '../src/domain/entity.js';
+import { StoredEntity } from '../src/domain/catalogue/entity.js';
 import { notApplicableReason } from '../src/domain/compatibility/index.js';
 import { electricalDimension } from '../src/domain/compatibility/electrical.js';
 

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadDatasets } from '../src/store/datasets.js';
-import { lookupFlange } from '../src/domain/flange.js';
+import { lookupFlange } from '../src/domain/knowledge/flange.js';
 import { designPlate } from '../src/domain/plates/index.js';
 import { plateMesh } from '../src/geometry/plate-mesh.js';
 

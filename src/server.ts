@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { Deps } from './deps.js';
 import { resolveApiKey } from './domain/accounts/credentials.js';
-import { DomainError } from './domain/errors.js';
+import { DomainError } from './domain/shared/errors.js';
 import { toPortableJsonSchema } from './mcp/json-schema.js';
 import { prebuiltToolEntries, prebuiltToolList } from './mcp/tools-list-cache.js';
 import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { declaredFlanges } from '../../src/domain/compatibility/mechanical.js';
-import { lookupFlange } from '../../src/domain/flange.js';
+import { lookupFlange } from '../../src/domain/knowledge/flange.js';
 import { readFlangeRegistry } from '../../src/store/datasets.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
 import { ROOT, startServe, tempDir, type ServeChild } from './common.js';

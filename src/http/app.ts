@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compactHeap, compactHeapSoon } from '../compact-heap.js';
 import type { Deps } from '../deps.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 import type { AnyTool } from '../tools/define.js';
 import { TOOLS } from '../tools/index.js';
 import { bodyFraming, errorResponse, peerAddress, requestHeaders, type AppEnv } from './common.js';

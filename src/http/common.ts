@@ -1,7 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
-import type { DomainError } from '../domain/errors.js';
+import type { DomainError } from '../domain/shared/errors.js';
 
 /** clientAddress: set once per request by the app (trusted proxies applied); null when unknown. */
 export type AppEnv = { Variables: { clientAddress?: string | null }; Bindings: Partial<HttpBindings> };

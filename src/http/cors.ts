@@ -13,7 +13,7 @@
  * never cookies, so a browser never sends ambient credentials cross-origin.
  */
 import type { MiddlewareHandler } from 'hono';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { errorResponse, requestHeaders, type AppEnv } from './common.js';
 
 export const CORS_ALLOW_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];

@@ -7,6 +7,7 @@
  * a partial replay. One store per session, so one session can never replay another's events.
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
+import { outputJson } from '../wire/prepared.js';
 
 interface Stored {
   streamId: string;
@@ -34,7 +35,7 @@ export class SessionEventStore implements EventStore {
 
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
     const id = `${streamId}:${++this.seq}`;
-    const bytes = Buffer.byteLength(JSON.stringify(message), 'utf8');
+    const bytes = messageBytes(message);
     this.events.set(id, { streamId, message, bytes });
     this.bytes += bytes;
     // Drop the oldest until within bounds (the newest is kept even alone over maxBytes: it is being sent now).
@@ -64,4 +65,24 @@ export class SessionEventStore implements EventStore {
     }
     return from.streamId;
   }
+}
+
+/**
+ * The UTF-8 length of JSON.stringify(message), exactly. The transport serialises the message again
+ * to send it, and the bulk of most messages is a tool result's structuredContent (a page of search
+ * hits): it is measured through outputJson, which reuses the prepared JSON of catalogue records,
+ * instead of walking its object graph; the rest of the message is serialised with a one-character
+ * stand-in (0) at its place.
+ */
+export function messageBytes(message: JSONRPCMessage): number {
+  const result = (message as { result?: unknown }).result;
+  let extra = 0;
+  const rest = JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
+    if (key === 'structuredContent' && this === result && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      extra += Buffer.byteLength(outputJson(value as Record<string, unknown>), 'utf8') - 1;
+      return 0;
+    }
+    return value;
+  });
+  return Buffer.byteLength(rest, 'utf8') + extra;
 }

@@ -4,7 +4,7 @@
  */
 import type { Hono } from 'hono';
 import type { Deps } from '../deps.js';
-import { DomainError, invalidInput } from '../domain/errors.js';
+import { DomainError, invalidInput } from '../domain/shared/errors.js';
 import { intelligenceSvg } from '../resources/intelligence-chart.js';
 import { errorResponse, type AppEnv } from './common.js';
 import { FREE, operation, type OpenApiPaths } from './openapi.js';

@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import type { Deps } from '../deps.js';
-import { DomainError, isDomainError } from '../domain/errors.js';
+import { DomainError, isDomainError } from '../domain/shared/errors.js';
 import { datasetUri } from '../resources/define.js';
 import { DATASETS } from '../resources/datasets.js';
 import { applyRateLimit } from '../tools/access.js';

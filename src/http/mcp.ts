@@ -16,8 +16,8 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSIO
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
-import { DomainError } from '../domain/errors.js';
-import { isPlainObject } from '../domain/freeze.js';
+import { DomainError } from '../domain/shared/errors.js';
+import { isPlainObject } from '../domain/shared/freeze.js';
 import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { SessionEventStore } from './event-store.js';
 import { limitMcpReads } from './mcp-limits.js';

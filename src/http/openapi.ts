@@ -6,7 +6,7 @@
  * test/spine/openapi-routes.test.ts compares the app's routes with the document's paths.
  */
 import { z } from 'zod';
-import { ERROR_CODES, errorStatus, type ErrorCode } from '../domain/errors.js';
+import { ERROR_CODES, errorStatus, type ErrorCode } from '../domain/shared/errors.js';
 import type { DatasetDefinition } from '../resources/define.js';
 import type { AnyTool, RestRoute } from '../tools/define.js';
 import { SERVER_VERSION } from '../version.js';

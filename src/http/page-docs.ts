@@ -4,7 +4,7 @@
  * the document never lists a page that is not mounted. A page mounted without an entry here is
  * reported by test/spine/openapi.test.ts: add it here (or return its OpenApiPaths from its mount).
  */
-import type { ErrorCode } from '../domain/errors.js';
+import type { ErrorCode } from '../domain/shared/errors.js';
 import { FREE, htmlPage, KEY_OPTIONAL, operation, openApiPath, type HttpMethod, type OpenApiPaths, type Operation } from './openapi.js';
 
 const text = (description: string) => ({ type: 'string', description });

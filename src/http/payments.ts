@@ -4,7 +4,7 @@
  */
 import type { Hono } from 'hono';
 import type { Deps } from '../deps.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { SandboxGateway, WebhookBodySchema } from '../domain/payments/sandbox.js';
 import { SIGNATURE_HEADER } from '../domain/payments/signature.js';
 import { errorResponse, type AppEnv } from './common.js';

@@ -6,10 +6,10 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { DomainError, invalidInput } from '../domain/errors.js';
+import { DomainError, invalidInput } from '../domain/shared/errors.js';
 import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
 import { runTool } from '../tools/run.js';
-import { stringifyOutput } from '../domain/prepared.js';
+import { stringifyOutput } from '../wire/prepared.js';
 import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { presentedKeys } from './security.js';
 

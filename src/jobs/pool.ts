@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
-import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { DomainError, type ErrorCode } from '../domain/shared/errors.js';
 import type { Logger } from '../log.js';
 import type { Knowledge } from '../store/datasets.js';
 import type { JobFailure, JobMessage, WorkerData, WorkerMessage } from './protocol.js';

@@ -3,7 +3,7 @@
  * Types and one constant: importing this module loads nothing.
  */
 import type { BomCheckItem, BomExportRequest } from '../domain/bom/index.js';
-import type { StoredEntity } from '../domain/entity.js';
+import type { StoredEntity } from '../domain/catalogue/entity.js';
 
 /** Job kinds and their payloads: plain data (structured-cloned into a worker). */
 export interface JobPayloads {

@@ -4,7 +4,7 @@
  * the answer's JSON size is checked here, before it is copied to the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isDomainError } from '../domain/errors.js';
+import { isDomainError } from '../domain/shared/errors.js';
 import { knowledgeOf, loadDatasets, type Knowledge } from '../store/datasets.js';
 import type { AnyTool } from '../tools/define.js';
 import { runJob, type JobEnv } from './jobs.js';

@@ -21,7 +21,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 
 export const EXPORT_URI_PREFIX = 'robotparts://exports/';
 export const EXPORT_TTL_MS = 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { buildFlangeRulings } from '../domain/flange.js';
+import { buildFlangeRulings } from '../domain/knowledge/flange.js';
 import { defineDataset } from './define.js';
 
 export const flangeRulingsDataset = defineDataset({

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../deps.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { OSS_DATA_FILE } from '../ingest/oss/layer.js';
 import { defineDataset } from './define.js';
 import { pageOf, recordsBudget } from './paging.js';

@@ -1,4 +1,4 @@
-import { buildParameterSemantics } from '../domain/semantics.js';
+import { buildParameterSemantics } from '../domain/knowledge/semantics.js';
 import { defineDataset } from './define.js';
 
 /**

@@ -4,9 +4,9 @@
  * robotparts://catalogue/{category}, with argument completion for both variables.
  */
 import type { Deps } from '../deps.js';
-import { toSummary } from '../domain/entity.js';
-import { DomainError } from '../domain/errors.js';
-import { getPart, listParts } from '../domain/parts.js';
+import { toSummary } from '../domain/catalogue/entity.js';
+import { DomainError } from '../domain/shared/errors.js';
+import { getPart, listParts } from '../domain/catalogue/parts.js';
 import { ATTRIBUTION, LICENSE, recordMeta } from '../tools/schemas.js';
 import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';

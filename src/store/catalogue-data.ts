@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { StoredEntity } from '../domain/entity.js';
-import { DomainError } from '../domain/errors.js';
+import { StoredEntity } from '../domain/catalogue/entity.js';
+import { DomainError } from '../domain/shared/errors.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { readJsonRecords } from './json-records.js';
 import { compileAcceptor } from './zod-acceptor.js';

@@ -2,7 +2,7 @@
  * The catalogue as the tools see it. SQLite implements it now; another backend must fit
  * without touching tools. Every method may throw DomainError('store_unavailable').
  */
-import type { StoredEntity } from '../domain/entity.js';
+import type { StoredEntity } from '../domain/catalogue/entity.js';
 
 export interface CategoryInfo {
   slug: string;

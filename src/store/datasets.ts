@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parsePrintRules, type PrintRules } from '../domain/bom/print.js';
 import { parseSupplierRegistry, supplierIndex, type SupplierIndex, type SupplierRegistry } from '../domain/bom/suppliers.js';
 import { parseBusTable, type BusTable } from '../domain/compatibility/buses.js';
-import { parseFlangeRegistry, type FlangeRegistry } from '../domain/flange.js';
+import { parseFlangeRegistry, type FlangeRegistry } from '../domain/knowledge/flange.js';
 import { parsePlans, type PlanCatalog } from '../domain/payments/plans.js';
 import { parseFastenerTable, type FastenerTable } from '../domain/plates/fasteners.js';
 

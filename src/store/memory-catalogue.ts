@@ -11,10 +11,10 @@
  * the handle is still open). A store that can no longer be read answers store_unavailable,
  * never an empty or stale result, like the SQLite reader did.
  */
-import type { StoredEntity } from '../domain/entity.js';
-import { DomainError } from '../domain/errors.js';
-import { deepFreeze } from '../domain/freeze.js';
-import { idOrder } from '../domain/search.js';
+import type { StoredEntity } from '../domain/catalogue/entity.js';
+import { DomainError } from '../domain/shared/errors.js';
+import { deepFreeze } from '../domain/shared/freeze.js';
+import { idOrder } from '../domain/catalogue/search.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 
 export { deepFreeze };

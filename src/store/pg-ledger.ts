@@ -30,10 +30,10 @@ import type {
   ReplayPolicy,
 } from './ledger.js';
 import { DEFAULT_REPLAY_POLICY, PRUNE_REPLAYS_EVERY, replayCutoff } from './ledger.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { digestsEqual } from '../domain/accounts/keys.js';
 import { applyHit, RATE_WINDOW_MS, type RateLimitDecision } from '../domain/accounts/rate-limit.js';
-import { systemClock, type Clock } from '../domain/clock.js';
+import { systemClock, type Clock } from '../domain/shared/clock.js';
 import { storeError, withTransaction, type PgClient, type PgPool } from './pg.js';
 
 export interface PgStoreOptions {

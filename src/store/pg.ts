@@ -9,7 +9,7 @@
  * connections on the next call, so the service recovers on its own once the server is back.
  */
 import pg from 'pg';
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { MIGRATIONS, migrationSql } from './migrations.js';
 
 export type PgPool = pg.Pool;

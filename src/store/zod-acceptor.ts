@@ -15,7 +15,7 @@
  * At 100,000 catalogue records zod's parse (and its copies) took about 0.4 s of start-up.
  */
 import type { z } from 'zod';
-import { isPlainObject } from '../domain/freeze.js';
+import { isPlainObject } from '../domain/shared/freeze.js';
 
 export type Acceptor = (value: unknown) => boolean;
 

@@ -5,7 +5,7 @@
  */
 import { resolveApiKey, requireApiKey } from '../domain/accounts/credentials.js';
 import { enforceRateLimit, limitForPlan, rateLimitSubject } from '../domain/accounts/rate-limit.js';
-import { isDomainError } from '../domain/errors.js';
+import { isDomainError } from '../domain/shared/errors.js';
 import type { AccountRecord } from '../store/ledger.js';
 import type { ToolContext } from './define.js';
 

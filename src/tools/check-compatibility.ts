@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkCompatibility, CompatibilityResult } from '../domain/compatibility/index.js';
-import { findPart } from '../domain/parts.js';
-import { DomainError } from '../domain/errors.js';
+import { findPart } from '../domain/catalogue/parts.js';
+import { DomainError } from '../domain/shared/errors.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId } from './schemas.js';

@@ -1,4 +1,4 @@
-import type { PartsContext } from '../domain/parts.js';
+import type { PartsContext } from '../domain/catalogue/parts.js';
 import type { ToolContext } from './define.js';
 
 export function partsContext(ctx: ToolContext): PartsContext {

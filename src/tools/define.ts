@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
-import type { ErrorCode } from '../domain/errors.js';
+import type { ErrorCode } from '../domain/shared/errors.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

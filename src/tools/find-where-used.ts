@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findWhereUsed } from '../domain/where-used-query.js';
+import { findWhereUsed } from '../domain/oss/where-used-query.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { ElsewhereSchema } from './schemas.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FreeEntity, PAID_FIELDS } from '../domain/entity.js';
-import { getPart } from '../domain/parts.js';
+import { FreeEntity, PAID_FIELDS } from '../domain/catalogue/entity.js';
+import { getPart } from '../domain/catalogue/parts.js';
 import { entityAnalytics } from '../domain/analytics/index.js';
 import { EntityAnalyticsSchema } from '../domain/analytics/schema.js';
 import { partsContext } from './context.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DeepEntity, SUMMARY_FIELDS } from '../domain/entity.js';
-import { invalidInput } from '../domain/errors.js';
-import { preparedDeepList, preparedSummaryList } from '../domain/prepared.js';
-import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/parts.js';
+import { DeepEntity, SUMMARY_FIELDS } from '../domain/catalogue/entity.js';
+import { invalidInput } from '../domain/shared/errors.js';
+import { preparedDeepList, preparedSummaryList } from '../domain/catalogue/views.js';
+import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/catalogue/parts.js';
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
 import { defineTool } from './define.js';

@@ -1,6 +1,6 @@
 /** The input both robot-description tools take: one file (content) or a package (files, entry, args), and the REST archive upload. */
 import { z } from 'zod';
-import { invalidInput } from '../domain/errors.js';
+import { invalidInput } from '../domain/shared/errors.js';
 import { readArchive } from '../ingest/oss/archive.js';
 import { PACKAGE_LIMITS } from '../ingest/oss/index.js';
 import type { RestRoute } from './define.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FlangeRuling, ruleFlange } from '../domain/flange.js';
+import { FlangeRuling, ruleFlange } from '../domain/knowledge/flange.js';
 import { platePointer, PlatePointer } from '../domain/plates/index.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';

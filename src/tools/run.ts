@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { DomainError, isDomainError } from '../domain/errors.js';
-import { deepFreeze } from '../domain/freeze.js';
+import { DomainError, isDomainError } from '../domain/shared/errors.js';
+import { deepFreeze } from '../domain/shared/freeze.js';
 import { storeOf } from '../store/outage.js';
 import { applyRateLimit } from './access.js';
 import type { AnyTool, ToolContext } from './define.js';

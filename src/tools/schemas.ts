@@ -1,7 +1,7 @@
 /** Schema pieces shared by several tools, defined once. */
 import { z } from 'zod';
-import { invalidInput } from '../domain/errors.js';
-import { SummaryEntity } from '../domain/entity.js';
+import { invalidInput } from '../domain/shared/errors.js';
+import { SummaryEntity } from '../domain/catalogue/entity.js';
 
 export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 export const LICENSE = 'CC BY 4.0';
@@ -64,7 +64,7 @@ export function pickFields<T extends { id: string }>(record: T, fields: readonly
   return Object.fromEntries(Object.entries(record).filter(([k]) => keep.has(k))) as Partial<T> & { id: string };
 }
 
-/** Where else a name occurs when a query finds nothing, with the call that shows it (src/domain/elsewhere.ts). */
+/** Where else a name occurs when a query finds nothing, with the call that shows it (src/domain/catalogue/elsewhere.ts). */
 export const ElsewhereSchema = z
   .array(
     z

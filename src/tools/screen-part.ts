@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { findPart, quarantineHint } from '../domain/parts.js';
-import { screenEntity } from '../domain/redlines.js';
-import { ScreeningResultSchema } from '../domain/redlines-schema.js';
+import { findPart, quarantineHint } from '../domain/catalogue/parts.js';
+import { screenEntity } from '../domain/knowledge/redlines.js';
+import { ScreeningResultSchema } from '../domain/knowledge/redlines-schema.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { EntityId, recordMeta } from './schemas.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SUMMARY_FIELDS } from '../domain/entity.js';
-import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/parts.js';
-import { SEARCH_FIELDS } from '../domain/search.js';
+import { SUMMARY_FIELDS } from '../domain/catalogue/entity.js';
+import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/catalogue/parts.js';
+import { SEARCH_FIELDS } from '../domain/catalogue/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { ATTRIBUTION, Category, Cursor, decodeCursor, ElsewhereSchema, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';

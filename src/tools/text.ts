@@ -4,7 +4,7 @@
  * structuredContent. A host that forwards only text therefore loses nothing: everything after the
  * first newline parses to exactly the structured result.
  */
-import { outputJson } from '../domain/prepared.js';
+import { outputJson } from '../wire/prepared.js';
 import type { AnyTool } from './define.js';
 
 export const SUMMARY_MAX = 300;

@@ -9,7 +9,7 @@ import {
   normaliseEmail,
 } from '../../src/domain/accounts/keys.js';
 import { parseBearer, requireApiKey, resolveApiKey } from '../../src/domain/accounts/credentials.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import crypto from 'node:crypto';
 import { DIGEST_SECRET, openStores, RECHARGE_URL, rejection, tempDir, TestClock } from './support.js';
 

@@ -7,7 +7,7 @@ import {
   rateLimitSubject,
   RATE_WINDOW_MS,
 } from '../../src/domain/accounts/rate-limit.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { openStores, tempDir, TestClock } from './support.js';
 
 const T0 = Date.parse('2025-03-01T10:00:00Z');

@@ -6,7 +6,7 @@ import { openDb, type Db } from '../../src/store/db.js';
 import { sqliteAccountStores } from '../../src/store/sqlite-ledger.js';
 import { AccountService } from '../../src/domain/accounts/service.js';
 import { KeyedDigests } from '../../src/domain/accounts/keys.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 
 export const RECHARGE_URL = 'http://127.0.0.1:8787/api/payment/create';
 /** The server secret the test stores are keyed with (stable across reopening a file). */

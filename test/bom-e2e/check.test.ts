@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding, BomCheckResult } from '../../src/domain/bom/check.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { memoryClient } from '../support/mcp.js';
 import { bearer, newKey, post, restBalance, startRealServer, type Server } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BomCheckResult } from '../../src/domain/bom/check.js';
 import type { BomDocument } from '../../src/domain/bom/schema.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { bearer, newKey, parseCsv, post, startRealServer, type Server } from './helpers.js';
 
 const CONTROLLER = 'CHIP-qualcomm-iq10-advantech'; // CAN, EtherCAT, USB3, GbE

@@ -2,7 +2,7 @@
 import { parse } from 'csv-parse/sync';
 import type { Config } from '../../src/config.js';
 import type { Deps } from '../../src/deps.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { startHttpServer } from '../../src/http/app.js';
 import { realDeps } from '../support/deps.js';
 import { startTestServer } from '../support/http.js';

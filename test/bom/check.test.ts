@@ -4,8 +4,8 @@ import { checkCompatibility } from '../../src/domain/compatibility/index.js';
 import { readBusTable } from '../../src/store/datasets.js';
 import { BomCheckResult, bomCheckEngines, checkBom, parseBomCheckRequest, toCheckParts, type Finding } from '../../src/domain/bom/check.js';
 import { recordLookup } from '../../src/domain/bom/export.js';
-import { StoredEntity } from '../../src/domain/entity.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { makeEntity } from '../support/factory.js';
 import { DATA_DIR, flanges } from './helpers.js';
 

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildBomExport, type BomExportDeps } from '../../src/domain/bom/export.js';
 import { BomExportRequest, type AdapterPlateSuggestion } from '../../src/domain/bom/schema.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
-import type { FlangeDesignation, FlangeRegistry } from '../../src/domain/flange.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import type { FlangeDesignation, FlangeRegistry } from '../../src/domain/knowledge/flange.js';
 import { makeEntity } from '../support/factory.js';
 import { deps, flanges } from './helpers.js';
 

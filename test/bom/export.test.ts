@@ -4,7 +4,7 @@ import { renderBomCsv, bomCsvColumns } from '../../src/domain/bom/csv.js';
 import { BomDocument, BOM_MAX_ITEMS, parseBomExportRequest } from '../../src/domain/bom/schema.js';
 import { PRICE_BASIS, type CataloguePricer } from '../../src/domain/bom/pricing.js';
 import { parseAmount } from '../../src/domain/bom/money.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { makeEntity } from '../support/factory.js';
 import { exportBom, NOW } from './helpers.js';
 

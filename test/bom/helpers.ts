@@ -4,7 +4,7 @@ import { supplierIndex } from '../../src/domain/bom/suppliers.js';
 import { loadPrintRules, loadSupplierRegistry, readFlangeRegistry } from '../../src/store/datasets.js';
 import { buildBomExport, recordLookup, type BomExportDeps } from '../../src/domain/bom/export.js';
 import { BomExportRequest, type BomExportRequestInput } from '../../src/domain/bom/schema.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 
 export const DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data');
 export const NOW = new Date('2026-01-02T03:04:05.000Z');

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { renderBomCsv } from '../../src/domain/bom/csv.js';
 import { adapterPlate, partTorque, structuralVerdict } from '../../src/domain/bom/print.js';
 import { BomDocument, type AdapterPlateSuggestion } from '../../src/domain/bom/schema.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { makeEntity } from '../support/factory.js';
 import { exportBom, printRules } from './helpers.js';
 

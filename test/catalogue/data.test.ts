@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FreeEntity, PAID_FIELDS, StoredEntity, toFree, toSummary } from '../../src/domain/entity.js';
+import { FreeEntity, PAID_FIELDS, StoredEntity, toFree, toSummary } from '../../src/domain/catalogue/entity.js';
 import { SPEC_SUMMARY_CATEGORIES } from '../../src/ingest/catalogue/categories.js';
 import { readFlangeRegistry } from '../../src/store/datasets.js';
 

@@ -1,6 +1,6 @@
 /** Importer building blocks on synthetic upstream records (written here; no upstream text). */
 import { describe, expect, it } from 'vitest';
-import { StoredEntity } from '../../src/domain/entity.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { buildCategories } from '../../src/ingest/catalogue/categories.js';
 import { extractDeclared } from '../../src/ingest/catalogue/declared.js';
 import { describe as describeFacts } from '../../src/ingest/catalogue/describe.js';

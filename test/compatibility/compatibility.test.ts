@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StoredEntity } from '../../src/domain/entity.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { readBusTable, readFlangeRegistry } from '../../src/store/datasets.js';
 import {
   CompatibilityResult,

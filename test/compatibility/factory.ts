@@ -1,5 +1,5 @@
 /** Builds StoredEntity fixtures (validated by StoredEntity.parse) for the compatibility tests. */
-import type { DeclaredParams, StoredEntity } from '../../src/domain/entity.js';
+import type { DeclaredParams, StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { makeEntity as baseEntity } from '../support/factory.js';
 import { specShapedFields } from '../../src/domain/parameters/index.js';
 

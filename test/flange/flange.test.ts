@@ -12,7 +12,7 @@ import {
   parseFlangeRegistry,
   ruleFlange,
   type FlangeRegistry,
-} from '../../src/domain/flange.js';
+} from '../../src/domain/knowledge/flange.js';
 import { readFlangeRegistry } from '../../src/store/datasets.js';
 
 const DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { buildDeps, type Deps } from '../../src/deps.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { startHttpServer } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log.js';
 import { convertParameterTool } from '../../src/tools/convert-parameter.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoredEntity } from '../../src/domain/entity.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { contentKey, importOss, OSS_DATA_FILE, OssDocument, parseRobotsReadme, readOssDocument, serialiseOss } from '../../src/ingest/oss/layer.js';
 import { OSS_LIVE_ID, ossToStored } from '../../src/ingest/oss/records.js';
 import { ROBOTS, robotsPresent, ROOT } from './helpers.js';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { zipSync, strToU8 } from 'fflate';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { extractRobotParts, lintRobotDescription, type JointRecord } from '../../src/ingest/oss/index.js';
 import { testDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';

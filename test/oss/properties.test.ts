@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { extract, ExtractionResult, MAX_INPUT_BYTES, MAX_SKIPPED_LISTED, type ExtractorKind } from '../../src/ingest/oss/index.js';
 import { fixtureText } from './helpers.js';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
 import { MAX_INPUT_BYTES } from '../../src/ingest/oss/index.js';
 import { OssDocument } from '../../src/ingest/oss/layer.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { ossLayerDataset } from '../../src/resources/oss-layer.js';
 import { testDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';

@@ -1,6 +1,6 @@
 /** The urdf extractor on the real URDF files (counts from shared/robots/README.md) and on a synthetic exporter-style fixture. */
 import { describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
+import type { DomainError } from '../../src/domain/shared/errors.js';
 import { extract, extractUrdf, ExtractionResult, type JointRecord } from '../../src/ingest/oss/index.js';
 import { fixtureText, robotsPresent, robotText } from './helpers.js';
 

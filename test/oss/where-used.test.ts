@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import { lineManufacturer, runMatch, textMatcher, tokensOf, whereUsed, type LayerBomLine, type WhereUsedLayer } from '../../src/domain/where-used.js';
+import { lineManufacturer, runMatch, textMatcher, tokensOf, whereUsed, type LayerBomLine, type WhereUsedLayer } from '../../src/domain/oss/where-used.js';
 import { realDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';
 import { robotsPresent, robotText } from './helpers.js';
@@ -106,6 +106,19 @@ describe.skipIf(!robotsPresent)('acceptance on the shipped layer', () => {
     expect(part.used_in!.matched_on).toContain('RK3588');
     const none = (await call(client, 'get_part', { id: 'ACT-001' })).structuredContent as { used_in: unknown };
     expect(none.used_in).toBeNull();
+  });
+
+  it('by catalogue id without a model number: nothing linked, but the lines naming it are counted with the call that shows them', async () => {
+    const [row] = rowsWith('bom/lekiwi_BOM.md', /Raspberry Pi 5/);
+    expect(row).toBeDefined();
+    const o = (await where({ id: 'CHIP-003' })) as Out & { elsewhere?: { where: string; count: number; call: { tool: string; arguments: { q: string } } }[] };
+    expect(o.counts.bom_lines + o.counts.urdf_mentions).toBe(0);
+    expect(o.notes.join(' ')).toContain('no model number');
+    const [hint] = o.elsewhere!;
+    expect(hint).toMatchObject({ where: 'open_source_layer', call: { tool: 'find_where_used', arguments: { q: 'Raspberry Pi 5' } } });
+    const followed = await where(hint.call.arguments);
+    expect(hint.count).toBe(followed.counts.bom_lines + followed.counts.urdf_mentions);
+    expect(followed.robots.flatMap((r) => r.bom_lines.filter((b) => b.source_id.length > 0).map((b) => b.line))).toContain(row.line);
   });
 
   it('REST twin: GET /api/where-used?q= and ?id=; bad input names the field', async () => {

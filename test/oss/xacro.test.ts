@@ -2,7 +2,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { expandXacroDocument, extract, isXacroDocument, type JointRecord } from '../../src/ingest/oss/index.js';
 import { parseXml } from '../../src/ingest/oss/xml.js';
 

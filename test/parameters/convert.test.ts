@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareParameters, convert } from '../../src/domain/parameters/index.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 
 describe('convert: exact conversions', () => {
   it.each([

@@ -1,5 +1,5 @@
 /** Synthetic catalogue records for the parameter tests, built on the shared factory (every one passes StoredEntity.parse). */
-import type { DeclaredParams, StoredEntity } from '../../src/domain/entity.js';
+import type { DeclaredParams, StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { makeEntity as baseEntity } from '../support/factory.js';
 
 let seq = 0;

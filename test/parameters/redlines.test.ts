@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RED_LINES, screenEntity, type RedLineId, type RedLineResult } from '../../src/domain/redlines.js';
-import type { DeclaredParams } from '../../src/domain/entity.js';
+import { RED_LINES, screenEntity, type RedLineId, type RedLineResult } from '../../src/domain/knowledge/redlines.js';
+import type { DeclaredParams } from '../../src/domain/catalogue/entity.js';
 import { makeEntity } from './factory.js';
 
 function line(declared: DeclaredParams, id: RedLineId): RedLineResult {

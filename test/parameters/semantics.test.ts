@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildParameterSemantics, FIELDS_COVERED } from '../../src/domain/semantics.js';
-import { RED_LINES } from '../../src/domain/redlines.js';
-import { StoredEntity } from '../../src/domain/entity.js';
+import { buildParameterSemantics, FIELDS_COVERED } from '../../src/domain/knowledge/semantics.js';
+import { RED_LINES } from '../../src/domain/knowledge/redlines.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { lookupTargetUnit } from '../../src/domain/parameters/index.js';
 import { makeEntity } from './factory.js';
 

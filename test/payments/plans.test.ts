@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { formatMinorUnits, parsePlans, toMinorUnits } from '../../src/domain/payments/plans.js';
 import { loadPlans } from '../../src/store/datasets.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../data');
 

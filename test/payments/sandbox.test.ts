@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { loadPlans } from '../../src/store/datasets.js';
 import { SandboxGateway } from '../../src/domain/payments/sandbox.js';
 import { createPaymentGateway } from '../../src/domain/payments/index.js';

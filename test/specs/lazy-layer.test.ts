@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { parseBusTable } from '../../src/domain/compatibility/buses.js';
 import { SpecIndex } from '../../src/domain/specs/index.js';
 import { defaultSpecFields, type SpecFieldDef } from '../../src/domain/specs/fields.js';

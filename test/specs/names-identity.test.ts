@@ -11,10 +11,10 @@ import { realDeps } from '../support/deps.js';
 import { call, errorBody, memoryClient } from '../support/mcp.js';
 import type { Deps } from '../../src/deps.js';
 import { parseManufacturers } from '../../src/domain/specs/manufacturers.js';
-import { nameMatcher } from '../../src/domain/names.js';
-import { whereUsed } from '../../src/domain/where-used.js';
+import { nameMatcher } from '../../src/domain/catalogue/names.js';
+import { whereUsed } from '../../src/domain/oss/where-used.js';
 import { splitPieces } from '../../src/domain/compatibility/buses.js';
-import { screenEntity } from '../../src/domain/redlines.js';
+import { screenEntity } from '../../src/domain/knowledge/redlines.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../data');
 const ROBOTS = path.resolve(import.meta.dirname, '../../../shared/robots');

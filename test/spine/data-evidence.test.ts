@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { normalizeDesignation } from '../../src/domain/flange.js';
+import { normalizeDesignation } from '../../src/domain/knowledge/flange.js';
 import { loadDatasets } from '../../src/store/datasets.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

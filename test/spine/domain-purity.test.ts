@@ -1,6 +1,7 @@
 /**
- * src/domain is pure: no file-system access. Shipped datasets are read once by the loader in
- * src/store/datasets.ts at start-up and handed to the domain parsed.
+ * src/domain is pure: no file-system access, no serialised bytes. Shipped datasets are read once
+ * by the loader in src/store/datasets.ts at start-up and handed to the domain parsed; the JSON
+ * text and bytes of answers are made by the wire code (src/wire/prepared.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,22 @@ describe('domain purity', () => {
     expect(files.length).toBeGreaterThan(20);
     const offenders = files.filter((f) => /from\s+['"](?:node:)?fs(?:\/promises)?['"]|require\(\s*['"](?:node:)?fs/.test(fs.readFileSync(f, 'utf8')));
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
+  });
+
+  it('no file under src/domain uses Buffer, TextEncoder or TextDecoder (bytes are wire code), constant-time secret comparisons aside', () => {
+    // crypto.timingSafeEqual takes bytes: these files turn two secrets into Buffers to compare them, nothing else.
+    const CONSTANT_TIME = ['src/domain/accounts/keys.ts', 'src/domain/payments/sandbox.ts', 'src/domain/payments/signature.ts'];
+    const files = tsFiles(path.join(ROOT, 'src/domain'));
+    const offenders: string[] = [];
+    for (const f of files) {
+      const rel = path.relative(ROOT, f).split(path.sep).join('/');
+      const text = fs.readFileSync(f, 'utf8');
+      if (/\bText(?:En|De)coder\b/.test(text)) offenders.push(rel);
+      else if (/\bBuffer\b/.test(text) && !(CONSTANT_TIME.includes(rel) && /\btimingSafeEqual\b/.test(text))) offenders.push(rel);
+    }
+    expect(offenders).toEqual([]);
+    // The exceptions are still there (a file renamed or rid of Buffer leaves its entry to be removed).
+    for (const rel of CONSTANT_TIME) expect(fs.readFileSync(path.join(ROOT, rel), 'utf8'), rel).toMatch(/\bBuffer\.from\b[\s\S]*\btimingSafeEqual\b|\btimingSafeEqual\b[\s\S]*\bBuffer\.from\b/);
   });
 
   it('the loader reads every dataset file of data/ and parses it', () => {

@@ -7,7 +7,7 @@
  * - the per-session event store is bounded and never replays another stream's events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionEventStore } from '../../src/http/event-store.js';
+import { messageBytes, SessionEventStore } from '../../src/http/event-store.js';
 import { SSE_RETRY_MS } from '../../src/http/mcp.js';
 import { startTestServer } from '../support/http.js';
 
@@ -128,6 +128,19 @@ describe('SessionEventStore', () => {
     for (let i = 0; i < 50; i++) await b.storeEvent('a', msg(i, 400));
     expect(b.size.bytes).toBeLessThanOrEqual(5_000);
     expect(b.size.events).toBeGreaterThan(5);
+  });
+
+  it('counts a message at the UTF-8 length of its JSON, a tool result with structured content included', () => {
+    const structured = { data: [{ id: 'ACT-1', name: '谐波 "drive"', n: 1.5 }, { id: 'b', nested: { x: [1, null, true] } }], meta: { q: 'x', total: 2 } };
+    const messages = [
+      msg(7, 30),
+      { jsonrpc: '2.0' as const, id: 3, result: { content: [{ type: 'text' as const, text: `2 match(es)\n${JSON.stringify(structured)}` }], structuredContent: structured } },
+      { jsonrpc: '2.0' as const, id: 4, result: { content: [], structuredContent: { a: 'é', b: [] }, isError: false } },
+      { jsonrpc: '2.0' as const, id: 5, result: { structuredContent: null } },
+    ];
+    const long = `${'谐波 "q" \\ é 😀 \t\n\u0001 '.repeat(40)}\ud800 tail \udc00`;
+    messages.push({ jsonrpc: '2.0' as const, id: 6, result: { content: [{ type: 'text' as const, text: long }], structuredContent: { s: long } } } as never);
+    for (const m of messages) expect(messageBytes(m as never)).toBe(new TextEncoder().encode(JSON.stringify(m)).length);
   });
 
   it('replays only later events of the same stream, in order, and skips priming events', async () => {

@@ -2,9 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredEntity } from '../../src/domain/entity.js';
-import { SUMMARY_FIELDS } from '../../src/domain/entity.js';
-import { outputJson, preparedDeep, preparedSummary, preparedUrl, searchHit, stringifyOutput } from '../../src/domain/prepared.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import { SUMMARY_FIELDS } from '../../src/domain/catalogue/entity.js';
+import { preparedDeep, preparedSummary, preparedUrl, searchHit } from '../../src/domain/catalogue/views.js';
+import { outputJson, stringifyOutput } from '../../src/wire/prepared.js';
 import { deepFreeze } from '../../src/store/memory-catalogue.js';
 
 const read = () => (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: StoredEntity[] }).entities;

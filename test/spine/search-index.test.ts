@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoredEntity } from '../../src/domain/entity.js';
-import { SearchIndex, tokenize } from '../../src/domain/search.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import { SearchIndex, tokenize } from '../../src/domain/catalogue/search.js';
 
 const entities = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: StoredEntity[] }).entities;
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AccountService } from '../../src/domain/accounts/service.js';
 import { KeyedDigests } from '../../src/domain/accounts/keys.js';
-import type { Clock } from '../../src/domain/clock.js';
+import type { Clock } from '../../src/domain/shared/clock.js';
 import { openDb } from '../../src/store/db.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { createPgPool, migratePg } from '../../src/store/pg.js';

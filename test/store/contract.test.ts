@@ -6,7 +6,7 @@
  * windows shared, a paid order credited once, orders visible everywhere.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { FREE_CREDITS } from '../../src/domain/accounts/service.js';
 import type { PaymentOrderRecord } from '../../src/store/ledger.js';
 import { pgTestsEnabled, startPgCluster, type PgCluster } from '../support/pg.js';

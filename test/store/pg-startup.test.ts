@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDeps } from '../../src/deps.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError } from '../../src/domain/shared/errors.js';
 import { silentLogger } from '../../src/log.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { createPgPool, migratePg, pgHealth } from '../../src/store/pg.js';

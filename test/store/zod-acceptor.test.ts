@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StoredEntity } from '../../src/domain/entity.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { compileAcceptor } from '../../src/store/zod-acceptor.js';
 
 const records = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: Record<string, unknown>[] }).entities;

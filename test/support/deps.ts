@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildDeps, type Deps } from '../../src/deps.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { silentLogger } from '../../src/log.js';
 import type { Surface, ToolContext } from '../../src/tools/define.js';
 import { catalogueData, sampleEntities } from './factory.js';

@@ -1,5 +1,5 @@
 /** Synthetic catalogue records for tests (written here; no upstream text). */
-import { StoredEntity } from '../../src/domain/entity.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import type { CatalogueData } from '../../src/store/catalogue-data.js';
 
 export function makeEntity(p: Partial<StoredEntity> & { id: string }): StoredEntity {

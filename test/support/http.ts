@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Config } from '../../src/config.js';
 import type { Deps } from '../../src/deps.js';
-import type { StoredEntity } from '../../src/domain/entity.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { startHttpServer, type AppOptions, type RunningServer } from '../../src/http/app.js';
 import { realDeps, testDeps } from './deps.js';
 

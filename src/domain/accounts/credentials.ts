@@ -4,7 +4,7 @@
  * Several identical keys are fine; two different ones are an error, never a silent pick.
  */
 import type { PresentedKey } from '../../tools/define.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../shared/errors.js';
 
 export type KeySource = PresentedKey['source'];
 

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../shared/errors.js';
 
 export const KEY_PREFIX = 'gtk_';
 /** Random bytes per key (>= 16 required; 24 gives 192 bits). */

@@ -4,7 +4,7 @@
  * until the window ends. The window state lives in the database (see RateLimiter in
  * src/store/ledger.ts), so restarts do not reset it.
  */
-import { DomainError } from '../errors.js';
+import { DomainError } from '../shared/errors.js';
 import { sha256Hex } from './keys.js';
 
 export const RATE_WINDOW_MS = 3_600_000;

@@ -3,7 +3,7 @@
  * Works on raw keys and e-mails, hands only their digests to the Ledger.
  */
 import type { AccountRecord, ChargeRequest, Ledger } from '../../store/ledger.js';
-import { DomainError, invalidInput } from '../errors.js';
+import { DomainError, invalidInput } from '../shared/errors.js';
 import crypto from 'node:crypto';
 import { generateApiKey, KeyedDigests, looksLikeApiKey } from './keys.js';
 import { FREE_PLAN } from '../payments/plans.js';

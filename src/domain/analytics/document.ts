@@ -4,8 +4,8 @@
  * the method tables. Pure and deterministic: the same inputs give the same JSON, byte for byte
  * (no clock; the reference year is the catalogue snapshot's own date).
  */
-import type { StoredEntity } from '../entity.js';
-import { deepFreeze } from '../freeze.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { deepFreeze } from '../shared/freeze.js';
 import { adoptionIndex, type Adoption, type BomLine } from './adoption.js';
 import { computeInsights, type Insight } from './insights.js';
 import { momentumFor, type Colour, type MomentumResult, type SignalEntry } from './momentum.js';

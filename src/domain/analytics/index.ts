@@ -1,7 +1,7 @@
 /** The analytics as the tools see them: the whole intelligence document or one category's, and one record's TRL and momentum. */
-import { resolveCategory } from '../categories.js';
-import type { StoredEntity } from '../entity.js';
-import { DomainError } from '../errors.js';
+import { resolveCategory } from '../catalogue/categories.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { DomainError } from '../shared/errors.js';
 import { analyseEntity, type EntityAnalytics, type Intelligence } from './document.js';
 
 export { buildIntelligence, type Intelligence, type EntityAnalytics } from './document.js';

@@ -7,7 +7,7 @@
  * momentumFor with the record's adoption), the same functions the intelligence document uses for
  * its per-record values: a `trl` filter never needs the whole document built.
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import { NO_CONDITIONS, type FieldReading, type SpecFieldDef } from '../specs/fields.js';
 import type { Spec } from '../specs/types.js';
 import type { Adoption } from './adoption.js';

@@ -27,11 +27,11 @@
 import { z } from 'zod';
 import { checkCompatibility, isHostRole, notApplicableReason, roleOf, ROLES, type CompatibilityDeps, type DeclaredRoles, type Role, type RoleReading } from '../compatibility/index.js';
 import { RoleReadingSchema } from '../compatibility/types.js';
-import { screenEntity, type ScreeningResult } from '../redlines.js';
+import { screenEntity, type ScreeningResult } from '../knowledge/redlines.js';
 import type { CompatibilityResult, Evidence as PairEvidence } from '../compatibility/types.js';
-import type { StoredEntity } from '../entity.js';
-import { DomainError } from '../errors.js';
-import { lookupFlange, type FlangeRegistry } from '../flange.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { DomainError } from '../shared/errors.js';
+import { lookupFlange, type FlangeRegistry } from '../knowledge/flange.js';
 import { declaredFlanges } from '../compatibility/mechanical.js';
 import { BOM_MAX_ITEMS, zodToDomainError } from './schema.js';
 

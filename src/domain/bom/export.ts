@@ -3,8 +3,8 @@
  * Pure: the caller looks the ids up in the catalogue (`recordLookup(await catalogue.getMany(ids))`)
  * and passes the registries and the time; charging, auth and idempotency belong to the adapter.
  */
-import type { StoredEntity } from '../entity.js';
-import { lookupFlange, ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../flange.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { lookupFlange, ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../knowledge/flange.js';
 import { declaredFlanges } from '../compatibility/mechanical.js';
 import { amountToNumber, formatAmount, mulAmount, sumAmounts, type Amount } from './money.js';
 import { noCatalogueUnitPrice, PRICE_BASIS, priceLine, type CataloguePricer } from './pricing.js';

@@ -16,7 +16,7 @@
  * ("catalogue:<field>") without touching the export; it is used only when its currency equals
  * the BOM currency given with the request.
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import { amountFromNumber, type Amount } from './money.js';
 
 export interface CatalogueUnitPrice {

@@ -4,8 +4,8 @@
  * that every suggestion labels as such; the bolt patterns come from the flange registry.
  */
 import { z } from 'zod';
-import type { StoredEntity } from '../entity.js';
-import type { FlangeRulingRecord } from '../flange.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import type { FlangeRulingRecord } from '../knowledge/flange.js';
 import { parseParameter } from '../parameters/index.js';
 import type { AdapterPlateSuggestion } from './schema.js';
 import { normaliseName } from './suppliers.js';

@@ -7,7 +7,7 @@
  * `parseBomExportRequest` (or `assertBomSize`) which throws DomainError('payload_too_large').
  */
 import { z } from 'zod';
-import { DomainError, invalidInput } from '../errors.js';
+import { DomainError, invalidInput } from '../shared/errors.js';
 
 /** At most this many items in one export or check (product.md: 413 beyond). */
 export const BOM_MAX_ITEMS = 500;

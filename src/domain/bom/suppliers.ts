@@ -6,7 +6,7 @@
  * never suggests another brand's official store (ROBOTIS is not a channel for a Maxon motor).
  */
 import { z } from 'zod';
-import { DataEvidence } from '../evidence.js';
+import { DataEvidence } from '../knowledge/evidence.js';
 import type { LineSuppliers, SupplierSuggestion } from './schema.js';
 
 /** A channel's role: manufacturer = the brand's official store; tool_maker = makes bus tools and interfaces (never a distributor of other makers' parts). */

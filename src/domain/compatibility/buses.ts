@@ -15,7 +15,7 @@
  * - Anything else is `unrecognized` and reported, never guessed.
  */
 import { z } from 'zod';
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import { ROLES } from './roles.js';
 import { isSoftwareMention, rosMention } from './software-tokens.js';
 

@@ -33,7 +33,7 @@
  *    unknown, the missing link named: no row of the bridges table covers it, which does not mean
  *    that no bridge exists.
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import { readComm, type BusTable, type CommReading } from './buses.js';
 import { inferRole, isHostRole, type RoleReading } from './roles.js';
 import { ev, type BusLink, type CommunicationResult } from './types.js';

@@ -20,7 +20,7 @@
  * A side declared as a single value is a nominal point (min = max) compared as such; the answer
  * says that its tolerance band is not declared (in the reason and as a condition).
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import { voltageRange } from '../parameters/index.js';
 import { ev, type ElectricalResult, type Evidence, type VoltRange } from './types.js';
 

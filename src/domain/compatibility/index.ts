@@ -12,8 +12,8 @@
  *   else compatible (all four known and compatible).
  * - Verdicts rest on vendor-declared values, not on tests; quarantined records add a warning.
  */
-import type { StoredEntity } from '../entity.js';
-import type { FlangeRegistry } from '../flange.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import type { FlangeRegistry } from '../knowledge/flange.js';
 import type { BusTable } from './buses.js';
 import { communicationDimension } from './communication.js';
 import { roleOf, type Role } from './roles.js';

@@ -9,8 +9,8 @@
  * - either side without a registered designation -> unknown. Nothing else (mount type, status) is
  *   turned into a verdict: it is reported as evidence only.
  */
-import type { StoredEntity } from '../entity.js';
-import { ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../flange.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../knowledge/flange.js';
 import { ev, type MechanicalResult } from './types.js';
 import { platePointer } from '../plates/links.js';
 

@@ -19,7 +19,7 @@
  *   and passive parts are left out of the bus check, passive parts out of the supply-rail check,
  *   power parts out of the flange check.
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 
 export const ROLES = ['host', 'bus_master', 'actuator', 'sensor', 'power', 'passive'] as const;
 export type Role = (typeof ROLES)[number];

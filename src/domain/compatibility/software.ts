@@ -15,7 +15,7 @@
  * 4. Otherwise -> unknown. Software never yields incompatible: declared data cannot show that no
  *    integration is possible.
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import type { BusTable } from './buses.js';
 import { splitPieces } from './buses.js';
 import { isSdkMention, rosMention, sdkKey } from './software-tokens.js';

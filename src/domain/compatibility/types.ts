@@ -1,6 +1,6 @@
 /** Result shapes of the compatibility engine (zod, so tools and REST can reuse them as output schemas). */
 import { z } from 'zod';
-import { FlangeRuling } from '../flange.js';
+import { FlangeRuling } from '../knowledge/flange.js';
 import { PlatePointer } from '../plates/schema.js';
 
 export const VERDICTS = ['compatible', 'adapter_required', 'incompatible', 'unknown'] as const;

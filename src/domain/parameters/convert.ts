@@ -2,7 +2,7 @@
  * Exact conversion of a parsed vendor value to a target unit, and the comparability level of
  * a pair of values (spec levels A-D).
  */
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../shared/errors.js';
 import { cmp, div, mul, rat, toDecimalText, toNumber, type Rat } from './exact.js';
 import { conditionWords, parseDetailed, requiredConditions } from './parse.js';
 import type { Condition, Level, ParameterHint, ParsedParameter } from './types.js';

@@ -4,7 +4,7 @@
  * and its TypeScript type drift apart.
  */
 import { z } from 'zod';
-import type { Assert, Equals } from '../type-checks.js';
+import type { Assert, Equals } from '../shared/type-checks.js';
 import type { ConvertResult, ConvertedNumber, PairComparison } from './convert.js';
 import { QUANTITIES, type AppliedConversion, type Condition, type ParsedParameter, type Qualifier, type Rating, type SiValue } from './types.js';
 import type { Dimension } from './units.js';

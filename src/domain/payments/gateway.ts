@@ -13,7 +13,7 @@
  * Then add its name to createPaymentGateway() in ./index.ts.
  */
 import type { AccountRecord, PaymentOrderRecord, PaymentOrderStore } from '../../store/ledger.js';
-import { DomainError, invalidInput } from '../errors.js';
+import { DomainError, invalidInput } from '../shared/errors.js';
 import { formatMinorUnits, type Plan, type PlanCatalog } from './plans.js';
 
 export interface CreatedOrder {

@@ -1,6 +1,6 @@
 /** Payments: plans, the gateway seam, the sandbox gateway and create_payment. */
 import type { PaymentOrderStore } from '../../store/ledger.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { PaymentGateway } from './gateway.js';
 import type { PlanCatalog } from './plans.js';
 import { SandboxGateway } from './sandbox.js';

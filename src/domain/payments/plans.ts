@@ -4,7 +4,7 @@
  * The order of the list is the plan ranking: a later plan is "higher" (free is below all).
  */
 import { z } from 'zod';
-import { invalidInput } from '../errors.js';
+import { invalidInput } from '../shared/errors.js';
 
 export const FREE_PLAN = 'free';
 

@@ -10,8 +10,8 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import type { AccountRecord, PaymentOrderStore } from '../../store/ledger.js';
-import { systemClock, type Clock } from '../clock.js';
-import { invalidInput } from '../errors.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import { invalidInput } from '../shared/errors.js';
 import {
   fulfilOrder,
   headerValue,

@@ -9,7 +9,7 @@
  * - both: the e-mail must belong to the key's account, else invalid_input (field email).
  * - neither: missing_credentials.
  */
-import { DomainError, invalidInput } from '../errors.js';
+import { DomainError, invalidInput } from '../shared/errors.js';
 import type { AccountService } from '../accounts/service.js';
 import type { CreatedOrder, PaymentGateway } from './gateway.js';
 import type { PlanCatalog } from './plans.js';

@@ -10,7 +10,7 @@
  * pending -> paid transition makes replays inside it harmless.
  */
 import crypto from 'node:crypto';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../shared/errors.js';
 
 export const SIGNATURE_HEADER = 'X-Signature';
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

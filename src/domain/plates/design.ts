@@ -17,11 +17,11 @@
  *   data/plate/fasteners.json rules), every term listed with its source.
  * - No centre bore or spigot: the registry records no centring dimension.
  */
-import { DomainError } from '../errors.js';
-import { lookupFlange, ruleRegistered, type FlangeDesignation, type FlangeRegistry, type FlangeRulingRecord } from '../flange.js';
+import { DomainError } from '../shared/errors.js';
+import { lookupFlange, ruleRegistered, type FlangeDesignation, type FlangeRegistry, type FlangeRulingRecord } from '../knowledge/flange.js';
 import { threadDiameterMm, type PrintRules } from '../bom/print.js';
 import { declaredFlanges } from '../compatibility/mechanical.js';
-import { findPart, type PartsContext } from '../parts.js';
+import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { FASTENER_FILE, type FastenerTable, type ThreadColumn, type ThreadRow } from './fasteners.js';
 import { PLATE_MEDIA_TYPES, plateFileName, plateUri, plateUrl, type PlateKey } from './links.js';
 import { PLATE_FORMATS, type PlateAnswer, type PlateDesign, type PlateFeature, type PlateHoleOption } from './schema.js';

@@ -1,6 +1,6 @@
 /** Answer shapes of the adapter-plate designer (zod, reused as the tool's output schema). */
 import { z } from 'zod';
-import { FlangeRulingRecord } from '../flange.js';
+import { FlangeRulingRecord } from '../knowledge/flange.js';
 
 export const PLATE_HOLE_OPTIONS = ['tapped', 'nut'] as const;
 export type PlateHoleOption = (typeof PLATE_HOLE_OPTIONS)[number];

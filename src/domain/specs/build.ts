@@ -2,7 +2,7 @@
  * Builds the spec layer from catalogue records: pure and deterministic (the importer writes the
  * same build to data/catalogue/specs.json; the server builds it once at start).
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import type { ReadEnv, SpecFieldDef } from './fields.js';
 import type { EntitySpecs, Spec, UnreadValue } from './types.js';
 

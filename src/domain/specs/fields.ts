@@ -18,7 +18,7 @@
  *   (data/buses.json); a bus implied by a single-carrier protocol (CANopen -> CAN) counts, with
  *   its source saying so. ros from ros_support and ROS mentions ("ROS 2", "ROS").
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import type { BusTable } from '../compatibility/buses.js';
 import { readComm } from '../compatibility/buses.js';
 import { rosMention } from '../compatibility/software-tokens.js';

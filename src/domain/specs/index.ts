@@ -13,8 +13,8 @@
  * at 100,000 records then reads two fields, not twenty (and keeps a fraction of the memory). A
  * record's row asked for alone (get_part) is built for that record when the rows are not built.
  */
-import type { StoredEntity } from '../entity.js';
-import { deepFreeze } from '../freeze.js';
+import type { StoredEntity } from '../catalogue/entity.js';
+import { deepFreeze } from '../shared/freeze.js';
 import type { BusTable } from '../compatibility/buses.js';
 import { buildEntitySpecs, countFields, type FieldCount } from './build.js';
 import { defaultSpecFields, type SpecFieldDef } from './fields.js';

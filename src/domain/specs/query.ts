@@ -3,7 +3,7 @@
  * narrow and order a candidate list (any objects with an id). Undeclared never matches; the meta
  * says per filter how many candidates were left out as unknown.
  */
-import { DomainError } from '../errors.js';
+import { DomainError } from '../shared/errors.js';
 import type { SpecIndex } from './index.js';
 import type { Spec } from './types.js';
 import { compileClause, compileSort, parseWhereText, type CompiledClause, type CompiledSort, type Truth, type WhereClause } from './where.js';

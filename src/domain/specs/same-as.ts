@@ -20,7 +20,7 @@
  * is the same as writing every link at start: links are added group by group in catalogue order
  * and a group's links never depend on records outside it.
  */
-import type { StoredEntity } from '../entity.js';
+import type { StoredEntity } from '../catalogue/entity.js';
 import { companyForms, type ManufacturerTable } from './manufacturers.js';
 
 export type SameAsRule = 'duplicate_of' | 'same_name' | 'brand_model';

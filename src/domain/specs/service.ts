@@ -1,7 +1,7 @@
 /** The spec-layer calls behind list_spec_fields, compare_parts and find_alternatives (one call per tool). */
-import { resolveCategory } from '../categories.js';
-import { invalidInput } from '../errors.js';
-import { findPart, quarantineHint, type PartsContext } from '../parts.js';
+import { resolveCategory } from '../catalogue/categories.js';
+import { invalidInput } from '../shared/errors.js';
+import { findPart, quarantineHint, type PartsContext } from '../catalogue/parts.js';
 import { findAlternatives, type Alternative } from './alternatives.js';
 import { compareParts, type CompareRow } from './compare.js';
 import { listSpecFields, type SpecFieldFacet } from './facets.js';

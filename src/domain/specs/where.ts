@@ -17,13 +17,13 @@
  * - code (ip_rating): = != in, compared as codes.
  */
 import { foldForm, type BusTable } from '../compatibility/buses.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../shared/errors.js';
 import { cmp, ratFromDecimal, type Rat } from '../parameters/exact.js';
 import { parseParameter } from '../parameters/parse.js';
 import { lookupTargetUnit, unitSymbols, type Dimension } from '../parameters/units.js';
 import { busLabel, ROS_VALUES, type SpecFieldDef } from './fields.js';
 import type { Spec } from './types.js';
-import { levenshtein } from '../distance.js';
+import { levenshtein } from '../shared/distance.js';
 
 export const WHERE_OPS = ['=', '!=', '<', '<=', '>', '>=', 'in', 'covers'] as const;
 export type WhereOp = (typeof WHERE_OPS)[number];

@@ -3,7 +3,7 @@
  * go to check_bom; "Export" goes to export_bom with the key given (1 credit, as the API) and
  * answers the CSV or JSON file as POST /api/bom/export does.
  */
-import { invalidInput } from '../../domain/errors.js';
+import { invalidInput } from '../../domain/shared/errors.js';
 import type { AnyTool } from '../../tools/define.js';
 import { TOOLS } from '../../tools/index.js';
 import { html, type PageContent } from './html.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/shared/errors.js';
 import { ATTRIBUTION } from '../../tools/schemas.js';
 import type { AnyTool } from '../../tools/define.js';
 import { runTool } from '../../tools/run.js';
@@ -89,7 +89,7 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
   };
 
   const send = (c: Context<AppEnv>, p: PageContent, csp = CSP) =>
-    c.html(layout(p, ATTRIBUTION), (p.status ?? 200) as 200, { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
+    c.body(layout(p, ATTRIBUTION) as Uint8Array<ArrayBuffer>, (p.status ?? 200) as 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
 
   const page = (route: string, render: (r: PageRequest) => Promise<PageContent>, csp = CSP) =>
     app.get(route, async (c) => {

@@ -3,7 +3,7 @@
  * with their evidence, locked paid fields, TRL and momentum, where used), find_alternatives
  * (alternatives, and the same-product links of the part) and check_compatibility.
  */
-import { html, type Html, type PageContent } from './html.js';
+import { html, HtmlPieces, htmlBytes, renderedOnce, type Html, type PageContent } from './html.js';
 import { absent, type PageRequest } from './index.js';
 import { specValue } from './search.js';
 
@@ -60,18 +60,36 @@ export async function partPage({ c, call }: PageRequest): Promise<PageContent> {
       compatError = (err as Error).message;
     }
   }
-  const { trl, momentum } = part.analytics;
+  // The HTML of each answer is made once per (frozen, remembered) answer; the form value and the compatibility check per request.
+  const { head, tail } = renderedOnce(partOf, part, renderPart);
   return {
     title: `${e.id} ${e.name}`,
     current: '/search',
     status: compatError ? 400 : 200,
-    body: html`<p class="muted"><a href="/search?category=${encodeURIComponent(e.category)}">${e.category}</a> › ${e.id}</p>
+    body: new HtmlPieces([
+      head,
+      alts ? alternativesOf(alts, e.id) : NO_ALTERNATIVES,
+      tail,
+      html`${withId ?? ''}" placeholder="e.g. ACT-018"></div><button type="submit">Check</button></form>
+${compatError ? html`<div class="error" role="alert">${compatError}</div>` : ''}
+${compat ? html`<p><strong>${compat.verdict ?? 'not applicable'}</strong>: ${compat.reason}</p>${compat.dimensions ? html`<dl class="kv">${Object.entries(compat.dimensions).map(([k, d]) => html`<dt>${k}</dt><dd>${d.verdict}${d.reason ? html`: ${d.reason}` : ''}</dd>`)}</dl>` : ''}${compat.warnings.length ? html`<ul>${compat.warnings.map((w) => html`<li class="warning">${w}</li>`)}</ul>` : ''}` : ''}`.text,
+    ]),
+  };
+}
+
+/** A get_part answer's HTML: before the same-product section (`head`) and after it up to the value of the compatibility form's input (`tail`). */
+const partOf = new WeakMap<PartOut, { head: Buffer; tail: Buffer }>();
+
+function renderPart(part: PartOut): { head: Buffer; tail: Buffer } {
+  const e = part.entity;
+  const { trl, momentum } = part.analytics;
+  const head = html`<p class="muted"><a href="/search?category=${encodeURIComponent(e.category)}">${e.category}</a> › ${e.id}</p>
 <h1>${e.name} <span class="muted">(${e.id})</span></h1>
 ${part.quarantine_hint ? html`<p class="error" role="note">Quarantined: ${part.quarantine_hint}</p>` : ''}
 <h2>Normalised specs</h2>
 ${part.specs.length ? html`<div class="scroll"><table id="specs"><caption class="visually-hidden">Normalised specs with evidence</caption><thead><tr><th scope="col">Field</th><th scope="col">Value (SI unit)</th><th scope="col">As written</th><th scope="col">Level</th><th scope="col">Evidence</th></tr></thead><tbody>${part.specs.map(
-      (s) => html`<tr data-field="${s.field}"><th scope="row">${s.field}</th><td>${specValue(s)}${s.rating ? ` (${s.rating})` : ''}${s.qualifier ? ` (${s.qualifier})` : ''}</td><td>${s.notation}</td><td>${s.level}</td><td><code>${s.source}</code>${s.evidence ? html` from upstream <code>${s.evidence.join(', ')}</code>` : ''}</td></tr>`,
-    )}</tbody></table></div><p class="muted">Level A/B compare across vendors, C within one vendor, D not at all.</p>` : html`<p>No spec of this record could be read into a normalised field.</p>`}
+    (s) => html`<tr data-field="${s.field}"><th scope="row">${s.field}</th><td>${specValue(s)}${s.rating ? ` (${s.rating})` : ''}${s.qualifier ? ` (${s.qualifier})` : ''}</td><td>${s.notation}</td><td>${s.level}</td><td><code>${s.source}</code>${s.evidence ? html` from upstream <code>${s.evidence.join(', ')}</code>` : ''}</td></tr>`,
+  )}</tbody></table></div><p class="muted">Level A/B compare across vendors, C within one vendor, D not at all.</p>` : html`<p>No spec of this record could be read into a normalised field.</p>`}
 ${part.unread_specs.length ? html`<h3>Declared but not read</h3><ul>${part.unread_specs.map((u) => html`<li><code>${u.source}</code> “${u.notation}”: ${u.reason}</li>`)}</ul>` : ''}
 <h2>Declared values, verbatim</h2>
 ${Object.keys(e.declared).length ? html`<dl class="kv">${Object.entries(e.declared).map(([k, v]) => html`<dt>${k}</dt><dd>${v}${e.provenance?.[`declared.${k}`] ? html` <span class="muted">(upstream <code>${e.provenance[`declared.${k}`]!.join(', ')}</code>)</span>` : ''}</dd>`)}</dl>` : html`<p class="muted">None declared.</p>`}
@@ -83,17 +101,32 @@ ${Object.keys(e.declared).length ? html`<dl class="kv">${Object.entries(e.declar
 <dl class="kv"><dt>TRL</dt><dd>${trl.trl ?? html`<span class="muted">unknown</span>`}: ${trl.basis}</dd>
 <dt>Momentum</dt><dd>${momentum.momentum ?? html`<span class="muted">unknown</span>`}${momentum.colour ? ` (${momentum.colour})` : ''}: ${momentum.reason}</dd></dl>
 <div class="scroll"><table><caption>Momentum signals</caption><thead><tr><th scope="col">Signal</th><th scope="col">Measured</th><th scope="col" class="num">Score</th><th scope="col" class="num">Weight used</th><th scope="col" class="num">Contribution</th><th scope="col">Note</th></tr></thead><tbody>${momentum.signals.map(
-      (s) => html`<tr><th scope="row">${s.signal}</th><td>${s.measured ? 'yes' : 'no'}</td><td class="num">${s.score ?? '–'}</td><td class="num">${s.effective_weight}</td><td class="num">${s.contribution}</td><td>${s.note}</td></tr>`,
-    )}</tbody></table></div>
+    (s) => html`<tr><th scope="row">${s.signal}</th><td>${s.measured ? 'yes' : 'no'}</td><td class="num">${s.score ?? '–'}</td><td class="num">${s.effective_weight}</td><td class="num">${s.contribution}</td><td>${s.note}</td></tr>`,
+  )}</tbody></table></div>
 <h2>Same product and other versions</h2>
-${alts?.part.same_as.length ? html`<ul>${alts.part.same_as.map((l) => html`<li><a href="/parts/${encodeURIComponent(l.id)}">${l.id}</a>: ${RULES[l.rule] ?? l.rule}. <span class="muted">${l.evidence}</span></li>`)}</ul>` : html`<p class="muted">No other record is linked as the same product.</p>`}
-<h2>Alternatives</h2>
-${alts?.alternatives.length ? html`<ol>${alts.alternatives.map((a) => html`<li><a href="/parts/${encodeURIComponent(a.id)}">${a.id} ${a.name}</a> (score ${a.score})<br><span class="muted">${a.reasons.join('; ')}${a.not_compared.length ? `; not compared: ${a.not_compared.join(', ')}` : ''}</span></li>`)}</ol><p><a href="/compare?ids=${encodeURIComponent([e.id, ...alts.alternatives.slice(0, 3).map((a) => a.id)].join(','))}">Compare with the first three</a></p>` : html`<p class="muted">No alternative found.</p>`}
+`.text;
+  const tail = html`
 <h2>Used in open-source robots</h2>
 ${part.used_in ? html`<ul>${part.used_in.robots.map((r) => html`<li>${r.robot}: ${r.bom_lines} BOM line(s), ${r.urdf_mentions} URDF mention(s)</li>`)}</ul><p class="muted">Matched on ${part.used_in.matched_on.join(', ')}.</p>` : html`<p class="muted">No open-source robot of the layer names this part's model number.</p>`}
 <h2 id="compatibility">Compatibility with another part</h2>
-<form class="inline" action="/parts/${encodeURIComponent(e.id)}#compatibility" method="get"><div><label for="with">Other part id</label><input id="with" name="with" type="text" value="${withId ?? ''}" placeholder="e.g. ACT-018"></div><button type="submit">Check</button></form>
-${compatError ? html`<div class="error" role="alert">${compatError}</div>` : ''}
-${compat ? html`<p><strong>${compat.verdict ?? 'not applicable'}</strong>: ${compat.reason}</p>${compat.dimensions ? html`<dl class="kv">${Object.entries(compat.dimensions).map(([k, d]) => html`<dt>${k}</dt><dd>${d.verdict}${d.reason ? html`: ${d.reason}` : ''}</dd>`)}</dl>` : ''}${compat.warnings.length ? html`<ul>${compat.warnings.map((w) => html`<li class="warning">${w}</li>`)}</ul>` : ''}` : ''}`,
-  };
+<form class="inline" action="/parts/${encodeURIComponent(e.id)}#compatibility" method="get"><div><label for="with">Other part id</label><input id="with" name="with" type="text" value="`.text;
+  return { head: htmlBytes(head), tail: htmlBytes(tail) };
 }
+
+/** A find_alternatives answer's HTML (same product, alternatives), for the part it was asked about. */
+const alternativesFor = new WeakMap<Alternatives, { id: string; bytes: Buffer }>();
+
+function alternativesOf(alts: Alternatives, id: string): Buffer {
+  const kept = renderedOnce(alternativesFor, alts, (a) => ({ id, bytes: renderAlternatives(a, id) }));
+  return kept.id === id ? kept.bytes : renderAlternatives(alts, id);
+}
+
+function renderAlternatives(alts: Alternatives | null, id: string): Buffer {
+  return htmlBytes(
+    html`${alts?.part.same_as.length ? html`<ul>${alts.part.same_as.map((l) => html`<li><a href="/parts/${encodeURIComponent(l.id)}">${l.id}</a>: ${RULES[l.rule] ?? l.rule}. <span class="muted">${l.evidence}</span></li>`)}</ul>` : html`<p class="muted">No other record is linked as the same product.</p>`}
+<h2>Alternatives</h2>
+${alts?.alternatives.length ? html`<ol>${alts.alternatives.map((a) => html`<li><a href="/parts/${encodeURIComponent(a.id)}">${a.id} ${a.name}</a> (score ${a.score})<br><span class="muted">${a.reasons.join('; ')}${a.not_compared.length ? `; not compared: ${a.not_compared.join(', ')}` : ''}</span></li>`)}</ol><p><a href="/compare?ids=${encodeURIComponent([id, ...alts.alternatives.slice(0, 3).map((a) => a.id)].join(','))}">Compare with the first three</a></p>` : html`<p class="muted">No alternative found.</p>`}`.text,
+  );
+}
+
+const NO_ALTERNATIVES = renderAlternatives(null, '');

@@ -7,11 +7,11 @@
  * geometry; meshes are not shipped).
  */
 import type { Deps } from '../../deps.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/shared/errors.js';
 import type { OssDocument, OssSource } from '../../ingest/oss/layer.js';
 import type { Primitive, UrdfKinematics } from '../../ingest/oss/kinematics.js';
 import { ossLayerDataset } from '../../resources/oss-layer.js';
-import { robotsUsingEntity } from '../../domain/where-used.js';
+import { robotsUsingEntity } from '../../domain/oss/where-used.js';
 import { esc, html, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
 

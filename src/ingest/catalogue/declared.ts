@@ -15,8 +15,8 @@
  * Records that are not parts (entity_kind market_intelligence or organization) carry no declared
  * values: upstream reused parameter fields on them for headline tags.
  */
-import type { DeclaredKey, DeclaredParams } from '../../domain/entity.js';
-import { DECLARED_KEYS } from '../../domain/entity.js';
+import type { DeclaredKey, DeclaredParams } from '../../domain/catalogue/entity.js';
+import { DECLARED_KEYS } from '../../domain/catalogue/entity.js';
 
 /** Top-level upstream field -> declared key. Several fields may feed one key; listed order wins. */
 export const TOP_LEVEL_KEYS: readonly (readonly [string, DeclaredKey])[] = [

@@ -1,7 +1,7 @@
 /**
  * Flange designations on catalogue records. A record gets a registered ISO 9409-1 designation when
  * a label it declares finds a row of the flange registry (data/flange/designations.json) through
- * the registry's join rule (src/domain/flange.ts lookupFlange: case, whitespace, dash variants and
+ * the registry's join rule (src/domain/knowledge/flange.ts lookupFlange: case, whitespace, dash variants and
  * the "A" before the size segment are ignored; the row lists both written forms as aliases with
  * evidence). Labels are never completed or parsed for geometry: "ISO 9409-1" + "50mm" finds no row.
  *
@@ -9,7 +9,7 @@
  * `flange`, and the source's designations_in_use (api/mechanical_interfaces.json), which lists for
  * each token in use the record ids using it.
  */
-import { lookupFlange, type FlangeRegistry } from '../../domain/flange.js';
+import { lookupFlange, type FlangeRegistry } from '../../domain/knowledge/flange.js';
 
 /** The registered designation a label finds through the join rule, or null. */
 export function registeredFlange(registry: FlangeRegistry, label: string): string | null {

@@ -6,14 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StoredEntity } from '../../domain/entity.js';
+import { StoredEntity } from '../../domain/catalogue/entity.js';
 import { buildCategories, CATEGORY_DEFS, type CategoryDef } from './categories.js';
 import { normaliseRecord, RecordError, REASON_CODES, type Normalised } from './normalise.js';
 import { markDuplicates, resolveIdCollisions, type DroppedRecord, type DuplicateFound, type IdRename } from './quarantine.js';
 import { buildReport } from './report.js';
 import { MECHANICAL_FILE, readFlangeTokensInUse, readSnapshot, SNAPSHOT_FILE, type Snapshot } from './snapshot.js';
 import { registeredFlange } from './flange.js';
-import type { FlangeRegistry } from '../../domain/flange.js';
+import type { FlangeRegistry } from '../../domain/knowledge/flange.js';
 import { readFlangeRegistry } from '../../store/datasets.js';
 import { buildSpecsFile } from './specs-file.js';
 

@@ -8,8 +8,8 @@
  * notes, blurbs, mechanical `declared_note` / `gap`, `for_ai_assistants`, or any other upstream
  * sentence. `description` is generated from the copied facts (describe.ts).
  */
-import type { DeepFields, StoredEntity } from '../../domain/entity.js';
-import { SOURCE_TIERS } from '../../domain/entity.js';
+import type { DeepFields, StoredEntity } from '../../domain/catalogue/entity.js';
+import { SOURCE_TIERS } from '../../domain/catalogue/entity.js';
 import { specShapedFields } from '../../domain/parameters/index.js';
 import { describe } from './describe.js';
 import { readComm } from './comm.js';

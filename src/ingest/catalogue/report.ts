@@ -3,7 +3,7 @@
  * computed from the import; nothing upstream wrote as prose appears here (field names, ids,
  * names and URLs are facts).
  */
-import { DECLARED_KEYS } from '../../domain/entity.js';
+import { DECLARED_KEYS } from '../../domain/catalogue/entity.js';
 import { TOP_LEVEL_KEYS } from './declared.js';
 import type { ImportResult } from './import.js';
 import type { Normalised } from './normalise.js';

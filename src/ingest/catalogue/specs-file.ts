@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StoredEntity } from '../../domain/entity.js';
+import type { StoredEntity } from '../../domain/catalogue/entity.js';
 import { parseBusTable } from '../../domain/compatibility/buses.js';
 import { SpecIndex } from '../../domain/specs/index.js';
 import { parseManufacturers } from '../../domain/specs/manufacturers.js';

@@ -9,7 +9,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
-import { DomainError, invalidInput } from '../../domain/errors.js';
+import { DomainError, invalidInput } from '../../domain/shared/errors.js';
 import { decodeText } from './decode.js';
 import { MAX_INPUT_BYTES } from './limits.js';
 import { normalisePath, type UploadFile } from './package.js';

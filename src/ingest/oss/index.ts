@@ -14,7 +14,7 @@ import { assertInputSize, MAX_INPUT_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, Skip
 import { delimitedRows, detectDelimiter, markdownTables } from './table.js';
 import { ExtractionResult, type ExtractorKind } from './types.js';
 import type { XacroExpansion } from './xacro.js';
-import { DomainError, invalidInput } from '../../domain/errors.js';
+import { DomainError, invalidInput } from '../../domain/shared/errors.js';
 import type { XacroInfo } from './types.js';
 import { loadDescription, MalformedXml, type DescriptionInput } from './package.js';
 import { extractUrdfDocument } from './urdf.js';

@@ -19,7 +19,7 @@ import { cleanCell, markdownTables } from './table.js';
 import { UrdfMention, urdfMentions } from './mentions.js';
 import { UrdfKinematics, urdfKinematics } from './kinematics.js';
 import { DofSummary, EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
-import type { StoredEntity } from '../../domain/entity.js';
+import type { StoredEntity } from '../../domain/catalogue/entity.js';
 import { buildRecords, OssRecord, ossToStored, type RecordSource } from './records.js';
 
 export const OSS_SCHEMA_ID = 'oss_components/v1';

@@ -1,5 +1,5 @@
 /** Input limits of the extractors, and the collector of skipped items. */
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../../domain/shared/errors.js';
 import type { SkipCode, Skipped } from './types.js';
 import { parseXml, XmlError, type ParseOptions, type XmlElement } from './xml.js';
 

@@ -4,7 +4,7 @@
  * description loaded from them: the entry parsed and, when it is xacro, expanded with includes,
  * $(find pkg), args and YAML from the upload. Pure (archives are read in archive.ts).
  */
-import { DomainError, invalidInput } from '../../domain/errors.js';
+import { DomainError, invalidInput } from '../../domain/shared/errors.js';
 import { MAX_INPUT_BYTES, parseXmlInput } from './limits.js';
 import type { PackageInfo } from './types.js';
 import { expandXacroDocument, isXacroDocument, resolveUploadPath, XacroError, XACRO_LIMITS, type XacroExpansion } from './xacro.js';

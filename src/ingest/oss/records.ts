@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { FreeEntity, type StoredEntity } from '../../domain/entity.js';
+import { FreeEntity, type StoredEntity } from '../../domain/catalogue/entity.js';
 import { Confidence, EXTRACTOR_KINDS, ExtractedRecord, type BomItemRecord, type JointRecord } from './types.js';
 
 export const OSS_LIVE_ID = /^OSS-LIVE-[0-9A-F]{10}$/;

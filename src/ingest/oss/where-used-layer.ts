@@ -1,8 +1,8 @@
-/** The open-source layer document as the plain data where-used reads (src/domain/where-used.ts). */
-import { deepFreeze } from '../../domain/freeze.js';
-import type { StoredEntity } from '../../domain/entity.js';
+/** The open-source layer document as the plain data where-used reads (src/domain/oss/where-used.ts). */
+import { deepFreeze } from '../../domain/shared/freeze.js';
+import type { StoredEntity } from '../../domain/catalogue/entity.js';
 import type { ManufacturerTable } from '../../domain/specs/manufacturers.js';
-import { manufacturerForms, tokensOf, type KnownManufacturer, type LayerBomLine, type LayerUrdfSource, type PriceLike, type WhereUsedLayer } from '../../domain/where-used.js';
+import { manufacturerForms, tokensOf, type KnownManufacturer, type LayerBomLine, type LayerUrdfSource, type PriceLike, type WhereUsedLayer } from '../../domain/oss/where-used.js';
 import type { OssDocument } from './layer.js';
 import type { Price } from './types.js';
 
@@ -92,6 +92,6 @@ export function whereUsedLayer(doc: OssDocument | null, catalogue: readonly Pick
     .filter((s) => s.mentions !== null)
     .map((s) => ({ source_id: s.id, robot: s.robot, source_url: s.url, license: s.license, mentions: s.mentions! }));
   // Frozen: the layer never changes while the process runs, so whereUsed may prepare each line's
-  // haystack once (src/domain/where-used.ts).
+  // haystack once (src/domain/oss/where-used.ts).
   return { bom: deepFreeze(bom), urdf: deepFreeze(urdf), manufacturers };
 }

@@ -4,20 +4,20 @@
  */
 import { resolveCategory } from './categories.js';
 import { PAID_FIELDS, idPrefix, toFree, type FreeEntity, type StoredEntity, type SummaryEntity } from './entity.js';
-import { DomainError, invalidInput } from './errors.js';
+import { DomainError, invalidInput } from '../shared/errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
-import { levenshtein } from './distance.js';
-import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './prepared.js';
-import type { Catalogue } from '../store/catalogue.js';
-import type { SpecIndex } from './specs/index.js';
-import { compactFieldSpecs, compactSpec, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from './specs/query.js';
-import type { UnreadValue } from './specs/types.js';
-import type { WhereClause } from './specs/where.js';
-import { productLinks, type ProductLinks } from './specs/product.js';
+import { levenshtein } from '../shared/distance.js';
+import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './views.js';
+import type { Catalogue } from '../../store/catalogue.js';
+import type { SpecIndex } from '../specs/index.js';
+import { compactFieldSpecs, compactSpec, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from '../specs/query.js';
+import type { UnreadValue } from '../specs/types.js';
+import type { WhereClause } from '../specs/where.js';
+import { productLinks, type ProductLinks } from '../specs/product.js';
 import { searchElsewhere } from './elsewhere.js';
 import { readName, type Elsewhere } from './names.js';
-import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from './where-used.js';
+import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from '../oss/where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -183,7 +183,7 @@ async function nameMatches(ctx: PartsContext, query: string): Promise<string[]> 
     for (let i = 0; i + q.length <= t.length; i++) if (q.every((w, j) => t[i + j] === w)) return true;
     return false;
   };
-  // A company name as a whole (any of its names, brands or families: src/domain/names.ts): its records too.
+  // A company name as a whole (any of its names, brands or families: src/domain/catalogue/names.ts): its records too.
   const named = readName(ctx.specs.manufacturers, query);
   const ofCompany = (e: StoredEntity) => named !== null && ctx.specs.manufacturers.read(e.manufacturer)?.canonical === named.company;
   const all = await ctx.catalogue.all();

@@ -1,38 +1,17 @@
 /**
- * Views of catalogue records prepared once. The catalogue snapshot (src/store/memory-catalogue.ts)
- * is deep-frozen and never changes while the process runs, so the deep view of a record, its
- * summary and their serialised JSON are computed the first time they are asked for and kept
- * (WeakMaps keyed by the frozen record: memoisation, not state; a record that is not frozen
- * is converted afresh every time, since it could change).
+ * The JSON of tool outputs, as text (the MCP text block) and as UTF-8 bytes (REST answers),
+ * prepared once per frozen object. The catalogue snapshot (src/store/memory-catalogue.ts) is
+ * deep-frozen and its views (src/domain/catalogue/views.ts) are frozen too, so the JSON and bytes of a
+ * record, a listing page or a search hit's summary are computed the first time they are asked for
+ * and kept (WeakMaps keyed by the frozen object: memoisation, not state; an object that is not
+ * frozen is serialised afresh every time, since it could change). Every answer is byte for byte
+ * JSON.stringify's.
+ *
+ * Wire code: used by src/tools/text.ts and src/http/rest.ts; the domain hands out plain data.
  */
-import { toDeep, toSummary, type DeepEntity, type StoredEntity, type SummaryEntity } from './entity.js';
+import { hitSummary, isSearchHit } from '../domain/catalogue/views.js';
 
-const deepOf = new WeakMap<StoredEntity, DeepEntity>();
-const summaryOf = new WeakMap<StoredEntity, SummaryEntity>();
 const jsonOf = new WeakMap<object, string>();
-
-/** toDeep(e), once per frozen record (the result is frozen too). */
-export function preparedDeep(e: StoredEntity): DeepEntity {
-  // Only frozen records are ever cached, so a hit needs no Object.isFrozen (a runtime call).
-  let d = deepOf.get(e);
-  if (!d) {
-    if (!Object.isFrozen(e)) return toDeep(e);
-    d = Object.freeze(toDeep(e)); // its nested values are the record's own, already frozen
-    deepOf.set(e, d);
-  }
-  return d;
-}
-
-/** toSummary(e), once per frozen record (the result is frozen too). */
-export function preparedSummary(e: StoredEntity): SummaryEntity {
-  let s = summaryOf.get(e);
-  if (!s) {
-    if (!Object.isFrozen(e)) return toSummary(e);
-    s = Object.freeze(toSummary(e));
-    summaryOf.set(e, s);
-  }
-  return s;
-}
 
 /** JSON.stringify(o), once per frozen object (objects from this module and the snapshot are frozen all the way down). */
 export function preparedJson(o: object): string {
@@ -44,122 +23,29 @@ export function preparedJson(o: object): string {
   return s;
 }
 
-/** A record's detail URL under a prefix, and its JSON text (the last prefix asked for, per record). */
-const urlOf = new WeakMap<object, { prefix: string; url: string; json: string; member?: Buffer }>();
+/** A record's detail URL as JSON text and as the `,"detail_url":...` member's bytes (the last URL seen, per record). */
+const urlOf = new WeakMap<object, { url: string; json: string; member?: Buffer }>();
 
-/**
- * prefix + encodeURIComponent(id), kept per frozen record for the prefix last asked for (a
- * server has one), with its JSON text: a page of hits then neither builds nor escapes its URLs.
- */
-export function preparedUrl(e: { id: string }, prefix: string): string {
+/** The JSON cache entry of `url` for the (frozen) summary e: kept per record, made again when its URL changes. */
+function urlEntry(e: object, url: string): { url: string; json: string; member?: Buffer } {
   let u = urlOf.get(e);
-  if (u === undefined || u.prefix !== prefix) {
-    const url = prefix + encodeURIComponent(e.id);
-    if (!Object.isFrozen(e)) return url;
-    u = { prefix, url, json: JSON.stringify(url) };
-    urlOf.set(e, u);
+  if (u === undefined || u.url !== url) {
+    u = { url, json: JSON.stringify(url) };
+    if (Object.isFrozen(e)) urlOf.set(e, u);
   }
-  return u.url;
+  return u;
 }
 
-/** JSON.stringify(url), from the cache when url is the one preparedUrl made for e. */
+/** JSON.stringify(url), kept with the record (a server gives each record one URL). */
 function urlJson(e: object, url: string): string {
-  const u = urlOf.get(e);
-  return u !== undefined && u.url === url ? u.json : JSON.stringify(url);
+  return urlEntry(e, url).json;
 }
 
-const deepListOf = new WeakMap<readonly StoredEntity[], readonly DeepEntity[]>();
-const summaryListOf = new WeakMap<readonly StoredEntity[], readonly SummaryEntity[]>();
 const arrayBytesOf = new WeakMap<readonly unknown[], Buffer>();
 const bytesOf = new WeakMap<object, Buffer>();
 
-/** items.map(preparedDeep), once per frozen list (the store hands out the same frozen page each time). */
-export function preparedDeepList(items: readonly StoredEntity[]): DeepEntity[] {
-  if (!Object.isFrozen(items)) return items.map(preparedDeep);
-  let l = deepListOf.get(items);
-  if (!l) {
-    l = Object.freeze(items.map(preparedDeep));
-    deepListOf.set(items, l);
-  }
-  return l as DeepEntity[];
-}
-
-/** items.map(preparedSummary), once per frozen list. */
-export function preparedSummaryList(items: readonly StoredEntity[]): SummaryEntity[] {
-  if (!Object.isFrozen(items)) return items.map(preparedSummary);
-  let l = summaryListOf.get(items);
-  if (!l) {
-    l = Object.freeze(items.map(preparedSummary));
-    summaryListOf.set(items, l);
-  }
-  return l as SummaryEntity[];
-}
-
-/** What a search hit adds after the summary fields, in this order (left out when undefined). */
-export interface HitExtras {
-  relevance_score: number;
-  matched_fields: readonly string[];
-  detail_url?: string;
-  specs?: Record<string, unknown>;
-}
-
-/**
- * A search hit: the summary's fields (SUMMARY_FIELDS, in order), then relevance_score,
- * matched_fields, detail_url and specs; own data properties, frozen, so it is what
- * `{ ...summary, ...extras }` would be for every reader (JSON.stringify, Object.keys, spread).
- * Made by a constructor with fixed assignments (about ten times cheaper than a spread and a
- * freeze of 18 keys), and it remembers its summary: serialising a page of hits copies each
- * summary's prepared bytes and writes only the extras.
- */
-class PreparedHit {
-  readonly #summary: SummaryEntity;
-  /** Whether the summary is frozen (a prepared one), so that its prepared bytes can stand for it. */
-  readonly #prepared: boolean;
-
-  constructor(s: SummaryEntity, x: HitExtras) {
-    const o = this as unknown as Record<string, unknown>;
-    // SUMMARY_FIELDS in their order (test/spine/prepared.test.ts holds the two together).
-    o.id = s.id;
-    o.name = s.name;
-    o.name_en = s.name_en;
-    o.category = s.category;
-    o.manufacturer = s.manufacturer;
-    o.type = s.type;
-    o.protocol = s.protocol;
-    o.interface = s.interface;
-    o.voltage = s.voltage;
-    o.weight = s.weight;
-    o.torque = s.torque;
-    o.ros_support = s.ros_support;
-    o.price_range = s.price_range;
-    o.source_tier = s.source_tier;
-    o.quarantine = s.quarantine;
-    o.relevance_score = x.relevance_score;
-    o.matched_fields = x.matched_fields;
-    if (x.detail_url !== undefined) o.detail_url = x.detail_url;
-    if (x.specs !== undefined) o.specs = x.specs;
-    this.#summary = s;
-    this.#prepared = Object.isFrozen(s);
-    Object.freeze(this);
-  }
-
-  /** The summary a hit was made from, when its prepared bytes can stand for the hit's first fields. */
-  static summaryOf(v: object): SummaryEntity | undefined {
-    return #summary in v && (v as PreparedHit).#prepared ? (v as PreparedHit).#summary : undefined;
-  }
-
-  static is(v: object): boolean {
-    return #summary in v;
-  }
-}
-
-/** A search hit for `summary` (a prepared summary) with the extras after its fields. */
-export function searchHit<S extends SummaryEntity, X extends HitExtras>(summary: S, extras: X): S & X {
-  return new PreparedHit(summary, extras) as unknown as S & X;
-}
-
 /** A search hit (frozen when made) or another frozen non-array object: its JSON can be prepared. */
-const isFrozenObject = (x: unknown) => x !== null && typeof x === 'object' && (PreparedHit.is(x) || (!Array.isArray(x) && Object.isFrozen(x)));
+const isFrozenObject = (x: unknown) => x !== null && typeof x === 'object' && (isSearchHit(x) || (!Array.isArray(x) && Object.isFrozen(x)));
 
 const KEY_SCORE = ',"relevance_score":';
 const KEY_FIELDS = ',"matched_fields":';
@@ -189,7 +75,7 @@ interface ObjectPiece {
 const SCORE_KEY = Buffer.from(KEY_SCORE, 'latin1');
 
 function objectPieces(o: object): ObjectPiece {
-  const summary = PreparedHit.summaryOf(o);
+  const summary = hitSummary(o);
   if (!summary) return { bytes: objectBytes(o), hit: null };
   const h = o as Record<string, unknown>;
   const rest = h.specs === undefined ? '' : KEY_SPECS + JSON.stringify(h.specs);
@@ -217,15 +103,14 @@ function fieldsBytes(fields: object): Buffer {
   return b;
 }
 
-/** `,"detail_url":<JSON>` as bytes: kept with the record's prepared URL when url is that one. */
+/** `,"detail_url":<JSON>` as bytes: kept with the record's URL. */
 function urlBytes(summary: object, url: string): Buffer {
-  const u = urlOf.get(summary);
-  if (u === undefined || u.url !== url) return Buffer.from(KEY_URL + JSON.stringify(url), 'utf8');
+  const u = urlEntry(summary, url);
   return (u.member ??= Buffer.from(KEY_URL + u.json, 'utf8'));
 }
 
 function objectBytes(o: object): Buffer {
-  if (PreparedHit.summaryOf(o)) return joinPieces([objectPieces(o)], false);
+  if (hitSummary(o)) return joinPieces([objectPieces(o)], false);
   return Object.isFrozen(o) ? frozenBytes(o) : Buffer.from(JSON.stringify(o), 'utf8');
 }
 
@@ -311,7 +196,7 @@ function arrayBytes(v: readonly object[]): Buffer {
 
 /** JSON.stringify(o) for a frozen object or a search hit, from prepared JSON. */
 function objectJson(o: object): string {
-  const summary = PreparedHit.summaryOf(o);
+  const summary = hitSummary(o);
   if (!summary) return preparedJson(o);
   const base = preparedJson(summary);
   const tail = hitTail(o as Record<string, unknown>, summary);
@@ -360,16 +245,27 @@ function arrayJson(v: readonly object[]): string {
  * The answer is written into one buffer of its exact length.
  */
 export function stringifyOutput(output: Record<string, unknown>): Buffer {
+  // A frozen output (an answer the answer cache hands out again) is serialised once.
+  const frozen = Object.isFrozen(output);
+  if (frozen) {
+    const known = outputBytesOf.get(output);
+    if (known !== undefined) return known;
+  }
   // A page of hits made for this call is written as its hits' pieces (each summary's prepared
   // bytes, the hit's few extra members after them), never as one long string to flatten and encode.
   const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (Object.isFrozen(v) ? arrayBytes(v) : v.map(objectPieces)));
   let total = 0;
   for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : Buffer.isBuffer(g) ? g.length : piecesLength(g, true);
-  const out = answerBuffer(total);
+  // A kept answer gets a buffer of its own (a slab lives as long as any answer cut from it).
+  const out = frozen ? Buffer.allocUnsafeSlow(total) : answerBuffer(total);
   let off = 0;
   for (const g of pieces) off = typeof g === 'string' ? off + out.write(g, off, 'utf8') : Buffer.isBuffer(g) ? off + g.copy(out, off) : writePieces(out, off, g, true);
+  if (frozen) outputBytesOf.set(output, out);
   return out;
 }
+
+/** The bytes of frozen outputs, made once each (kept while the output is). */
+const outputBytesOf = new WeakMap<object, Buffer>();
 
 /**
  * Answers up to this size are cut from shared slabs, as node cuts small Buffers from its 8 kB pool:

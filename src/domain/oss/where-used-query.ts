@@ -1,9 +1,9 @@
 /** find_where_used: the query side (id lookup through the catalogue), over where-used.ts. */
-import { invalidInput } from './errors.js';
-import { findPart, type PartsContext } from './parts.js';
+import { invalidInput } from '../shared/errors.js';
+import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
-import { formNote, nameMatcher, type Elsewhere } from './names.js';
-import { whereUsedElsewhere } from './elsewhere.js';
+import { formNote, nameMatcher, type Elsewhere } from '../catalogue/names.js';
+import { whereUsedElsewhere } from '../catalogue/elsewhere.js';
 
 /** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id). */
 export async function findWhereUsed(
@@ -30,7 +30,20 @@ export async function findWhereUsed(
   const entity = { id: e.id, name, manufacturer: e.manufacturer, oss: e.oss === true };
   if (codes.length === 0) {
     const empty = whereUsed({ ...layer, bom: [], urdf: [] }, entityMatcher(name));
-    return { ...empty, entity, notes: [`"${name}" holds no model number (letters and digits, 4 or more characters): where-used links a part id by model number only; try q with a name.`] };
+    const out: WhereUsedResult & { entity: typeof entity; elsewhere?: Elsewhere[] } = {
+      ...empty,
+      entity,
+      notes: [`"${name}" holds no model number (letters and digits, 4 or more characters): where-used links a part id by model number only; try q with a name.`],
+    };
+    // Lines whose text names it all the same: counted and pointed to, never linked to the id.
+    const byName = whereUsed(layer, nameMatcher(parts.specs.manufacturers, name).matcher, { q: name });
+    const lines = byName.counts.bom_lines + byName.counts.urdf_mentions;
+    if (lines > 0) {
+      out.elsewhere = [
+        { where: 'open_source_layer', count: lines, call: { tool: 'find_where_used', arguments: { q: name } }, note: `BOM lines and URDF parts of ${byName.counts.robots} open-source robot(s) match the name as text; with no model number to match, check that each is this part` },
+      ];
+    }
+    return out;
   }
   // A layer record (OSS-LIVE-...) is a BOM line of some robot: its manufacturer is what its own row says, so no filter.
   return { ...whereUsed(layer, entityMatcher(name), { manufacturer: e.oss ? null : e.manufacturer }), entity };

@@ -9,9 +9,9 @@
  * shows it: quarantined records, the company's other names, the open-source layer's BOM lines and
  * URDF parts, and close spellings of the catalogue's words.
  */
-import { levenshtein } from './distance.js';
-import { foldName, type ManufacturerEvidence, type ManufacturerTable } from './specs/manufacturers.js';
-import { textMatcher, tokensOf, type Matcher } from './where-used.js';
+import { levenshtein } from '../shared/distance.js';
+import { foldName, type ManufacturerEvidence, type ManufacturerTable } from '../specs/manufacturers.js';
+import { textMatcher, tokensOf, type Matcher } from '../oss/where-used.js';
 
 export type NameRelation = 'canonical' | 'alias' | 'brand' | 'family';
 

@@ -16,7 +16,7 @@
  * - Observed comparability levels count declared values of the covered fields by the parser's
  *   single-value level.
  */
-import type { DeclaredKey, StoredEntity } from './entity.js';
+import type { DeclaredKey, StoredEntity } from '../catalogue/entity.js';
 import {
   notationOf,
   parseParameter,
@@ -25,7 +25,7 @@ import {
   type ParameterHint,
   type ParsedParameter,
   type Quantity,
-} from './parameters/index.js';
+} from '../parameters/index.js';
 import { RED_LINES } from './redlines.js';
 
 export const REGISTRY_VERSION = '1.0.0';

@@ -3,8 +3,8 @@
  * tool output schemas. The compile-time checks at the bottom fail the build on drift.
  */
 import { z } from 'zod';
-import type { Assert, Equals } from './type-checks.js';
-import { DECLARED_KEYS } from './entity.js';
+import type { Assert, Equals } from '../shared/type-checks.js';
+import { DECLARED_KEYS } from '../catalogue/entity.js';
 import { RED_LINE_IDS, type RedLineInput, type RedLineResult, type RedLineStatus, type ScreeningResult } from './redlines.js';
 
 const STATUSES = ['fires', 'does_not_fire', 'cannot_evaluate'] as const satisfies readonly RedLineStatus[];

@@ -24,7 +24,7 @@
  * parseable its label looks.
  */
 import { z } from 'zod';
-import { SOURCE_TIERS } from './entity.js';
+import { SOURCE_TIERS } from '../catalogue/entity.js';
 import { DataEvidence } from './evidence.js';
 
 export const FLANGE_SCHEMA_ID = 'negative_compat/v1';

@@ -1,12 +1,12 @@
 /**
  * Where else a name occurs when a search or a where-used query finds nothing: quarantined
- * records, the company's other names and product families (src/domain/names.ts), the
+ * records, the company's other names and product families (src/domain/catalogue/names.ts), the
  * open-source layer, the catalogue, close spellings. Each entry names the call that shows it.
  */
 import type { PartsContext } from './parts.js';
 import { closeSpellings, formNote, nameMatcher, readName, type Elsewhere } from './names.js';
 import { tokenize } from './search.js';
-import { tokensOf, whereUsed } from './where-used.js';
+import { tokensOf, whereUsed } from '../oss/where-used.js';
 
 /** Entries at most (other names and close spellings are the ones that can be many). */
 const ELSEWHERE_MAX = 8;

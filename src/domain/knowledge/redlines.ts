@@ -5,8 +5,8 @@
  *
  * The name / physics / common_trick / how_to_verify texts are written for this project.
  */
-import type { DeclaredKey, StoredEntity } from './entity.js';
-import { parseParameter, type ParsedParameter } from './parameters/index.js';
+import type { DeclaredKey, StoredEntity } from '../catalogue/entity.js';
+import { parseParameter, type ParsedParameter } from '../parameters/index.js';
 
 export const RED_LINE_IDS = ['RL-01', 'RL-02', 'RL-03', 'RL-04', 'RL-05', 'RL-06'] as const;
 export type RedLineId = (typeof RED_LINE_IDS)[number];
