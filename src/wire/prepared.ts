@@ -231,10 +231,17 @@ function outputPieces<P>(output: Record<string, unknown>, objectArray: (v: reado
 
 /** The JSON text of an array of frozen objects or search hits: prepared once for a frozen array. */
 function arrayJson(v: readonly object[]): string {
-  if (Object.isFrozen(v)) return preparedJson(v);
+  // A frozen array (a listing page, a page of hits) is joined from its objects' JSON once and kept.
+  const frozen = Object.isFrozen(v);
+  if (frozen) {
+    const known = jsonOf.get(v);
+    if (known !== undefined) return known;
+  }
   let text = '[';
   for (let i = 0; i < v.length; i++) text += (i ? ',' : '') + objectJson(v[i] as object);
-  return `${text}]`;
+  text += ']';
+  if (frozen) jsonOf.set(v, text);
+  return text;
 }
 
 /**
