@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
-import { buildIntelligence, type Intelligence } from './domain/analytics/document.js';
+import { adoptionOf, buildIntelligence, referenceYear, type Intelligence } from './domain/analytics/document.js';
+import type { Adoption } from './domain/analytics/adoption.js';
 import { AccountService } from './domain/accounts/service.js';
 import { KeyedDigests, parseMailboxRules } from './domain/accounts/keys.js';
 import { systemClock, type Clock } from './domain/shared/clock.js';
@@ -16,7 +17,7 @@ import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './d
 import { SearchIndex } from './domain/catalogue/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
-import { analyticsSpecFields } from './domain/analytics/spec-fields.js';
+import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
 import type { ManufacturerTable } from './domain/specs/manufacturers.js';
 import { readOssLayer } from './ingest/oss/layer.js';
 import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
@@ -166,10 +167,12 @@ function buildCatalogueParts(
   // The analytics inputs are read (and validated) now; the document is computed on first use
   // (get_analytics, get_part, a trl/momentum filter): plain searches never need it.
   const analyticsInput = { entities: data.entities, categories: data.categories, meta: data.meta, oss: ossBomLines(layer.doc), ...readAnalyticsTables(config.dataDir) };
+  let adoption: ReadonlyMap<string, Adoption> | null = null;
+  const adoptionShared = () => (adoption ??= adoptionOf(analyticsInput));
   let intelligence: Intelligence | null = null;
   const analytics = () => {
     if (intelligence === null) {
-      intelligence = buildIntelligence(analyticsInput);
+      intelligence = buildIntelligence(analyticsInput, adoptionShared());
       built({ what: 'analytics', records: analyticsInput.entities.length });
     }
     return intelligence;
@@ -185,8 +188,9 @@ function buildCatalogueParts(
   const specs = new SpecIndex(data.entities, {
     buses: knowledge.buses,
     manufacturers,
-    fields: [...defaultSpecFields(), ...analyticsSpecFields(analytics)],
+    fields: [...defaultSpecFields(), ...analyticsSpecFields(recordScores(analyticsInput, referenceYear(analyticsInput.meta.imported_at), adoptionShared))],
     onBuilt: (what, records) => built({ what, records }),
+    lookup: (id) => catalogue.catalogueRecord(id),
   });
   return {
     data,

@@ -14,7 +14,7 @@
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
-import { cmpId, sortedById } from '../domain/catalogue/search.js';
+import { idOrder } from '../domain/catalogue/search.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 
 export { deepFreeze };
@@ -29,15 +29,23 @@ export interface SnapshotData {
 }
 
 
-/** Two lists in id order merged into one (the catalogue's records and the few open-source-layer ones). */
-function mergeById<T extends { id: string }>(a: readonly T[], b: readonly T[]): T[] {
-  const out: T[] = [];
+/** Two lists in id order (with their lower-cased ids) merged into one: the ids, and the same lower-cased. */
+function mergeById(a: readonly { id: string }[], aLower: readonly string[], b: readonly { id: string }[], bLower: readonly string[]): [string[], string[]] {
+  const ids: string[] = [];
+  const lower: string[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) out.push(cmpId(a[i]!.id, b[j]!.id) <= 0 ? a[i++]! : b[j++]!);
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
-  return out;
+  const takeA = () => i < a.length && (j >= b.length || aLower[i]! < bLower[j]! || (aLower[i] === bLower[j] && a[i]!.id <= b[j]!.id));
+  while (i < a.length || j < b.length) {
+    if (takeA()) {
+      ids.push(a[i]!.id);
+      lower.push(aLower[i++]!);
+    } else {
+      ids.push(b[j]!.id);
+      lower.push(bLower[j++]!);
+    }
+  }
+  return [ids, lower];
 }
 
 function storeUnavailable(cause: unknown): DomainError {
@@ -52,8 +60,11 @@ export class MemoryCatalogue implements Catalogue {
   private readonly byExactId = new Map<string, StoredEntity>();
   /** Catalogue records in id order. */
   private readonly sorted: readonly StoredEntity[];
-  /** Catalogue and open-source-layer ids, lower-cased, in id order (for idsWithPrefix). */
-  private readonly allIds: { lower: string; id: string }[];
+  /** Catalogue and open-source-layer ids in id order, and the same lower-cased (for idsWithPrefix). */
+  private readonly allIds: readonly string[];
+  private readonly allLower: readonly string[];
+  /** The open-source-layer records (resolvable by id, never part of the catalogue's own records). */
+  private readonly ossRecords: ReadonlySet<StoredEntity>;
   private readonly views = new Map<string, readonly StoredEntity[]>();
   private readonly pages = new Map<readonly StoredEntity[], Map<string, readonly StoredEntity[]>>();
   private readonly categoryInfo: readonly CategoryInfo[];
@@ -69,19 +80,19 @@ export class MemoryCatalogue implements Catalogue {
     oss: readonly StoredEntity[],
     private readonly health: () => void,
   ) {
-    this.sorted = deepFreeze(sortedById(data.entities));
-    const lowerOf = new Map<StoredEntity, string>();
-    const add = (e: StoredEntity) => {
-      const k = e.id.toLowerCase();
+    const { sorted, lower } = idOrder(data.entities);
+    this.sorted = deepFreeze(sorted);
+    const add = (e: StoredEntity, k: string) => {
       if (this.byId.has(k)) return;
       this.byId.set(k, e);
       this.byExactId.set(e.id, e);
-      lowerOf.set(e, k);
     };
-    for (const e of this.sorted) add(e);
-    for (const e of oss) add(deepFreeze(e));
-    // The lower-cased ids made above are shared with allIds (not made a second time).
-    this.allIds = mergeById(this.sorted, sortedById(oss)).map((e) => ({ lower: lowerOf.get(e) ?? e.id.toLowerCase(), id: e.id }));
+    // Each id lower-cased once: the same strings key byId and fill allLower.
+    for (let i = 0; i < sorted.length; i++) add(sorted[i]!, lower[i]!);
+    for (const e of oss) add(deepFreeze(e), e.id.toLowerCase());
+    this.ossRecords = new Set(oss);
+    const layer = idOrder(oss);
+    [this.allIds, this.allLower] = mergeById(sorted, lower, layer.sorted, layer.lower);
     const counts = new Map<string, number>();
     for (const e of this.sorted) counts.set(e.category, (counts.get(e.category) ?? 0) + 1);
     const known = new Set(data.categories.map((c) => c.slug));
@@ -121,6 +132,16 @@ export class MemoryCatalogue implements Catalogue {
   /** Case-insensitive: the id as written first, then lower-cased. */
   private lookup(id: string): StoredEntity | undefined {
     return this.byExactId.get(id) ?? this.byId.get(id.toLowerCase());
+  }
+
+  /**
+   * A catalogue record by id (case-insensitive), synchronously and without the store's probe: for
+   * indexes built over the snapshot (the spec layer). Open-source-layer records are not catalogue
+   * records: null for their ids.
+   */
+  catalogueRecord(id: string): StoredEntity | null {
+    const e = this.lookup(id);
+    return e === undefined || this.ossRecords.has(e) ? null : e;
   }
 
   get(id: string) {
@@ -176,10 +197,7 @@ export class MemoryCatalogue implements Catalogue {
     return this.read(() => {
       const p = prefix.toLowerCase();
       const out: string[] = [];
-      for (const x of this.allIds) {
-        if (out.length >= limit) break;
-        if (x.lower.startsWith(p)) out.push(x.id);
-      }
+      for (let i = 0; i < this.allLower.length && out.length < limit; i++) if (this.allLower[i]!.startsWith(p)) out.push(this.allIds[i]!);
       return out;
     });
   }

@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adoptionIndex, modelTokens } from '../../src/domain/analytics/adoption.js';
-import { buildIntelligence } from '../../src/domain/analytics/document.js';
+import { buildIntelligence, referenceYear } from '../../src/domain/analytics/document.js';
 import { momentumFor } from '../../src/domain/analytics/momentum.js';
 import { MomentumMethod, TrlTable } from '../../src/domain/analytics/tables.js';
-import { trlFor } from '../../src/domain/analytics/trl.js';
+import { trlFor, trlLevel } from '../../src/domain/analytics/trl.js';
+import { analyticsSpecFields, recordScores } from '../../src/domain/analytics/spec-fields.js';
+import type { SpecFieldDef } from '../../src/domain/specs/fields.js';
 import { readAnalyticsTables, readOssBomLines } from '../../src/store/analytics-files.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
 import { makeEntity } from '../support/factory.js';
@@ -65,6 +67,27 @@ describe('TRL mapping', () => {
     const noStatus = catalogue.entities.filter((e) => e.status === null);
     expect(noStatus.length).toBeGreaterThan(0);
     for (const e of noStatus) expect(intel.entities.get(e.id)!.trl.trl).toBeNull();
+  });
+
+  it("the spec layer's trl and momentum fields read, record by record, the document's values (without the document)", () => {
+    const input = { entities: catalogue.entities, categories: catalogue.categories, meta: catalogue.meta, oss: readOssBomLines(DATA), ...readAnalyticsTables(DATA) };
+    const intel = buildIntelligence(input);
+    let adoptionBuilt = 0;
+    const [trlField, momentumField] = analyticsSpecFields(recordScores(input, referenceYear(input.meta.imported_at), () => (adoptionBuilt++, intel.adoption)));
+    const env = {} as Parameters<SpecFieldDef['read']>[1];
+    for (const e of catalogue.entities) trlField!.read(e, env);
+    expect(adoptionBuilt).toBe(0); // TRL needs no adoption
+    let known = 0;
+    for (const e of catalogue.entities) {
+      const a = intel.entities.get(e.id)!;
+      expect(trlLevel(e, trl, intel.referenceYear)).toBe(a.trl.trl);
+      const t = trlField!.read(e, env).specs;
+      const m = momentumField!.read(e, env).specs;
+      expect(t.map((s) => [s.value, s.notation])).toEqual(a.trl.trl === null ? [] : [[a.trl.trl, `status ${a.trl.status}`]]);
+      expect(m.map((s) => [s.value, s.notation])).toEqual(a.momentum.momentum === null ? [] : [[a.momentum.momentum, `momentum ${a.momentum.momentum} (${a.momentum.colour})`]]);
+      if (a.trl.trl !== null) known++;
+    }
+    expect(known).toBeGreaterThan(0);
   });
 });
 

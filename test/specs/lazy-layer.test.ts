@@ -1,6 +1,9 @@
 /**
  * The spec layer is built on first use, once: constructing it reads no record, the first reader
- * builds every row (each field read once per record), later readers reuse the rows.
+ * of the rows builds every row (each field read once per record), later readers reuse the rows.
+ * A record's row asked for alone reads that record only; a filter's field column reads that field
+ * of every record once, and the other fields only of records with an unread value of it. What a
+ * column holds is what the rows hold for the field, record by record.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +16,9 @@ import { parseManufacturers } from '../../src/domain/specs/manufacturers.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../data');
 const read = (f: string) => JSON.parse(fs.readFileSync(path.join(DATA, f), 'utf8')) as unknown;
-const entities = (read('catalogue/entities.json') as { entities: StoredEntity[] }).entities.slice(0, 60);
+const all = (read('catalogue/entities.json') as { entities: StoredEntity[] }).entities;
+const entities = all.slice(0, 60);
+const build = (records = entities) => new SpecIndex(records, { buses: parseBusTable(read('buses.json')), manufacturers: parseManufacturers(read('manufacturers.json')) });
 
 describe('SpecIndex: rows and same_as links built on first use', () => {
   it('reads each record once, on the first call that needs the rows', () => {
@@ -23,25 +28,67 @@ describe('SpecIndex: rows and same_as links built on first use', () => {
     expect(reads).toBe(0);
     expect(idx.fields.map((f) => f.name)).toContain('counted'); // the field table needs no rows
     expect(idx.get(entities[5]!.id)?.id).toBe(entities[5]!.id);
-    expect(reads).toBe(entities.length);
+    expect(reads).toBe(1); // that record's row alone
     expect(idx.rows).toHaveLength(entities.length);
+    expect(reads).toBe(1 + entities.length);
     idx.counts();
     idx.specsOf(entities[0]!.id);
-    expect(reads).toBe(entities.length);
+    idx.appliesTo('counted');
+    idx.fieldSpecs(entities[3]!.id, 'counted');
+    expect(reads).toBe(1 + entities.length); // the column is taken from the rows once they exist
     expect(idx.sameAs).toBe(idx.sameAs); // built once
+  });
+
+  it("a field's column reads that field of each record once, without building the rows", () => {
+    let reads = 0;
+    let others = 0;
+    const fields = defaultSpecFields().map((f) => ({ ...f, read: (e: StoredEntity, env: Parameters<SpecFieldDef['read']>[1]) => (others++, f.read(e, env)) }));
+    const counting: SpecFieldDef = { ...defaultSpecFields()[1]!, name: 'counted', read: (e, env) => (reads++, defaultSpecFields()[1]!.read(e, env)) };
+    const idx = new SpecIndex(entities, { buses: parseBusTable(read('buses.json')), manufacturers: parseManufacturers(read('manufacturers.json')), fields: [...fields, counting] });
+    idx.appliesTo('counted');
+    for (const e of entities) idx.fieldSpecs(e.id, 'counted');
+    const [done, doneOthers] = [reads, others];
+    // Every record once, plus once more for each record whose row had to settle an unread value.
+    const unsettled = entities.filter((e) => defaultSpecFields()[1]!.read(e, { buses: idx.buses }).unread.length > 0).length;
+    expect(unsettled).toBeGreaterThan(0);
+    expect(done).toBe(entities.length + unsettled);
+    // Only the fields that read the same sources are asked to settle them (torque_rated, torque_peak, torque_range).
+    expect(doneOthers).toBe(unsettled * 3);
+  });
+
+  it("a field's column holds what the rows hold for it, record by record, in every spelling of the id", () => {
+    const columns = build(all);
+    const rows = build(all).rows;
+    const other = (id: string) => id.toLowerCase();
+    for (const f of columns.fields) {
+      const applies = new Set<string>();
+      for (const r of rows) {
+        const specs = r.specs.specs.filter((s) => s.field === f.name);
+        const unread = r.specs.unread.filter((u) => u.field === f.name);
+        if (specs.length > 0 || unread.length > 0) applies.add(r.category);
+        expect(columns.fieldSpecs(r.id, f.name)).toEqual(specs);
+        expect(columns.fieldSpecs(other(r.id), f.name)).toEqual(specs);
+        expect(columns.fieldUnread(r.id, f.name)).toEqual(unread);
+      }
+      expect(columns.appliesTo(f.name)).toEqual([...applies].sort());
+    }
+    expect(columns.fieldSpecs('NO-SUCH-ID', 'torque_rated')).toEqual([]);
+    expect(columns.recordOf('NO-SUCH-ID')).toBeNull();
   });
 });
 
 describe('SpecIndex: compact rows', () => {
-  const build = () => new SpecIndex(entities, { buses: parseBusTable(read('buses.json')), manufacturers: parseManufacturers(read('manufacturers.json')) });
-
   it('finds a row by its id in any spelling of case, and nothing for an unknown id', () => {
     const idx = build();
     const id = entities.find((e) => /[A-Z]/.test(e.id))!.id;
     const row = idx.get(id);
     expect(row?.id).toBe(id);
-    expect(idx.get(id.toLowerCase())).toBe(row);
-    expect(idx.get(id.toLowerCase().replace(/^./, (c) => c.toUpperCase()))).toBe(row);
+    expect(idx.get(id.toLowerCase())).toEqual(row); // a row built alone, before the rows
+    expect(idx.get('NO-SUCH-ID')).toBeNull();
+    const built = idx.rows.find((r) => r.id === id)!;
+    expect(built).toEqual(row);
+    expect(idx.get(id.toLowerCase())).toBe(built);
+    expect(idx.get(id.toLowerCase().replace(/^./, (c) => c.toUpperCase()))).toBe(built);
     expect(idx.get('NO-SUCH-ID')).toBeNull();
   });
 

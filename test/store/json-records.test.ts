@@ -22,6 +22,8 @@ describe('readJsonRecords', () => {
       JSON.stringify({ meta: { dataset_version: 'v', n: 3 }, entities: [{ id: 'Ä', tags: ['a,b', '{', '['] }, { id: 'B', deep: { a: { b: { c: [1, 2, { d: '"' }] } } } }] }, null, 2),
       '{"__proto__":{"polluted":true},"entities":[{"__proto__":1}]}',
       '{"meta":1,"meta":2,"entities":[3]}',
+      // Runs of backslashes before a quote: an even run ends the string, an odd run escapes the quote.
+      JSON.stringify({ entities: ['\\', '\\"x', '"', { 'k\\': 'v\\\\' }, '\\\\"]\\"'], 'm\\': '"' }),
     ];
     for (const d of docs) expect(viaRecords(d), d).toEqual(JSON.parse(d));
     expect(Object.keys(viaRecords(docs[4])!)).toEqual(Object.keys(JSON.parse(docs[4])));

@@ -276,9 +276,14 @@ export function analyseEntity(
   return { trl: trlFor(e, trl, refYear), momentum: momentumFor(e, adoption, method, refYear) };
 }
 
-export function buildIntelligence(input: IntelligenceInput): Intelligence {
+/** Adoption of the input's records in the open-source layer's BOM lines (what momentum's adoption signal reads). */
+export function adoptionOf(input: Pick<IntelligenceInput, 'entities' | 'oss' | 'momentum'>): Map<string, Adoption> {
+  return adoptionIndex(input.entities, input.oss.lines, input.momentum.signals.adoption.applies_to_kinds);
+}
+
+/** `adoption`: adoptionOf(input) when already made (the spec layer's momentum field shares it). */
+export function buildIntelligence(input: IntelligenceInput, adoption: ReadonlyMap<string, Adoption> = adoptionOf(input)): Intelligence {
   const refYear = referenceYear(input.meta.imported_at);
-  const adoption = adoptionIndex(input.entities, input.oss.lines, input.momentum.signals.adoption.applies_to_kinds);
   const entities = new EntityAnalyticsTable(input.entities, adoption, input.trl, input.momentum, refYear);
   const scored: Scored[] = [];
   for (const e of input.entities) {

@@ -11,7 +11,7 @@ import { levenshtein } from '../shared/distance.js';
 import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './views.js';
 import type { Catalogue } from '../../store/catalogue.js';
 import type { SpecIndex } from '../specs/index.js';
-import { compactSpec, compactSpecs, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from '../specs/query.js';
+import { compactFieldSpecs, compactSpec, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from '../specs/query.js';
 import type { UnreadValue } from '../specs/types.js';
 import type { WhereClause } from '../specs/where.js';
 import { productLinks, type ProductLinks } from '../specs/product.js';
@@ -118,7 +118,7 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
     const extras: HitExtras & Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
     const summary = preparedSummary(r);
     if (urlPrefix !== null) extras.detail_url = preparedUrl(summary, urlPrefix);
-    if (specFields.length > 0) extras.specs = compactSpecs(ctx.specs.specsOf(r.id), specFields);
+    if (specFields.length > 0) extras.specs = compactFieldSpecs(ctx.specs, r.id, specFields);
     data.push(searchHit(summary, extras));
   }
   const meta: SearchResult['meta'] = {

@@ -625,6 +625,11 @@ function cmpStr(a: string, b: string): number {
  * a new array (the input is left as it is).
  */
 export function sortedById<T extends { id: string }>(items: readonly T[]): T[] {
+  return idOrder(items).sorted;
+}
+
+/** sortedById, with the sorted records' ids lower-cased (lower[i] is sorted[i].id lower-cased). */
+export function idOrder<T extends { id: string }>(items: readonly T[]): { sorted: T[]; lower: string[] } {
   const lower = items.map((x) => x.id.toLowerCase());
   // Already in id order (the catalogue hands its sorted records to the index): one pass.
   let sorted = true;
@@ -633,14 +638,14 @@ export function sortedById<T extends { id: string }>(items: readonly T[]): T[] {
     const b = lower[i]!;
     sorted = a < b || (a === b && cmpStr(items[i - 1]!.id, items[i]!.id) <= 0);
   }
-  if (sorted) return [...items];
+  if (sorted) return { sorted: [...items], lower };
   const order = items.map((_, i) => i);
   order.sort((i, j) => {
     const a = lower[i]!;
     const b = lower[j]!;
     return a < b ? -1 : a > b ? 1 : cmpStr(items[i]!.id, items[j]!.id);
   });
-  return order.map((i) => items[i]!);
+  return { sorted: order.map((i) => items[i]!), lower: order.map((i) => lower[i]!) };
 }
 
 /** Id order: case-insensitive, then exact (the store's id_lower order). */

@@ -51,6 +51,11 @@ export interface SpecFieldDef {
   example: string;
   description: string;
   read(e: StoredEntity, env: ReadEnv): FieldReading;
+  /**
+   * False when `read` never gives a spec or an unread value with this source (so the field cannot
+   * settle whether another field's unread value of the source is listed). Absent: it may read any.
+   */
+  reads?(source: string): boolean;
 }
 
 /** The conditions of a reading that declares none: one shared frozen object. */
@@ -118,8 +123,10 @@ function declaredField(
 ): SpecFieldDef {
   // Each source's name made once, shared by every spec read from it (not a new string per record).
   const names = new Map(sources.map((s) => [s, `declared.${s.key}`]));
+  const read = new Set(names.values());
   return {
     ...def,
+    reads: (source) => read.has(source),
     read(e) {
       const out: FieldReading = { specs: [], unread: [] };
       for (const s of sources) {
@@ -175,6 +182,7 @@ function simpleField(def: Omit<SpecFieldDef, 'read'>, key: keyof StoredEntity['d
   const reason = `not read exactly as ${what}`;
   return {
     ...def,
+    reads: (s) => s === source,
     read(e) {
       const raw = e.declared[key];
       if (raw === undefined) return { specs: [], unread: [] };
@@ -204,8 +212,13 @@ export function busLabel(table: BusTable, id: string): string {
 
 const commValues = (e: StoredEntity) => [e.protocol, e.interface, ...e.interfaces].filter((v) => v.trim() !== '' && !/^n\/?a$/i.test(v.trim()));
 
+/** The sources of the communication fields: the three fields, or ros_support (with interface mentions). */
+const COMM_SOURCE = /^(?:protocol\/interface\/interfaces|ros_support|interfaces|ros_support \+ interfaces)\b/;
+const readsComm = (source: string) => COMM_SOURCE.test(source);
+
 const busField: SpecFieldDef = {
   name: 'bus',
+  reads: readsComm,
   kind: 'set',
   quantity: 'set',
   unit: null,
@@ -226,6 +239,7 @@ const busField: SpecFieldDef = {
 
 const protocolField: SpecFieldDef = {
   name: 'protocol',
+  reads: readsComm,
   kind: 'set',
   quantity: 'set',
   unit: null,
@@ -244,6 +258,7 @@ export const ROS_VALUES = ['ROS 1', 'ROS 2', 'ROS (generation not stated)'] as c
 
 const rosField: SpecFieldDef = {
   name: 'ros',
+  reads: readsComm,
   kind: 'set',
   quantity: 'set',
   unit: null,

@@ -4,7 +4,7 @@
  * says per filter how many candidates were left out as unknown.
  */
 import { DomainError } from '../shared/errors.js';
-import type { SpecIndex, SpecRow } from './index.js';
+import type { SpecIndex } from './index.js';
 import type { Spec } from './types.js';
 import { compileClause, compileSort, parseWhereText, type CompiledClause, type CompiledSort, type Truth, type WhereClause } from './where.js';
 
@@ -64,15 +64,18 @@ function filterMeta(index: SpecIndex, c: CompiledClause): FilterMeta {
   return { field: c.field, op: c.op, value: c.value, applied: c.applied, matched: 0, unknown_excluded: 0, failed: 0, not_applicable: 0, applies_to: [...index.appliesTo(c.field)], near_misses: [] };
 }
 
+/** A candidate as the filters see it: the record's id as held, category and quarantine flag. */
+type Candidate = { id: string; category: string; quarantine: boolean } | null;
+
 /** Counts one candidate's outcome for one filter. */
-function tally(m: FilterMeta, t: Truth, row: SpecRow | null, fieldSpecs: readonly Spec[]): void {
+function tally(index: SpecIndex, m: FilterMeta, t: Truth, row: Candidate, fieldSpecs: readonly Spec[]): void {
   if (t === true) m.matched++;
   else if (t === false) m.failed++;
   else if (row === null || !m.applies_to.includes(row.category)) m.not_applicable++;
   else {
     m.unknown_excluded++;
     const bound = fieldSpecs.find((s) => s.qualifier !== null);
-    const u = bound ? null : row.specs.unread.find((x) => x.field === m.field);
+    const u = bound ? null : index.fieldUnread(row.id, m.field)[0];
     if (bound) addNearMiss(m.near_misses, { id: row.id, declared: bound.notation, reason: `declared as a bound (${bound.qualifier}): it cannot settle the filter` });
     else if (u) addNearMiss(m.near_misses, { id: row.id, declared: u.notation, reason: u.reason });
   }
@@ -107,26 +110,27 @@ export interface SpecQueryResult<T> {
   sort: SortMeta | null;
 }
 
+/** One field's specs of a candidate (none for an id the layer does not hold). */
+const ownSpecs = (index: SpecIndex, row: Candidate, field: string): readonly Spec[] => (row === null ? [] : index.fieldSpecs(row.id, field));
+
 export function applySpecQuery<T extends { id: string }>(index: SpecIndex, q: CompiledSpecQuery, candidates: readonly T[]): SpecQueryResult<T> {
-  const specsOf = (id: string): readonly Spec[] => index.specsOf(id);
   const filters: FilterMeta[] = q.clauses.map((c) => filterMeta(index, c));
   const out: T[] = [];
   for (const cand of candidates) {
-    const row = index.get(cand.id);
-    const specs = row?.specs.specs ?? [];
+    const row = index.recordOf(cand.id);
     let ok = true;
     q.clauses.forEach((c, i) => {
-      const own = specs.filter((s) => s.field === c.field);
+      const own = ownSpecs(index, row, c.field);
       const t = c.test(own);
       if (t !== true) ok = false;
-      tally(filters[i]!, t, row, own);
+      tally(index, filters[i]!, t, row, own);
     });
     if (ok) out.push(cand);
   }
   let sort: SortMeta | null = null;
   if (q.sort) {
     const s = q.sort;
-    const keyed = out.map((m, i) => ({ m, i, k: s.key(specsOf(m.id).filter((x) => x.field === s.field)) }));
+    const keyed = out.map((m, i) => ({ m, i, k: s.key(ownSpecs(index, index.recordOf(m.id), s.field)) }));
     keyed.sort((a, b) => {
       if (a.k === null || b.k === null) return a.k === null && b.k === null ? a.i - b.i : a.k === null ? 1 : -1;
       return (s.descending ? b.k - a.k : a.k - b.k) || a.i - b.i;
@@ -151,15 +155,14 @@ export function specHook(
   const filters: FilterMeta[] = q.clauses.map((c) => filterMeta(index, c));
   const sort: SortMeta | null = q.sort ? { field: q.sort.field, order: q.sort.descending ? 'desc' : 'asc', undeclared_last: 0 } : null;
   const filter = (id: string): boolean => {
-    const row = index.get(id);
-    const specs = row?.specs.specs ?? [];
+    const row = index.recordOf(id);
     const counted = includeQuarantine || !(row?.quarantine ?? false);
     let ok = true;
     q.clauses.forEach((c, i) => {
-      const own = specs.filter((s) => s.field === c.field);
+      const own = ownSpecs(index, row, c.field);
       const t = c.test(own);
       if (t !== true) ok = false;
-      if (counted) tally(filters[i]!, t, row, own);
+      if (counted) tally(index, filters[i]!, t, row, own);
     });
     return ok;
   };
@@ -168,7 +171,7 @@ export function specHook(
     ? {
         dir: (s.descending ? 'desc' : 'asc') as 'asc' | 'desc',
         key: (id: string) => {
-          const k = s.key(index.specsOf(id).filter((x) => x.field === s.field));
+          const k = s.key(ownSpecs(index, index.recordOf(id), s.field));
           if (k === null) sort!.undeclared_last++;
           return k ?? undefined;
         },
@@ -177,11 +180,11 @@ export function specHook(
   return { filter, orderBy, filters, sort };
 }
 
-/** Compact view of a record's specs for the given fields (hits and tables). */
-export function compactSpecs(specs: readonly Spec[], fields: readonly string[]): Record<string, CompactSpec> {
+/** Compact view of a record's specs for the given fields (hits), read field by field (no whole row built). */
+export function compactFieldSpecs(index: SpecIndex, id: string, fields: readonly string[]): Record<string, CompactSpec> {
   const out: Record<string, CompactSpec> = {};
   for (const f of fields) {
-    const s = specs.find((x) => x.field === f);
+    const s = index.fieldSpecs(id, f)[0];
     if (s) out[f] = compactSpec(s);
   }
   return out;

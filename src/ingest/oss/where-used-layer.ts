@@ -12,8 +12,12 @@ const PLACEHOLDERS = new Set(['多家', 'various', 'community', 'academic', '学
 /** Known manufacturer names: the catalogue's manufacturer strings (and their first segment), longest first. */
 export function knownManufacturers(entities: readonly Pick<StoredEntity, 'id' | 'manufacturer'>[], table?: ManufacturerTable): KnownManufacturer[] {
   const first = new Map<string, string>();
+  // A written name is judged once: a later record with the same name is kept or skipped alike.
+  const judged = new Set<string>();
   for (const e of entities) {
-    const m = e.manufacturer?.trim();
+    if (typeof e.manufacturer !== 'string' || judged.has(e.manufacturer)) continue;
+    judged.add(e.manufacturer);
+    const m = e.manufacturer.trim();
     if (!m || PLACEHOLDERS.has(m.toLowerCase()) || table?.isPlaceholder(m) || first.has(m)) continue;
     first.set(m, e.id);
   }
