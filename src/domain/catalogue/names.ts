@@ -9,7 +9,7 @@
  * shows it: quarantined records, the company's other names, the open-source layer's BOM lines and
  * URDF parts, and close spellings of the catalogue's words.
  */
-import { levenshtein } from '../shared/distance.js';
+import { levenshteinWithin } from '../shared/distance.js';
 import { foldName, type ManufacturerEvidence, type ManufacturerTable } from '../specs/manufacturers.js';
 import { textMatcher, tokensOf, type Matcher } from '../oss/where-used.js';
 
@@ -69,14 +69,49 @@ export interface Elsewhere {
 export function closeSpellings(term: string, words: Iterable<string>, max = 3): string[] {
   if ([...term].length < 4) return [];
   const limit = term.length <= 5 ? 1 : 2;
+  const masks = Array.isArray(words) ? letterMasks(words as readonly string[]) : null;
+  const tm = letterMask(term);
   const found: { w: string; d: number }[] = [];
+  let i = -1;
   for (const w of words) {
+    i++;
     if (w === term || Math.abs(w.length - term.length) > limit) continue;
-    const d = levenshtein(term, w);
+    // Each edit takes at most one letter out of a word's set of letters and puts at most one in:
+    // a word missing more than `limit` of the term's letters (or the other way) is not close.
+    if (masks !== null && (bitCount(tm & ~masks[i]!) > limit || bitCount(masks[i]! & ~tm) > limit)) continue;
+    const d = levenshteinWithin(term, w, limit);
     if (d <= limit) found.push({ w, d });
   }
   found.sort((a, b) => a.d - b.d || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
   return found.slice(0, max).map((x) => x.w);
+}
+
+/** The letters a word holds, as bits: a-z one each, any other character on one of 6 shared bits. */
+function letterMask(w: string): number {
+  let m = 0;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    m |= 1 << (c >= 97 && c <= 122 ? c - 97 : 26 + (c % 6));
+  }
+  return m;
+}
+
+/** Each word's letterMask, once per (immutable) word list: the index's sorted vocabulary. */
+const masksOf = new WeakMap<readonly string[], Int32Array>();
+
+function letterMasks(words: readonly string[]): Int32Array {
+  let m = masksOf.get(words);
+  if (m === undefined) {
+    m = Int32Array.from(words, letterMask);
+    if (Object.isFrozen(words)) masksOf.set(words, m);
+  }
+  return m;
+}
+
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /** A short note on how a form names the company, with its evidence. */

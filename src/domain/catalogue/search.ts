@@ -265,7 +265,7 @@ export class SearchIndex {
   private readonly quarantine: Uint8Array;
   private readonly categories: string[];
   /** Sorted vocabulary; token number = position. */
-  private readonly vocab: string[];
+  private readonly vocab: readonly string[];
   /** Inverted: postings of token t are postDoc/postField[tokStart[t] .. tokStart[t+1]). */
   private readonly tokStart: Int32Array;
   private readonly postDoc: Int32Array;
@@ -337,7 +337,7 @@ export class SearchIndex {
     docStart[n] = p;
     const seenTokens = interner.tokens;
     const order = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
-    this.vocab = order.map((i) => seenTokens[i]!);
+    this.vocab = Object.freeze(order.map((i) => seenTokens[i]!));
     const renumber = new Int32Array(order.length);
     order.forEach((k, t) => (renumber[k] = t));
 

@@ -239,13 +239,20 @@ export function textMatcher(q: string): Matcher {
     terms,
     model_codes: modelCodes(q),
     match(hay) {
-      const whole = hay.filter((h) => hayMatch(h, compact)).map((h) => h.field);
-      if (whole.length > 0) return [...new Set(whole)];
+      // Loops, not filter/map: every query runs this over every line of the layer, and most lines do not match.
+      let whole: string[] | null = null;
+      for (const h of hay) if (hayMatch(h, compact)) (whole ??= []).push(h.field);
+      if (whole !== null) return [...new Set(whole)];
+      if (terms.length === 1) return null; // its one term is the compacted query, tried above
       const fields = new Set<string>();
       for (const t of terms) {
-        const f = hay.filter((h) => hayMatch(h, t)).map((h) => h.field);
-        if (f.length === 0) return null;
-        f.forEach((x) => fields.add(x));
+        let found = false;
+        for (const h of hay) {
+          if (!hayMatch(h, t)) continue;
+          fields.add(h.field);
+          found = true;
+        }
+        if (!found) return null;
       }
       return [...fields];
     },
@@ -267,25 +274,58 @@ export function entityMatcher(name: string): Matcher {
   };
 }
 
+/** A known manufacturer's name, read once per list: its tokens, compacted, and the test an acronym needs. */
+interface KnownForm {
+  m: KnownManufacturer;
+  tokens: string[];
+  compact: string;
+  /** Short all-capital names (MIT, FIRST, DJI) count only in their own capitals: "first stage" is not FIRST. */
+  acronym: RegExp | null;
+}
+
+const formsOf = new WeakMap<readonly KnownManufacturer[], readonly KnownForm[]>();
+
+function knownForms(known: readonly KnownManufacturer[]): readonly KnownForm[] {
+  let f = formsOf.get(known);
+  if (f === undefined) {
+    f = known.map((m) => {
+      const tokens = tokensOf(m.name);
+      const name = m.name.trim();
+      const acronym = /^[A-Z0-9-]{1,5}$/.test(name) ? new RegExp(`(^|[^A-Za-z0-9])${name.replace(/[-]/g, '\\-')}([^A-Za-z0-9]|$)`) : null;
+      return { m, tokens, compact: tokens.join(''), acronym };
+    });
+    if (Object.isFrozen(known)) formsOf.set(known, f);
+  }
+  return f;
+}
+
+/** A frozen line's manufacturer, per list of known names (the layer has one). */
+const makerOf = new WeakMap<LayerBomLine, { known: readonly KnownManufacturer[]; maker: ManufacturerEvidence | null }>();
+
 /** The manufacturer a BOM line names, with its evidence; null when nothing in the row names one. */
 export function lineManufacturer(l: LayerBomLine, known: readonly KnownManufacturer[]): ManufacturerEvidence | null {
+  const kept = makerOf.get(l);
+  if (kept !== undefined && kept.known === known) return kept.maker;
+  const maker = readLineManufacturer(l, known);
+  if (Object.isFrozen(l) && Object.isFrozen(known)) makerOf.set(l, { known, maker: maker && Object.freeze(maker) });
+  return maker;
+}
+
+function readLineManufacturer(l: LayerBomLine, known: readonly KnownManufacturer[]): ManufacturerEvidence | null {
   if (l.manufacturer) return { name: l.manufacturer, evidence: `the row's manufacturer column says "${l.manufacturer}"` };
   const itemTokens = tokensOf(l.item_as_written ?? l.item);
   const itemRaw = (l.item_as_written ?? l.item).normalize('NFKC');
-  for (const m of known) {
-    const ts = tokensOf(m.name);
-    const compact = ts.join('');
-    // Short all-capital names (MIT, FIRST, DJI) only in their own capitals: "first stage" is not FIRST.
-    const acronym = /^[A-Z0-9-]{1,5}$/.test(m.name.trim());
-    if (acronym && !new RegExp(`(^|[^A-Za-z0-9])${m.name.trim().replace(/[-]/g, '\\-')}([^A-Za-z0-9]|$)`).test(itemRaw)) continue;
-    if (wholeRun(itemTokens, ts)) return { name: m.canonical, evidence: `the row's item text "${l.item_as_written ?? l.item}" names ${m.name} (${m.source})` };
-    void compact;
+  const forms = knownForms(known);
+  for (const f of forms) {
+    if (f.acronym && !f.acronym.test(itemRaw)) continue;
+    if (wholeRun(itemTokens, f.tokens)) return { name: f.m.canonical, evidence: `the row's item text "${l.item_as_written ?? l.item}" names ${f.m.name} (${f.m.source})` };
   }
   for (const k of l.links) {
     const u = urlParts(k.url);
     if (!u.hostLabel || MARKETPLACES.has(u.hostLabel)) continue;
-    const m = known.find((x) => tokensOf(x.name).join('') === u.hostLabel!.replace(/[^\p{L}\p{N}]+/gu, ''));
-    if (m) return { name: m.canonical, evidence: `the row's vendor link ${k.url.split('?')[0]} is on ${u.host}, the site of ${m.name} (${m.source})` };
+    const host = u.hostLabel.replace(/[^\p{L}\p{N}]+/gu, '');
+    const f = forms.find((x) => x.compact === host);
+    if (f) return { name: f.m.canonical, evidence: `the row's vendor link ${k.url.split('?')[0]} is on ${u.host}, the site of ${f.m.name} (${f.m.source})` };
   }
   return null;
 }

@@ -58,7 +58,7 @@ const price = (p: Price): PriceLike => ({
 });
 
 export function whereUsedLayer(doc: OssDocument | null, catalogue: readonly Pick<StoredEntity, 'id' | 'manufacturer'>[], table?: ManufacturerTable): WhereUsedLayer {
-  const manufacturers = knownManufacturers(catalogue, table);
+  const manufacturers = deepFreeze(knownManufacturers(catalogue, table));
   if (!doc) return { bom: [], urdf: [], manufacturers };
   const sources = new Map(doc.meta.sources.map((s) => [s.id, s]));
   const bom: LayerBomLine[] = [];
