@@ -2,7 +2,8 @@
  * The event store of one stateful 2025-era MCP session (the SDK's EventStore interface): every SSE
  * event the session's transport sends gets an id, and a client whose stream dropped reconnects
  * with Last-Event-ID (GET /mcp) to receive what it missed on that stream. Bounded: at most
- * `maxEvents` events and `maxBytes` of serialised messages per session, the oldest dropped first;
+ * `maxEvents` events and `maxBytes` of serialised messages per session (see messageBytes), the
+ * oldest dropped first;
  * a Last-Event-ID older than what is kept is refused (the client starts over), never answered with
  * a partial replay. One store per session, so one session can never replay another's events.
  */
@@ -68,11 +69,14 @@ export class SessionEventStore implements EventStore {
 }
 
 /**
- * The UTF-8 length of JSON.stringify(message), exactly. The transport serialises the message again
- * to send it, and the bulk of most messages is a tool result's structuredContent (a page of search
- * hits): it is measured through outputJson, which reuses the prepared JSON of catalogue records,
- * instead of walking its object graph; the rest of the message is serialised with a one-character
- * stand-in (0) at its place.
+ * The size a message counts for: the UTF-8 length of JSON.stringify(message), except that a long
+ * string (over LONG_STRING characters: a tool result's text block) counts its UTF-8 length and two
+ * quotes, without the backslashes its escapes would add (one per quote in a JSON text block: ~14%
+ * of a page of search hits). Escaping a text block that holds CJK names (a two-byte string) costs
+ * more than the rest of the call's serialisation, and the transport escapes it again to send it;
+ * the bound is one of memory, which holds the unescaped string. A tool result's structuredContent
+ * is measured exactly through outputJson, which reuses the prepared JSON of catalogue records; the
+ * rest of the message is serialised with a one-character stand-in (0) at each of those places.
  */
 export function messageBytes(message: JSONRPCMessage): number {
   const result = (message as { result?: unknown }).result;
@@ -82,7 +86,14 @@ export function messageBytes(message: JSONRPCMessage): number {
       extra += Buffer.byteLength(outputJson(value as Record<string, unknown>), 'utf8') - 1;
       return 0;
     }
+    if (typeof value === 'string' && value.length > LONG_STRING) {
+      extra += Buffer.byteLength(value, 'utf8') + 2 - 1;
+      return 0;
+    }
     return value;
   });
   return Buffer.byteLength(rest, 'utf8') + extra;
 }
+
+/** Strings longer than this count without their escapes (see messageBytes). */
+export const LONG_STRING = 256;

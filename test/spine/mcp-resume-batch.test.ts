@@ -7,7 +7,7 @@
  * - the per-session event store is bounded and never replays another stream's events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messageBytes, SessionEventStore } from '../../src/http/event-store.js';
+import { LONG_STRING, messageBytes, SessionEventStore } from '../../src/http/event-store.js';
 import { SSE_RETRY_MS } from '../../src/http/mcp.js';
 import { startTestServer } from '../support/http.js';
 
@@ -130,17 +130,32 @@ describe('SessionEventStore', () => {
     expect(b.size.events).toBeGreaterThan(5);
   });
 
-  it('counts a message at the UTF-8 length of its JSON, a tool result with structured content included', () => {
-    const structured = { data: [{ id: 'ACT-1', name: '谐波 "drive"', n: 1.5 }, { id: 'b', nested: { x: [1, null, true] } }], meta: { q: 'x', total: 2 } };
+  it('counts a message at the UTF-8 length of its JSON, long strings without the backslashes of their escapes', () => {
+    const utf8 = (x: string) => new TextEncoder().encode(x).length;
+    /** The expectation, from the JSON text itself: every long string's escapes taken out again. */
+    const expected = (m: unknown): number => {
+      let n = utf8(JSON.stringify(m));
+      const walk = (v: unknown): void => {
+        if (typeof v === 'string') {
+          if (v.length > LONG_STRING) n -= utf8(JSON.stringify(v)) - utf8(v) - 2;
+        } else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+      };
+      const r = (m as { result?: { structuredContent?: unknown } }).result;
+      // structuredContent is counted exactly (its strings are part of its JSON), the rest by the rule.
+      walk(r ? { ...m as object, result: { ...r, structuredContent: null } } : m);
+      return n;
+    };
+    const structured = { data: [{ id: 'ACT-1', name: '谐波 "drive"', n: 1.5 }, { id: 'b', nested: { x: [1, null, true] }, long: 'q"'.repeat(300) }], meta: { q: 'x', total: 2 } };
+    const long = `${'谐波 "q" \\ é 😀 \t\n\u0001 '.repeat(40)}\ud800 tail \udc00`;
     const messages = [
       msg(7, 30),
+      msg(8, 400),
       { jsonrpc: '2.0' as const, id: 3, result: { content: [{ type: 'text' as const, text: `2 match(es)\n${JSON.stringify(structured)}` }], structuredContent: structured } },
       { jsonrpc: '2.0' as const, id: 4, result: { content: [], structuredContent: { a: 'é', b: [] }, isError: false } },
       { jsonrpc: '2.0' as const, id: 5, result: { structuredContent: null } },
+      { jsonrpc: '2.0' as const, id: 6, result: { content: [{ type: 'text' as const, text: long }], structuredContent: { s: long } } },
     ];
-    const long = `${'谐波 "q" \\ é 😀 \t\n\u0001 '.repeat(40)}\ud800 tail \udc00`;
-    messages.push({ jsonrpc: '2.0' as const, id: 6, result: { content: [{ type: 'text' as const, text: long }], structuredContent: { s: long } } } as never);
-    for (const m of messages) expect(messageBytes(m as never)).toBe(new TextEncoder().encode(JSON.stringify(m)).length);
+    for (const m of messages) expect(messageBytes(m as never)).toBe(expected(m));
   });
 
   it('replays only later events of the same stream, in order, and skips priming events', async () => {
