@@ -260,7 +260,9 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
   }
   // A page of hits made for this call is written as its hits' pieces (each summary's prepared
   // bytes, the hit's few extra members after them), never as one long string to flatten and encode.
-  const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (Object.isFrozen(v) ? arrayBytes(v) : v.map(objectPieces)));
+  // A frozen listing page (the store hands the same one out again) is joined once and kept; a page
+  // of hits is made for one answer (frozen or not): its pieces are written straight into the answer.
+  const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (Object.isFrozen(v) && !isSearchHit(v[0]!) ? arrayBytes(v) : v.map(objectPieces)));
   let total = 0;
   for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : Buffer.isBuffer(g) ? g.length : piecesLength(g, true);
   // A kept answer gets a buffer of its own (a slab lives as long as any answer cut from it).
