@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { levenshteinWithin } from '../../src/domain/shared/distance.js';
+import { levenshtein, levenshteinWithin } from '../../src/domain/shared/distance.js';
 import { closeSpellings } from '../../src/domain/catalogue/names.js';
 
 /** The textbook edit distance (full table), written here as the reference. */
@@ -21,6 +21,7 @@ describe('levenshteinWithin (the banded distance close spellings use)', () => {
     for (let k = 0; k < 3000; k++) pairs.push([word(Math.floor(rnd() * 12)), word(Math.floor(rnd() * 12))]);
     for (const [a, b] of pairs) {
       const d = reference(a, b);
+      expect(levenshtein(a, b), `${a} ${b}`).toBe(d);
       for (const max of [0, 1, 2, 3, 5]) expect(levenshteinWithin(a, b, max), `${a} ${b} max ${max}`).toBe(Math.min(d, max + 1));
     }
   });

@@ -16,7 +16,8 @@ function catalogueCount(ctx: PartsContext, q: string, includeQuarantine: boolean
   return terms.length === 0 ? 0 : ctx.index.query(terms, { includeQuarantine, limit: 0 }).total;
 }
 
-function layerCount(ctx: PartsContext, q: string): { lines: number; robots: number } {
+/** Lines and URDF parts of the open-source layer whose text names q, and the robots they belong to. */
+export function layerCount(ctx: PartsContext, q: string): { lines: number; robots: number } {
   const layer = ctx.layer;
   if (!layer || tokensOf(q).length === 0) return { lines: 0, robots: 0 };
   const r = whereUsed(layer, nameMatcher(ctx.specs.manufacturers, q).matcher, { q });

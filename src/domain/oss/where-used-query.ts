@@ -3,7 +3,7 @@ import { invalidInput } from '../shared/errors.js';
 import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
 import { formNote, nameMatcher, type Elsewhere } from '../catalogue/names.js';
-import { whereUsedElsewhere } from '../catalogue/elsewhere.js';
+import { layerCount, whereUsedElsewhere } from '../catalogue/elsewhere.js';
 
 /** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id). */
 export async function findWhereUsed(
@@ -36,11 +36,10 @@ export async function findWhereUsed(
       notes: [`"${name}" holds no model number (letters and digits, 4 or more characters): where-used links a part id by model number only; try q with a name.`],
     };
     // Lines whose text names it all the same: counted and pointed to, never linked to the id.
-    const byName = whereUsed(layer, nameMatcher(parts.specs.manufacturers, name).matcher, { q: name });
-    const lines = byName.counts.bom_lines + byName.counts.urdf_mentions;
-    if (lines > 0) {
+    const byName = layerCount({ ...parts, layer }, name);
+    if (byName.lines > 0) {
       out.elsewhere = [
-        { where: 'open_source_layer', count: lines, call: { tool: 'find_where_used', arguments: { q: name } }, note: `BOM lines and URDF parts of ${byName.counts.robots} open-source robot(s) match the name as text; with no model number to match, check that each is this part` },
+        { where: 'open_source_layer', count: byName.lines, call: { tool: 'find_where_used', arguments: { q: name } }, note: `BOM lines and URDF parts of ${byName.robots} open-source robot(s) match the name as text; with no model number to match, check that each is this part` },
       ];
     }
     return out;

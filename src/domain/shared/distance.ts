@@ -1,16 +1,9 @@
-/** Edit distance (insertions, deletions, substitutions) between two strings; used for did-you-mean suggestions. */
+/**
+ * Edit distance (insertions, deletions, substitutions) between two strings; used for did-you-mean
+ * suggestions. The banded table below with a band as wide as the longer string: the whole table.
+ */
 export function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
+  return levenshteinWithin(a, b, Math.max(a.length, b.length));
 }
 
 /** Two rows of the banded table, reused (the distance is computed synchronously, one at a time). */
