@@ -79,6 +79,58 @@ function parseSlice(buf: Buffer, start: number, end: number): unknown {
 }
 
 /**
+ * Where the next record ends, found without walking its bytes. Records of a file written by one
+ * program are separated alike: the bytes from the first record's closing brace through the second
+ * record's first key ('},{"id":' or '},\n    {\n      "id":') are learned once, and each later
+ * record is taken to end where that separator next occurs (Buffer.indexOf: native). The guess is
+ * checked by JSON.parse itself: the slice starts where a value starts (outside any string, at
+ * depth 0), so it parses only if it is exactly one whole value, i.e. only if the guess is the
+ * record's real end (a guess inside a string leaves the string open; one inside a nested value
+ * leaves a bracket open; one past the record leaves text after the value). A wrong guess (the
+ * separator inside a record, a record of another shape, the last record) costs a failed parse of
+ * that slice, and the byte scanner decides; when guesses keep failing they are no longer made.
+ */
+class BoundaryGuess {
+  private sep: Buffer | null = null;
+  private tried = 0;
+  private failed = 0;
+  /** The longest record so far: a guess much longer than that is not parsed (the last record would try the rest of the file). */
+  private longest = 0;
+  /** The parsed record of the last successful guess. */
+  value: unknown = undefined;
+
+  /** Learns the separator from the first record ([start, end)) and the second's start (`next`). */
+  learn(buf: Buffer, start: number, end: number, next: number): void {
+    this.longest = end - start;
+    if (buf[end - 1] !== CLOSE_BRACE || buf[next] !== OPEN_BRACE) return;
+    const key = skipSpace(buf, next + 1);
+    if (buf[key] !== QUOTE) return;
+    const keyEnd = skipString(buf, key);
+    if (keyEnd < 0) return;
+    const colon = skipSpace(buf, keyEnd);
+    if (buf[colon] !== COLON) return;
+    this.sep = Buffer.from(buf.subarray(end - 1, colon + 1));
+  }
+
+  /** The end of the record starting at `i` (its value in `this.value`), or -1: scan it. */
+  end(buf: Buffer, i: number): number {
+    if (this.sep === null) return -1;
+    const at = buf.indexOf(this.sep, i + 1);
+    const end = at + 1;
+    if (at < 0 || end - i > Math.max(1 << 16, 8 * this.longest)) return -1;
+    this.tried++;
+    try {
+      this.value = JSON.parse(buf.toString('utf8', i, end));
+    } catch {
+      if (++this.failed > 16 && this.failed * 4 > this.tried) this.sep = null;
+      return -1;
+    }
+    if (end - i > this.longest) this.longest = end - i;
+    return end;
+  }
+}
+
+/**
  * The top-level members of the document except `key`, with the elements of its array given to
  * `onRecord` (index, parsed value) in order; null when the document is not an object holding
  * an array under `key` (the caller then parses it whole).
@@ -112,16 +164,28 @@ function scan(buf: Buffer, key: string, onRecord: (value: unknown, index: number
       i = skipSpace(buf, i + 1);
       let n = 0;
       if (buf[i] !== CLOSE_BRACKET) {
+        const guess = new BoundaryGuess();
         for (;;) {
-          const end = skipValue(buf, i);
-          if (end < 0) return null;
-          onRecord(parseSlice(buf, i, end), n++);
-          i = skipSpace(buf, end);
-          if (buf[i] === COMMA) {
-            i = skipSpace(buf, i + 1);
+          let end = guess.end(buf, i);
+          let value: unknown;
+          if (end >= 0) value = guess.value;
+          else {
+            end = skipValue(buf, i);
+            if (end < 0) return null;
+            value = parseSlice(buf, i, end);
+          }
+          onRecord(value, n++);
+          const at = skipSpace(buf, end);
+          if (buf[at] === COMMA) {
+            const next = skipSpace(buf, at + 1);
+            if (n === 1) guess.learn(buf, i, end, next);
+            i = next;
             continue;
           }
-          if (buf[i] === CLOSE_BRACKET) break;
+          if (buf[at] === CLOSE_BRACKET) {
+            i = at;
+            break;
+          }
           return null;
         }
       }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonRecords } from '../../src/store/json-records.js';
+import { rng } from '../support/rng.js';
 
 function viaRecords(text: string, key = 'entities') {
   const records: unknown[] = [];
@@ -33,6 +34,49 @@ describe('readJsonRecords', () => {
     const file = path.resolve(import.meta.dirname, '../../data/catalogue/entities.json');
     const text = fs.readFileSync(file, 'utf8');
     expect(viaRecords(text)).toEqual(JSON.parse(text));
+  });
+
+  it('records found by their separator: the same as JSON.parse when the separator also occurs inside records, strings or after the array', () => {
+    const nested = (id: string) => ({ id, parts: [{ id: `${id}-a` }, { id: `${id}-b`, v: [{ id: 'c' }] }], note: '},{"id":"x"} \\"},{\\"id\\":' });
+    const docs = [
+      // Every record holds the separator ('},{"id":') in a nested list: each guess fails, the scanner decides.
+      JSON.stringify({ meta: 1, entities: Array.from({ length: 40 }, (_, i) => nested(`N${i}`)) }),
+      JSON.stringify({ meta: 1, entities: Array.from({ length: 40 }, (_, i) => nested(`N${i}`)) }, null, 2),
+      // Some records hold it: the others are taken by the guess.
+      JSON.stringify({ entities: Array.from({ length: 60 }, (_, i) => (i % 7 === 3 ? nested(`M${i}`) : { id: `M${i}`, name: '雷赛智能 \\', d: '"\\\\"' })) }),
+      // The separator after the array (a later member): the last record is scanned.
+      JSON.stringify({ entities: [{ id: 'A' }, { id: 'B' }, { id: 'C' }], tail: [{ id: 'x' }, { id: 'y' }] }),
+      // Records of other shapes and spacing after the first two: guesses spanning two records fail.
+      '{"entities":[{"id":"A"},{"id":"B"},{"name":"C"},{"id":"D"} ,{"id":"E"},\n{"id":"F"},{"id":"G","k":{"id":1}},{"id":"H"}]}',
+      // Escaped quotes and backslash runs right before a record's end.
+      JSON.stringify({ entities: [{ id: 'A', s: '\\' }, { id: 'B', s: '\\"' }, { id: 'C', s: '"}' }, { id: 'D', s: '\\\\' }, { id: 'E', s: '},{"id":' }] }),
+      // Only the first record is an object with a key: nothing to learn from.
+      '{"entities":[{"id":"A"},[1],{"id":"B"},{},{"id":"C"}]}',
+      '{"entities":[{},{"id":"A"},{"id":"B"}]}',
+    ];
+    for (const d of docs) expect(viaRecords(d), d).toEqual(JSON.parse(d));
+  });
+
+  it('random documents (nested records, escapes, CJK, the separator inside strings), compact and indented: the same as JSON.parse', () => {
+    const next = rng(29);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+    const pieces = ['a', 'Z', '9', ' ', '"', '\\', '\\\\', '\\"', '}', '{', ']', '[', ',', ':', '},{"id":', '谐波', '減速機', '👍', '\n', 'é'];
+    const str = () => Array.from({ length: Math.floor(next() * 6) }, () => pick(pieces)).join('');
+    const value = (depth: number): unknown => {
+      const r = next();
+      if (depth > 2 || r < 0.4) return pick([str(), Math.floor(next() * 1e6) / 100, true, false, null]);
+      if (r < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
+      return record(depth + 1);
+    };
+    const record = (depth: number): Record<string, unknown> => {
+      const o: Record<string, unknown> = { id: str() };
+      for (let k = Math.floor(next() * 4); k > 0; k--) o[pick(['name', 'x', str()])] = value(depth);
+      return o;
+    };
+    for (let round = 0; round < 60; round++) {
+      const doc = { meta: value(0), entities: Array.from({ length: 1 + Math.floor(next() * 30) }, () => (next() < 0.9 ? record(0) : value(0))), tail: value(0) };
+      for (const text of [JSON.stringify(doc), JSON.stringify(doc, null, round % 3)]) expect(viaRecords(text), text).toEqual(JSON.parse(text));
+    }
   });
 
   it('anything else is handed back (null): not an object, no array under the key, the key twice, malformed or trailing text', () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { compileAcceptor } from '../../src/store/zod-acceptor.js';
+import { rng } from '../support/rng.js';
 
 const records = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/catalogue/entities.json'), 'utf8')) as { entities: Record<string, unknown>[] }).entities;
 const accept = compileAcceptor(StoredEntity)!;
@@ -21,11 +22,6 @@ function agreesWithZod(v: unknown): boolean {
   return r.success && JSON.stringify(r.data) === JSON.stringify(v);
 }
 
-/** A small deterministic generator (no dependence on Math.random for reproducible failures). */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
