@@ -10,6 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
+import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { readJsonRecords } from './json-records.js';
 import { compileAcceptor } from './zod-acceptor.js';
@@ -46,7 +47,8 @@ const acceptRecord = compileAcceptor(StoredEntity);
  * its manufacturer, type, protocol and interface names (a few hundred makers and types). JSON.parse
  * makes each its own copy (it shares only strings of up to ten characters); at 100,000 records
  * the copies are about a tenth of the catalogue's memory. The values are equal, so nothing a
- * reader sees changes; the records are frozen later (deepFreeze), shared lists once.
+ * reader sees changes. Each record is then frozen as it is read (deepFreezeSharingEmpty: its empty
+ * lists and objects shared too), shared lists once.
  */
 function sharedValues(): (e: StoredEntity) => StoredEntity {
   const names = new Map<string, string>();
@@ -77,7 +79,10 @@ function sharedValues(): (e: StoredEntity) => StoredEntity {
   };
 }
 
-/** Reads and validates data/catalogue/. Throws with the offending record id on invalid data. */
+/**
+ * Reads and validates data/catalogue/. Throws with the offending record id on invalid data. The
+ * records come back deep-frozen (frozen as they are read: one walk over each while it is fresh).
+ */
 export function readCatalogueData(dataDir: string): CatalogueData {
   const dir = path.join(dataDir, 'catalogue');
   const entFile = path.join(dir, 'entities.json');
@@ -92,13 +97,13 @@ export function readCatalogueData(dataDir: string): CatalogueData {
   const share = sharedValues();
   const validate = (raw: unknown, i: number): StoredEntity => {
     // A record the fast acceptor takes is exactly what zod would give back (src/store/zod-acceptor.ts).
-    if (acceptRecord?.(raw)) return share(raw as StoredEntity);
+    if (acceptRecord?.(raw)) return deepFreezeSharingEmpty(share(raw as StoredEntity));
     const r = StoredEntity.safeParse(raw);
     if (!r.success) {
       const id = (raw as { id?: string })?.id ?? `#${i}`;
       throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
     }
-    return r.data;
+    return deepFreezeSharingEmpty(r.data);
   };
   // Record by record (a 100 MB file parsed whole grows the heap to several times what is kept);
   // anything but `{..., "entities": [...]}` is parsed whole, which also reports invalid JSON.
