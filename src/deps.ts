@@ -5,6 +5,7 @@
  * in the shared database, the catalogue read-only in memory from data/ as on every instance.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { Config } from './config.js';
 import { adoptionOf, buildIntelligence, referenceYear, type Intelligence } from './domain/analytics/document.js';
 import type { Adoption } from './domain/analytics/adoption.js';
@@ -32,6 +33,7 @@ import { AnswerCache } from './store/answer-cache.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/catalogue-data.js';
+import { IndexBuild, type IndexBuildOptions } from './store/search-index-build.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
 import { StoreOutages } from './store/outage.js';
@@ -59,8 +61,10 @@ export interface Deps {
   /** Keyed digests (server secret): e-mails, keys, pay-page tokens. */
   digests: KeyedDigests;
   /**
-   * Settles when the store is bound to the server secret (legacy digests re-keyed); rejects when
-   * the database was keyed with another secret. Servers await it before serving.
+   * Settles when the store is bound to the server secret (legacy digests re-keyed) and the search
+   * index is built (a large catalogue's is finished on a worker thread after buildDeps returns);
+   * rejects when the database was keyed with another secret or the index could not be built.
+   * Servers await it before serving.
    */
   ready: Promise<void>;
   /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
@@ -113,6 +117,13 @@ export interface BuildOptions {
    * at start).
    */
   deferCatalogue?: boolean;
+  /**
+   * Build the search index on a worker thread while the catalogue is read: true (or the worker's
+   * options: tests) / false, or by default when data/catalogue/entities.json is large
+   * (INDEX_WORKER_MIN_BYTES). Never with `catalogueData` or `deferCatalogue` (the index is then
+   * built on the calling thread).
+   */
+  indexWorker?: boolean | IndexBuildOptions;
 }
 
 /** The shipped registries: small files, always read at start. */
@@ -129,6 +140,8 @@ interface CatalogueParts {
   ossCount: number;
   catalogue: MemoryCatalogue;
   index: SearchIndex;
+  /** Settles when the index is built (at once unless it is built on a worker); rejects with its failure. */
+  indexReady: Promise<void>;
   specs: SpecIndex;
   ossLayer: WhereUsedLayer;
   analytics: Intelligence;
@@ -140,6 +153,8 @@ interface LoadedData {
   lazyBuildListeners: Set<(built: LazyBuild) => void>;
   /** The catalogue parts, built on the first call (given the store's probe); the same object after. */
   catalogueParts: (probe: () => void) => CatalogueParts;
+  /** Stops what the load started (the index's worker) when the start fails before the parts are built. */
+  discard(): void;
 }
 
 function loadRegistries(config: Config): Registries {
@@ -154,9 +169,26 @@ function loadRegistries(config: Config): Registries {
 function buildCatalogueParts(
   config: Config,
   opts: BuildOptions,
+  registries: Registries,
+  probe: () => void,
+  built: (b: LazyBuild) => void,
+  indexBuild: IndexBuild | null,
+): CatalogueParts {
+  try {
+    return catalogueParts(config, opts, registries, probe, built, indexBuild);
+  } catch (err) {
+    indexBuild?.abandon();
+    throw err;
+  }
+}
+
+function catalogueParts(
+  config: Config,
+  opts: BuildOptions,
   { knowledge, manufacturers }: Registries,
   probe: () => void,
   built: (b: LazyBuild) => void,
+  indexBuild: IndexBuild | null,
 ): CatalogueParts {
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
@@ -182,7 +214,10 @@ function buildCatalogueParts(
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
   // is open), so a closed store answers store_unavailable, never an empty result.
   const catalogue = new MemoryCatalogue(data, oss, probe);
-  const index = new SearchIndex(catalogue.sortedRecords); // already in id order: not sorted again
+  // On a worker (large catalogues): it has tokenised the records while they were read; the rest of
+  // this function runs while it finishes. Else here, over the sorted records (not sorted again).
+  indexBuild?.complete(catalogue.sortedRecords);
+  const ownIndex = indexBuild ? null : new SearchIndex(catalogue.sortedRecords);
   // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
   // Its rows and same_as links are built on first use (SpecIndex).
   const specs = new SpecIndex(data.entities, {
@@ -196,7 +231,10 @@ function buildCatalogueParts(
     data,
     ossCount: oss.length,
     catalogue,
-    index,
+    get index() {
+      return ownIndex ?? indexBuild!.index();
+    },
+    indexReady: indexBuild?.ready ?? Promise.resolve(),
     specs,
     ossLayer,
     get analytics() {
@@ -210,8 +248,17 @@ function buildCatalogueParts(
  * fast; the catalogue file too unless deferred (then it is read on the first catalogue call).
  */
 function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedData {
-  const data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir));
-  const registries = loadRegistries(config);
+  const indexBuild = defer || opts.catalogueData ? null : IndexBuild.forFile(path.join(config.dataDir, 'catalogue/entities.json'), opts.indexWorker);
+  let data: CatalogueData | null = null;
+  let registries: Registries;
+  try {
+    data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir, indexBuild ?? undefined));
+    indexBuild?.end();
+    registries = loadRegistries(config);
+  } catch (err) {
+    indexBuild?.abandon();
+    throw err;
+  }
   const lazyBuildListeners = new Set<(b: LazyBuild) => void>();
   const notify = (b: LazyBuild) => {
     for (const listener of lazyBuildListeners) listener(b);
@@ -220,8 +267,21 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedDat
   return {
     registries,
     lazyBuildListeners,
-    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify)),
+    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify, indexBuild)),
+    discard: () => {
+      if (built === null) indexBuild?.abandon();
+    },
   };
+}
+
+/** fn(), stopping what loadData started (the index's worker) when it throws. */
+function discardOnThrow<T>(loaded: LoadedData, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    loaded.discard();
+    throw err;
+  }
 }
 
 function replayPolicy(config: Config) {
@@ -239,8 +299,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   if (config.databaseUrl) throw new Error('buildDeps: a PostgreSQL database URL is set; use openDeps()');
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts, opts.deferCatalogue === true);
-  const digests = keyedDigests(config, log);
-  const db: Db = openDb(config.dbPath, { synchronous: config.sqliteSynchronous });
+  const { digests, db } = discardOnThrow(loaded, () => ({ digests: keyedDigests(config, log), db: openDb(config.dbPath, { synchronous: config.sqliteSynchronous }) }));
   // Rate-limit windows on their own connection at NORMAL: every free HTTP call writes one, and a
   // flush to disk per free call (about 8 ms on a loaded VM disk, blocking the event loop) buys
   // nothing for a window. Money (ledger, accounts, orders) stays on the FULL connection.
@@ -272,6 +331,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   } catch (err) {
     windows?.close(); // nothing half-open is left behind
     db.close();
+    loaded.discard();
     throw err;
   }
 }
@@ -292,7 +352,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
   const { pgAccountStores } = await import('./store/pg-ledger.js');
   const log = opts.log ?? createLogger(config.logLevel);
   const loaded = loadData(config, opts, false);
-  const digests = keyedDigests(config, log);
+  const digests = discardOnThrow(loaded, () => keyedDigests(config, log));
   const where = redactUrl(config.databaseUrl);
   const outages = new StoreOutages(log);
   const pool = createPgPool(config.databaseUrl, {
@@ -328,6 +388,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     }, digests);
   } catch (err) {
     await pool.end().catch(() => {});
+    loaded.discard();
     throw err;
   }
 }
@@ -354,12 +415,16 @@ function wire(
     }
     return p;
   };
-  if (!deferCatalogue) parts();
+  // The search index may still be building on its worker: `ready` waits for it (servers listen after).
+  const indexReady = deferCatalogue ? Promise.resolve() : parts().indexReady;
+  indexReady.catch((err: unknown) => log.error('search index could not be built', { error: err instanceof Error ? err.message : String(err) }));
   const clock = opts.clock ?? systemClock;
-  const ready = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy), persistSecret).then((r) => {
+  const keyed = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy), persistSecret).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
   });
-  ready.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
+  keyed.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
+  const ready = Promise.all([keyed, indexReady]).then(() => undefined);
+  ready.catch(() => {}); // logged above; the server awaits it
   const accounts = new AccountService(stores.ledger, {
     digests,
     get rechargeUrl() {

@@ -13,12 +13,11 @@
  *   value and the setting that raises it.
  * - A worker's stdout and stderr go to the process's stderr: on stdio, stdout is the protocol.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { DomainError, type ErrorCode } from '../domain/shared/errors.js';
 import type { Logger } from '../log.js';
+import { startWorkerModule } from '../worker-thread.js';
 import type { Knowledge } from '../store/datasets.js';
 import type { JobFailure, JobMessage, WorkerData, WorkerMessage } from './protocol.js';
 import type { JobKind, JobOptions, JobPayloads, JobRunner, PoolLimits, PoolStats } from './types.js';
@@ -79,15 +78,8 @@ interface Slot {
 export type WorkerFactory = (data: WorkerData, resourceLimits: NonNullable<ConstructorParameters<typeof Worker>[1]>['resourceLimits']) => Worker;
 
 /** The worker entry next to this module: worker.js when built, worker.ts from source (tests, tsx). */
-export const startJobWorker: WorkerFactory = (data, resourceLimits) => {
-  const opts = { workerData: data, resourceLimits, stdout: true, stderr: true } as const;
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./worker.js', import.meta.url), opts);
-  // From source: the worker registers tsx's loader before importing the TypeScript entry.
-  // tsx's ESM API (the require condition resolves to its CommonJS twin beside it).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`, { ...opts, eval: true });
-};
+export const startJobWorker: WorkerFactory = (data, resourceLimits) =>
+  startWorkerModule(import.meta.url, 'worker', { workerData: data, resourceLimits, stdout: true, stderr: true });
 
 export class WorkerPool implements JobRunner {
   private readonly slots: Slot[] = [];

@@ -13,6 +13,7 @@ import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { readJsonRecords } from './json-records.js';
+import type { RecordObserver } from './search-index-build.js';
 import { compileAcceptor } from './zod-acceptor.js';
 
 export const CatalogueFile = z.object({
@@ -82,8 +83,9 @@ function sharedValues(): (e: StoredEntity) => StoredEntity {
 /**
  * Reads and validates data/catalogue/. Throws with the offending record id on invalid data. The
  * records come back deep-frozen (frozen as they are read: one walk over each while it is fresh).
+ * `observer` is handed each record as it is read (the search index's worker build).
  */
-export function readCatalogueData(dataDir: string): CatalogueData {
+export function readCatalogueData(dataDir: string, observer?: RecordObserver): CatalogueData {
   const dir = path.join(dataDir, 'catalogue');
   const entFile = path.join(dir, 'entities.json');
   const catFile = path.join(dir, 'categories.json');
@@ -97,13 +99,18 @@ export function readCatalogueData(dataDir: string): CatalogueData {
   const share = sharedValues();
   const validate = (raw: unknown, i: number): StoredEntity => {
     // A record the fast acceptor takes is exactly what zod would give back (src/store/zod-acceptor.ts).
-    if (acceptRecord?.(raw)) return deepFreezeSharingEmpty(share(raw as StoredEntity));
-    const r = StoredEntity.safeParse(raw);
-    if (!r.success) {
-      const id = (raw as { id?: string })?.id ?? `#${i}`;
-      throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    let e: StoredEntity;
+    if (acceptRecord?.(raw)) e = deepFreezeSharingEmpty(share(raw as StoredEntity));
+    else {
+      const r = StoredEntity.safeParse(raw);
+      if (!r.success) {
+        const id = (raw as { id?: string })?.id ?? `#${i}`;
+        throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+      }
+      e = deepFreezeSharingEmpty(r.data);
     }
-    return deepFreezeSharingEmpty(r.data);
+    observer?.record(e);
+    return e;
   };
   // Record by record (a 100 MB file parsed whole grows the heap to several times what is kept);
   // anything but `{..., "entities": [...]}` is parsed whole, which also reports invalid JSON.
@@ -114,6 +121,7 @@ export function readCatalogueData(dataDir: string): CatalogueData {
   if (members) {
     file = CatalogueFile.parse({ ...members, entities: [] });
   } else {
+    observer?.restart(); // the records seen so far are read again
     file = CatalogueFile.parse(JSON.parse(bytes.toString('utf8')));
     entities = file.entities.map(validate);
   }

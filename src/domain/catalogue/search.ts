@@ -187,16 +187,149 @@ class TokenInterner {
   }
 }
 
-function fieldTexts(e: StoredEntity): Record<SearchField, string> {
+/** The searched texts of a record, in SEARCH_FIELDS order (the first is its id). */
+export function searchTexts(e: StoredEntity): string[] {
   const na = (s: string | null) => (s && s !== 'N/A' ? s : '');
-  return {
-    id: e.id,
-    name: [e.name, e.name_en !== e.name ? e.name_en : ''].join(' '),
-    manufacturer: e.manufacturer ?? '',
-    type: e.type ?? '',
-    application_interface: [...e.applications, na(e.interface), ...e.interfaces, na(e.protocol)].join(' '),
-    description: e.description,
-  };
+  return [
+    e.id,
+    [e.name, e.name_en !== e.name ? e.name_en : ''].join(' '),
+    e.manufacturer ?? '',
+    e.type ?? '',
+    [...e.applications, na(e.interface), ...e.interfaces, na(e.protocol)].join(' '),
+    e.description,
+  ];
+}
+
+/**
+ * The postings of an index (SearchIndex's fields of the same names): plain data, typed arrays
+ * and strings, so they can be built elsewhere (a worker thread) and handed over.
+ */
+export interface SearchPostings {
+  /** Sorted vocabulary; token number = position. */
+  vocab: string[];
+  /** Inverted: postings of token t are postDoc/postField[tokStart[t] .. tokStart[t+1]). */
+  tokStart: Int32Array;
+  postDoc: Int32Array;
+  postField: Uint8Array;
+  /** Forward: pairs of document d are docTok/docField[docStart[d] .. docStart[d+1]). */
+  docStart: Int32Array;
+  docTok: Int32Array;
+  docField: Uint8Array;
+}
+
+/** Everything an index is made of: its documents in number (id) order and their postings. */
+export interface SearchIndexParts extends SearchPostings {
+  ids: string[];
+  quarantine: Uint8Array;
+  categories: string[];
+}
+
+/**
+ * Builds the postings from the documents' texts (searchTexts), added one document at a time in
+ * any order; `finish` numbers the documents in id order (the first text of each is its id), as
+ * SearchIndex numbers them. Per document: its unique (token, field) pairs, tokens numbered in order
+ * of first sight, renumbered once the vocabulary is sorted.
+ */
+export class PostingsBuilder {
+  private readonly interner = new TokenInterner();
+  private readonly ids: string[] = [];
+  /** Pairs of the n-th added document: pairTok/pairField[addedStart[n] .. addedStart[n+1]). */
+  private addedStart = new Int32Array(1024);
+  private pairTok = new Int32Array(1 << 12);
+  private pairField = new Uint8Array(1 << 12);
+  private p = 0;
+  private readonly found: number[] = [];
+  /** Per token number: the last (document, field) stamp it was counted in (once per field). */
+  private countedIn = new Int32Array(1 << 12);
+  private stamp = 0;
+
+  /** Documents added so far. */
+  get added(): number {
+    return this.ids.length;
+  }
+
+  /** Adds a document: its texts in SEARCH_FIELDS order (searchTexts). */
+  add(texts: readonly string[]): void {
+    const interner = this.interner;
+    const found = this.found;
+    const n = this.ids.length;
+    if (n + 1 >= this.addedStart.length) this.addedStart = grownInt32(this.addedStart, n + 2);
+    this.addedStart[n] = this.p;
+    this.ids.push(texts[0]!);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      found.length = 0;
+      interner.scan(texts[f]!, found);
+      this.stamp++;
+      if (interner.tokens.length > this.countedIn.length) this.countedIn = grownInt32(this.countedIn, interner.tokens.length);
+      const countedIn = this.countedIn;
+      for (let i = 0; i < found.length; i++) {
+        const k = found[i]!;
+        if (countedIn[k] === this.stamp) continue;
+        countedIn[k] = this.stamp;
+        if (this.p === this.pairTok.length) {
+          this.pairTok = grownInt32(this.pairTok, this.p + 1);
+          const grownField = new Uint8Array(this.pairTok.length);
+          grownField.set(this.pairField);
+          this.pairField = grownField;
+        }
+        this.pairTok[this.p] = k;
+        this.pairField[this.p] = f;
+        this.p++;
+      }
+    }
+    this.addedStart[n + 1] = this.p;
+  }
+
+  /**
+   * The postings, documents numbered in id order, and that order: order[d] is the position (in the
+   * order added) of document d; null when they were added in id order.
+   */
+  finish(): { postings: SearchPostings; order: Int32Array | null } {
+    const n = this.ids.length;
+    const sorted = idOrderOf(this.ids);
+    const seenTokens = this.interner.tokens;
+    const byText = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
+    const vocab = byText.map((i) => seenTokens[i]!);
+    const renumber = new Int32Array(byText.length);
+    byText.forEach((k, t) => (renumber[k] = t));
+
+    const pairs = this.p;
+    const docStart = new Int32Array(n + 1);
+    const docTok = new Int32Array(pairs);
+    const docField = new Uint8Array(pairs);
+    const counts = new Int32Array(vocab.length + 1);
+    for (let d = 0, q = 0; d < n; d++) {
+      docStart[d] = q;
+      const a = sorted === null ? d : sorted[d]!;
+      for (let at = this.addedStart[a]!, end = this.addedStart[a + 1]!; at < end; at++, q++) {
+        const t = renumber[this.pairTok[at]!]!;
+        docTok[q] = t;
+        docField[q] = this.pairField[at]!;
+        counts[t + 1]++;
+      }
+    }
+    docStart[n] = pairs;
+    const tokStart = new Int32Array(vocab.length + 1);
+    for (let t = 0; t < vocab.length; t++) tokStart[t + 1] = tokStart[t]! + counts[t + 1]!;
+    const postDoc = new Int32Array(pairs);
+    const postField = new Uint8Array(pairs);
+    const fill = tokStart.slice(0, vocab.length);
+    for (let d = 0; d < n; d++) {
+      for (let q = docStart[d]!; q < docStart[d + 1]!; q++) {
+        const at = fill[docTok[q]!]!++;
+        postDoc[at] = d;
+        postField[at] = docField[q]!;
+      }
+    }
+    return { postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, order: sorted === null ? null : Int32Array.from(sorted) };
+  }
+}
+
+/** A copy of `a` at least `min` long (doubling). */
+function grownInt32(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(Math.max(min, a.length * 2));
+  grown.set(a);
+  return grown;
 }
 
 export interface SearchMatch {
@@ -286,89 +419,37 @@ export class SearchIndex {
   private sortKeys: Float64Array | null = null;
   private query_ = 0;
 
-  constructor(entities: readonly StoredEntity[]) {
-    const docs = sortedById(entities);
-    const n = docs.length;
-    this.ids = docs.map((e) => e.id);
-    this.quarantine = Uint8Array.from(docs, (e) => (e.quarantine ? 1 : 0));
-    this.categories = docs.map((e) => e.category);
-
-    // Per document: unique (token, field) pairs, tokens numbered in order of first sight
-    // (renumbered below once the vocabulary is sorted).
-    const interner = new TokenInterner();
-    const docStart = new Int32Array(n + 1);
-    let pairTok: Int32Array = new Int32Array(Math.max(16, n * 8));
-    let pairField: Uint8Array = new Uint8Array(pairTok.length);
-    let p = 0;
-    const found: number[] = [];
-    /** Per token number: the last (document, field) stamp it was counted in (once per field). */
-    let countedIn = new Int32Array(1 << 12);
-    let stamp = 0;
-    for (let d = 0; d < n; d++) {
-      docStart[d] = p;
-      const texts = fieldTexts(docs[d]!);
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        found.length = 0;
-        interner.scan(texts[SEARCH_FIELDS[f]], found);
-        stamp++;
-        if (interner.tokens.length > countedIn.length) {
-          const grown = new Int32Array(Math.max(interner.tokens.length, countedIn.length * 2));
-          grown.set(countedIn);
-          countedIn = grown;
-        }
-        for (let i = 0; i < found.length; i++) {
-          const k = found[i]!;
-          if (countedIn[k] === stamp) continue;
-          countedIn[k] = stamp;
-          if (p === pairTok.length) {
-            const grownTok = new Int32Array(p * 2);
-            grownTok.set(pairTok);
-            pairTok = grownTok;
-            const grownField = new Uint8Array(p * 2);
-            grownField.set(pairField);
-            pairField = grownField;
-          }
-          pairTok[p] = k;
-          pairField[p] = f;
-          p++;
-        }
-      }
-    }
-    docStart[n] = p;
-    const seenTokens = interner.tokens;
-    const order = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
-    this.vocab = Object.freeze(order.map((i) => seenTokens[i]!));
-    const renumber = new Int32Array(order.length);
-    order.forEach((k, t) => (renumber[k] = t));
-
-    const pairs = p;
-    this.docStart = docStart;
-    this.docTok = new Int32Array(pairs);
-    this.docField = pairField.slice(0, pairs);
-    const counts = new Int32Array(this.vocab.length + 1);
-    for (let q = 0; q < pairs; q++) {
-      const t = renumber[pairTok[q]!]!;
-      this.docTok[q] = t;
-      counts[t + 1]++;
-    }
-    this.tokStart = new Int32Array(this.vocab.length + 1);
-    for (let t = 0; t < this.vocab.length; t++) this.tokStart[t + 1] = this.tokStart[t] + counts[t + 1];
-    this.postDoc = new Int32Array(pairs);
-    this.postField = new Uint8Array(pairs);
-    const fill = this.tokStart.slice(0, this.vocab.length);
-    for (let d = 0; d < n; d++) {
-      for (let q = this.docStart[d]; q < this.docStart[d + 1]; q++) {
-        const at = fill[this.docTok[q]]++;
-        this.postDoc[at] = d;
-        this.postField[at] = this.docField[q];
-      }
-    }
+  /** The index of the records (any order: documents are numbered in id order), or of parts built elsewhere (fromParts). */
+  constructor(source: readonly StoredEntity[] | SearchIndexParts) {
+    const parts = isParts(source) ? checkedParts(source) : partsOf(source);
+    this.ids = parts.ids;
+    this.quarantine = parts.quarantine;
+    this.categories = parts.categories;
+    this.vocab = Object.freeze(parts.vocab);
+    this.tokStart = parts.tokStart;
+    this.postDoc = parts.postDoc;
+    this.postField = parts.postField;
+    this.docStart = parts.docStart;
+    this.docTok = parts.docTok;
+    this.docField = parts.docField;
+    const n = this.ids.length;
     this.epoch = new Int32Array(n);
     this.hits = new Int32Array(n);
     this.score = new Int32Array(n);
     this.termBest = new Int32Array(n);
     this.mask = new Uint8Array(n);
     this.cand = new Int32Array(n);
+  }
+
+  /** The index made of parts built elsewhere (a PostingsBuilder's postings over the same records, with documentsOf them). */
+  static fromParts(parts: SearchIndexParts): SearchIndex {
+    return new SearchIndex(parts);
+  }
+
+  /** What the index is made of (its arrays themselves, not copies: read them, never change them). */
+  parts(): SearchIndexParts {
+    const { ids, quarantine, categories, tokStart, postDoc, postField, docStart, docTok, docField } = this;
+    return { ids, quarantine, categories, vocab: [...this.vocab], tokStart, postDoc, postField, docStart, docTok, docField };
   }
 
   get size(): number {
@@ -590,6 +671,40 @@ export class SearchIndex {
   }
 }
 
+/** The documents of an index over `docs` (already in id order): ids, quarantine flags, categories. */
+export function documentsOf(docs: readonly StoredEntity[]): Pick<SearchIndexParts, 'ids' | 'quarantine' | 'categories'> {
+  return { ids: docs.map((e) => e.id), quarantine: Uint8Array.from(docs, (e) => (e.quarantine ? 1 : 0)), categories: docs.map((e) => e.category) };
+}
+
+function partsOf(entities: readonly StoredEntity[]): SearchIndexParts {
+  const docs = sortedById(entities);
+  const builder = new PostingsBuilder();
+  for (const e of docs) builder.add(searchTexts(e));
+  return { ...documentsOf(docs), ...builder.finish().postings };
+}
+
+function isParts(source: readonly StoredEntity[] | SearchIndexParts): source is SearchIndexParts {
+  return !Array.isArray(source);
+}
+
+/** Parts handed over from elsewhere whose arrays fit one another (a mismatch is a bug: refused rather than answering wrong). */
+function checkedParts(p: SearchIndexParts): SearchIndexParts {
+  const n = p.ids.length;
+  const pairs = p.docTok.length;
+  const fits =
+    p.quarantine.length === n &&
+    p.categories.length === n &&
+    p.docStart.length === n + 1 &&
+    p.docStart[n] === pairs &&
+    p.docField.length === pairs &&
+    p.postDoc.length === pairs &&
+    p.postField.length === pairs &&
+    p.tokStart.length === p.vocab.length + 1 &&
+    p.tokStart[p.vocab.length] === pairs;
+  if (!fits) throw new Error('SearchIndex.fromParts: the parts do not fit together (documents, pairs and vocabulary differ in size)');
+  return p;
+}
+
 /** Heap whose root is the element for which `top(root, x)` holds against every other x. */
 function siftUp(h: number[], i: number, top: (a: number, b: number) => boolean): void {
   const x = h[i];
@@ -630,22 +745,32 @@ export function sortedById<T extends { id: string }>(items: readonly T[]): T[] {
 
 /** sortedById, with the sorted records' ids lower-cased (lower[i] is sorted[i].id lower-cased). */
 export function idOrder<T extends { id: string }>(items: readonly T[]): { sorted: T[]; lower: string[] } {
-  const lower = items.map((x) => x.id.toLowerCase());
-  // Already in id order (the catalogue hands its sorted records to the index): one pass.
+  const ids = items.map((x) => x.id);
+  const lower = ids.map((id) => id.toLowerCase());
+  const order = idOrderOf(ids, lower);
+  if (order === null) return { sorted: [...items], lower };
+  return { sorted: order.map((i) => items[i]!), lower: order.map((i) => lower[i]!) };
+}
+
+/**
+ * The positions of `ids` in id order (a stable sort: equal ids keep their order), or null when they
+ * are in id order already (the catalogue hands its sorted records to the index: one pass).
+ */
+function idOrderOf(ids: readonly string[], lower: readonly string[] = ids.map((id) => id.toLowerCase())): number[] | null {
   let sorted = true;
-  for (let i = 1; i < items.length && sorted; i++) {
+  for (let i = 1; i < ids.length && sorted; i++) {
     const a = lower[i - 1]!;
     const b = lower[i]!;
-    sorted = a < b || (a === b && cmpStr(items[i - 1]!.id, items[i]!.id) <= 0);
+    sorted = a < b || (a === b && cmpStr(ids[i - 1]!, ids[i]!) <= 0);
   }
-  if (sorted) return { sorted: [...items], lower };
-  const order = items.map((_, i) => i);
+  if (sorted) return null;
+  const order = ids.map((_, i) => i);
   order.sort((i, j) => {
     const a = lower[i]!;
     const b = lower[j]!;
-    return a < b ? -1 : a > b ? 1 : cmpStr(items[i]!.id, items[j]!.id);
+    return a < b ? -1 : a > b ? 1 : cmpStr(ids[i]!, ids[j]!);
   });
-  return { sorted: order.map((i) => items[i]!), lower: order.map((i) => lower[i]!) };
+  return order;
 }
 
 /** Id order: case-insensitive, then exact (the store's id_lower order). */

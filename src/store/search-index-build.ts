@@ -1,0 +1,231 @@
+/**
+ * The search index of a large catalogue, built on a worker thread while the main thread reads the
+ * catalogue and builds everything else from it.
+ *
+ * Each record is handed over as it is read (validated and frozen, as the catalogue keeps it): its
+ * searched texts (searchTexts) are batched and posted to the worker, which tokenises them while the
+ * main thread goes on parsing. After the last record the worker numbers the documents in id order
+ * and answers with the postings, their typed arrays transferred (no copy). The main thread adds
+ * the documents' ids, quarantine flags and categories from its own sorted records and checks that
+ * the worker numbered the documents as the catalogue sorts them: the index is the one
+ * `new SearchIndex(records)` builds on the main thread (test/store/search-index-build.test.ts).
+ *
+ * Readiness: `ready` settles when the index is built, or rejects with the worker's error (or its
+ * exit); servers await it (through Deps.ready) before they listen. `index()` asked before that
+ * blocks until the worker answers (Atomics.wait), so no caller ever sees a missing index.
+ */
+import fs from 'node:fs';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worker } from 'node:worker_threads';
+import type { StoredEntity } from '../domain/catalogue/entity.js';
+import { documentsOf, SEARCH_FIELDS, SearchIndex, searchTexts, type SearchPostings } from '../domain/catalogue/search.js';
+import { startWorkerModule } from '../worker-thread.js';
+
+/** A catalogue file at least this large gets its index built on a worker (below, starting one costs more than it saves). */
+export const INDEX_WORKER_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Documents per batch posted to the worker: its texts (~40 KB here) stay a young string, collected
+ * at once (a batch string over ~128 KB would be allocated in the old generation and stay until a full collection).
+ */
+const BATCH_DOCS = 256;
+
+/** How long `index()` blocks for a worker that does not answer before giving up (it has died without a word). */
+const SYNC_WAIT_MS = 300_000;
+
+/** What the worker is given (workerData). */
+export interface IndexWorkerData {
+  /** Where it answers (one message: IndexWorkerAnswer). */
+  reply: MessagePort;
+  /** Int32 slot 0 set to 1 and notified once it has answered. */
+  signal: SharedArrayBuffer;
+}
+
+export type IndexWorkerMessage = { kind: 'batch'; texts: string; lengths: Int32Array } | { kind: 'finish' };
+
+export type IndexWorkerAnswer = { ok: true; postings: SearchPostings; order: Int32Array | null } | { ok: false; message: string };
+
+/** Receives the catalogue's records as they are read (readCatalogueData). */
+export interface RecordObserver {
+  record(e: StoredEntity): void;
+  /** The records are read again from the first (the file is parsed whole after all): forget those seen. */
+  restart(): void;
+}
+
+export interface IndexBuildOptions {
+  /** The worker's heap limits (tests). */
+  resourceLimits?: ResourceLimits;
+}
+
+export class IndexBuild implements RecordObserver {
+  /** Settles when the index is built; rejects with the worker's failure. Always handled (no unhandled rejection). */
+  readonly ready: Promise<void>;
+  private worker: Worker | null;
+  private readonly reply: MessagePort;
+  private readonly state: Int32Array;
+  /** The batch's texts, concatenated. */
+  private texts = '';
+  private lengths = new Int32Array(BATCH_DOCS * SEARCH_FIELDS.length);
+  private inBatch = 0;
+  /** The records added, in the order read. */
+  private records: StoredEntity[] = [];
+  /** The catalogue's records in id order (complete()). */
+  private sorted: readonly StoredEntity[] | null = null;
+  /** The worker's answer, kept until the sorted records are known. */
+  private answer: IndexWorkerAnswer | null = null;
+  private built: SearchIndex | null = null;
+  private failure: Error | null = null;
+  /** Abandoned (the records are read again, or the start failed): the worker is stopped; complete() builds the index on the main thread. */
+  private abandoned = false;
+  private settle!: (err: Error | null) => void;
+
+  /**
+   * An index build on a worker when the catalogue file at `entitiesFile` is large enough, else
+   * null; `choice`: always (true, or the worker's options) or never (false).
+   */
+  static forFile(entitiesFile: string, choice?: boolean | IndexBuildOptions): IndexBuild | null {
+    if (choice === false) return null;
+    if (choice === undefined && (fs.statSync(entitiesFile, { throwIfNoEntry: false })?.size ?? 0) < INDEX_WORKER_MIN_BYTES) return null;
+    return new IndexBuild(typeof choice === 'object' ? choice : {});
+  }
+
+  private constructor(opts: IndexBuildOptions) {
+    const { port1, port2 } = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    this.reply = port1;
+    this.state = new Int32Array(signal);
+    const data: IndexWorkerData = { reply: port2, signal };
+    // Stopped (terminated) as soon as it has answered, failed or been abandoned.
+    this.worker = startWorkerModule(import.meta.url, 'search-index-worker', { workerData: data, transferList: [port2], resourceLimits: opts.resourceLimits });
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.settle = (err) => (err ? reject(err) : resolve());
+    });
+    this.ready.catch(() => {});
+    port1.on('message', (m: IndexWorkerAnswer) => this.received(m));
+    this.worker.on('error', (err) => this.fail(new Error(`the search index could not be built on its worker thread: ${err.message}`)));
+    this.worker.on('exit', (code) => {
+      if (this.answer !== null) return;
+      // Its answer may still wait on the port (the worker ends as soon as it has posted it).
+      const m = receiveMessageOnPort(this.reply);
+      if (m) this.received(m.message as IndexWorkerAnswer);
+      else this.fail(new Error(`the search index's worker thread stopped (exit code ${code}) before it answered`));
+    });
+  }
+
+  record(e: StoredEntity): void {
+    if (this.abandoned) return;
+    this.records.push(e);
+    const texts = searchTexts(e);
+    const at = this.inBatch * SEARCH_FIELDS.length;
+    for (let f = 0; f < texts.length; f++) {
+      this.texts += texts[f]!;
+      this.lengths[at + f] = texts[f]!.length;
+    }
+    if (++this.inBatch === BATCH_DOCS) this.flush();
+  }
+
+  restart(): void {
+    this.abandon();
+  }
+
+  /** Every record is read: the worker numbers the documents and answers with the postings. */
+  end(): void {
+    if (this.abandoned) return;
+    this.flush();
+    this.post({ kind: 'finish' });
+  }
+
+  /**
+   * The catalogue's records (the same records) in id order: the index is assembled from them and
+   * the worker's answer (now, or when it arrives). After abandon(): built here, on the main thread.
+   */
+  complete(sorted: readonly StoredEntity[]): void {
+    this.sorted = sorted;
+    if (this.abandoned && !this.built && !this.failure) {
+      this.built = new SearchIndex(sorted);
+      this.settle(null);
+    } else if (this.answer) this.assemble();
+  }
+
+  /** The index, blocking until the worker answers when it has not yet (complete() first). Throws the build's failure. */
+  index(): SearchIndex {
+    if (this.sorted === null) throw new Error('IndexBuild.index() before complete()');
+    const deadline = Date.now() + SYNC_WAIT_MS;
+    while (!this.built && !this.failure) {
+      const m = receiveMessageOnPort(this.reply);
+      if (m) this.received(m.message as IndexWorkerAnswer);
+      // The worker posts its answer, then signals: a signal without a message is a broken promise.
+      else if (Atomics.load(this.state, 0) === 1) this.fail(new Error("the search index's worker thread signalled an answer that did not arrive"));
+      else if (Atomics.wait(this.state, 0, 0, 1000) === 'timed-out' && Date.now() > deadline) {
+        this.fail(new Error(`the search index's worker thread did not answer within ${SYNC_WAIT_MS / 1000} s`));
+      }
+    }
+    if (this.failure) throw this.failure;
+    return this.built!;
+  }
+
+  /** Stops the worker; complete() then builds the index on the main thread. */
+  abandon(): void {
+    if (this.abandoned || this.built || this.failure) return;
+    this.abandoned = true;
+    this.records = [];
+    this.texts = '';
+    this.stop();
+  }
+
+  private flush(): void {
+    if (this.inBatch === 0) return;
+    const lengths = this.lengths.slice(0, this.inBatch * SEARCH_FIELDS.length);
+    this.post({ kind: 'batch', texts: this.texts, lengths }, [lengths.buffer]);
+    this.texts = '';
+    this.inBatch = 0;
+  }
+
+  private post(m: IndexWorkerMessage, transfer: ArrayBuffer[] = []): void {
+    this.worker?.postMessage(m, transfer);
+  }
+
+  private received(m: IndexWorkerAnswer): void {
+    if (this.answer || this.abandoned) return;
+    this.answer = m;
+    this.stop();
+    if (!m.ok) this.fail(new Error(`the search index could not be built on its worker thread: ${m.message}`));
+    else if (this.sorted) this.assemble();
+  }
+
+  /** The index from the worker's postings and the catalogue's own sorted records, checked to be numbered alike. */
+  private assemble(): void {
+    const answer = this.answer;
+    const sorted = this.sorted;
+    if (!answer?.ok || !sorted || this.built || this.failure) return;
+    const { postings, order } = answer;
+    const n = this.records.length;
+    let same = sorted.length === n && (order === null || order.length === n);
+    for (let d = 0; same && d < n; d++) same = sorted[d] === this.records[order === null ? d : order[d]!];
+    if (!same) {
+      this.fail(new Error('the search index built on its worker thread numbers the records differently from the catalogue'));
+      return;
+    }
+    try {
+      this.built = SearchIndex.fromParts({ ...documentsOf(sorted), ...postings });
+    } catch (err) {
+      this.fail(err as Error);
+      return;
+    }
+    this.records = [];
+    this.settle(null);
+  }
+
+  private fail(err: Error): void {
+    if (this.built || this.failure || this.abandoned) return;
+    this.failure = err;
+    this.stop();
+    this.settle(err);
+  }
+
+  private stop(): void {
+    const w = this.worker;
+    this.worker = null;
+    this.reply.close();
+    if (w) void w.terminate();
+  }
+}

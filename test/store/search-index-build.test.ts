@@ -1,0 +1,185 @@
+/**
+ * The search index built on a worker thread while the catalogue is read (large catalogues) is the
+ * index the main thread builds from the same validated records: the same arrays and the same
+ * answers, on the shipped catalogue and on a larger generated one in shuffled order. A server does
+ * not answer before it is built; a worker that fails fails the start with a clear error.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildDeps, type Deps } from '../../src/deps.js';
+import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import { SearchIndex, sortedById, tokenize } from '../../src/domain/catalogue/search.js';
+import { startHttpServer } from '../../src/http/app.js';
+import { silentLogger } from '../../src/log.js';
+import { readCatalogueData } from '../../src/store/catalogue-data.js';
+import { IndexBuild, type IndexBuildOptions } from '../../src/store/search-index-build.js';
+import { testConfig } from '../support/deps.js';
+import { rng } from '../support/rng.js';
+
+const DATA = path.resolve(import.meta.dirname, '../../data');
+const shipped = JSON.parse(fs.readFileSync(path.join(DATA, 'catalogue/entities.json'), 'utf8')) as { meta: Record<string, unknown>; entities: StoredEntity[] };
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A data directory like the shipped one, with `entitiesJson` as its catalogue file. */
+function dataDirWith(entitiesJson: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-index-build-'));
+  dirs.push(dir);
+  for (const name of fs.readdirSync(DATA)) if (name !== 'catalogue') fs.symlinkSync(path.join(DATA, name), path.join(dir, name));
+  fs.mkdirSync(path.join(dir, 'catalogue'));
+  fs.copyFileSync(path.join(DATA, 'catalogue/categories.json'), path.join(dir, 'catalogue/categories.json'));
+  fs.writeFileSync(path.join(dir, 'catalogue/entities.json'), entitiesJson);
+  return dir;
+}
+
+/** The shipped records `copies` times (ids suffixed, some names in CJK), in a shuffled order: not in id order. */
+function generated(copies: number): StoredEntity[] {
+  const next = rng(29);
+  const out: StoredEntity[] = [];
+  for (let k = 0; k < copies; k++) {
+    for (const e of shipped.entities) {
+      out.push(k === 0 ? e : { ...e, id: `${e.id}-G${k}`, name: k % 2 ? `${e.name} 谐波减速器 ${k}` : e.name, duplicate_of: e.duplicate_of ? `${e.duplicate_of}-G${k}` : e.duplicate_of });
+    }
+  }
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** A worker heap too small to build the index in. */
+const TINY_HEAP = { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 };
+
+function deps(dataDir: string, indexWorker: boolean | IndexBuildOptions): Deps {
+  return buildDeps(testConfig({ dataDir }), { log: silentLogger, indexWorker });
+}
+
+/** Queries from the index's own words: whole words, prefixes, pairs, CJK inside words. */
+function queries(index: SearchIndex): string[][] {
+  const words = index.words;
+  const out: string[][] = [['谐波'], ['减速器'], ['servo'], ['motor', 'driver'], ['x'], ['1']];
+  for (let i = 0; i < words.length; i += Math.max(1, Math.floor(words.length / 150))) {
+    const w = words[i]!;
+    out.push([w], [w.slice(0, Math.max(1, w.length - 2))], [w, words[(i * 7) % words.length]!]);
+  }
+  return out;
+}
+
+function expectSameIndex(built: SearchIndex, reference: SearchIndex): void {
+  expect(built.parts()).toEqual(reference.parts());
+  for (const terms of queries(reference)) {
+    for (const opts of [{ limit: 20 }, { includeQuarantine: true, offset: 3, limit: 7 }]) expect(built.query(terms, opts), terms.join(' ')).toEqual(reference.query(terms, opts));
+  }
+}
+
+describe('the search index built on a worker thread', () => {
+  it('the shipped catalogue: the same index as the one built on the main thread', async () => {
+    const onWorker = deps(DATA, true);
+    const onMain = deps(DATA, false);
+    try {
+      await Promise.all([onWorker.ready, onMain.ready]);
+      expectSameIndex(onWorker.index, onMain.index);
+      expectSameIndex(onWorker.index, new SearchIndex(readCatalogueData(DATA).entities));
+    } finally {
+      onWorker.close();
+      onMain.close();
+    }
+  });
+
+  it('a larger catalogue read out of id order (the worker numbers documents as the catalogue sorts them)', async () => {
+    const records = generated(4);
+    const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
+    const onWorker = deps(dir, true);
+    try {
+      await onWorker.ready;
+      const reference = new SearchIndex(readCatalogueData(dir).entities);
+      expectSameIndex(onWorker.index, reference);
+      expect(onWorker.index.size).toBe(records.length);
+      // The documents are numbered in id order (what the catalogue lists), not in the file's order.
+      expect(onWorker.index.parts().ids).toEqual(sortedById(records).map((e) => e.id));
+      const hit = onWorker.index.query(tokenize('谐波减速器'), { limit: 5 });
+      expect(hit.total).toBeGreaterThan(0);
+    } finally {
+      onWorker.close();
+    }
+  });
+
+  it('asked for before it is announced ready, the index is waited for, never missing', () => {
+    const onWorker = deps(DATA, true);
+    try {
+      const index = onWorker.index; // synchronously, right after buildDeps
+      expect(index.size).toBe(shipped.entities.length);
+      expectSameIndex(index, new SearchIndex(readCatalogueData(DATA).entities));
+    } finally {
+      onWorker.close();
+    }
+  });
+
+  it('a file read whole after all (the records key twice): the index is built on the main thread, the same', async () => {
+    const records = generated(1);
+    const text = JSON.stringify({ entities: [], meta: shipped.meta }).replace(/\}$/, `,"entities":${JSON.stringify(records)}}`);
+    const dir = dataDirWith(text);
+    const onWorker = deps(dir, true);
+    try {
+      await onWorker.ready;
+      expectSameIndex(onWorker.index, new SearchIndex(records.map((e) => JSON.parse(JSON.stringify(e)) as StoredEntity)));
+    } finally {
+      onWorker.close();
+    }
+  });
+
+  it('a server on it answers searches as one on the main-thread build does', async () => {
+    const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: generated(2) }));
+    const onWorker = deps(dir, true);
+    const onMain = deps(dir, false);
+    let indexBuilt = false;
+    void onWorker.ready.then(() => (indexBuilt = true));
+    const servers = await Promise.all([startHttpServer(onWorker), startHttpServer(onMain)]);
+    expect(indexBuilt).toBe(true); // the server waited for it
+    try {
+      for (const q of ['servo', '谐波', 'motor controller', 'act']) {
+        // The same answer but for each server's own address in its links.
+        const [a, b] = await Promise.all(servers.map((s) => fetch(`${s.url}/api/search?q=${encodeURIComponent(q)}&limit=50`).then(async (r) => ({ status: r.status, body: (await r.text()).replaceAll(s.url, 'BASE') }))));
+        expect(a!.status).toBe(200);
+        expect(JSON.parse(a!.body).meta.total, q).toBeGreaterThan(0);
+        expect(a!.body === b!.body, q).toBe(true);
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+      onWorker.close();
+      onMain.close();
+    }
+  });
+
+  it('a worker that fails (out of memory here) fails the build with a clear error, for `ready` and for the index', async () => {
+    const build = IndexBuild.forFile(path.join(DATA, 'catalogue/entities.json'), { resourceLimits: TINY_HEAP })!;
+    const data = readCatalogueData(DATA, build);
+    build.end();
+    build.complete(sortedById(data.entities));
+    await expect(build.ready).rejects.toThrow(/search index.*worker thread/);
+    expect(() => build.index()).toThrow(/search index.*worker thread/);
+  });
+
+  it('a server whose index worker fails does not start: the error names the search index', async () => {
+    const failing = deps(DATA, { resourceLimits: TINY_HEAP });
+    try {
+      await expect(startHttpServer(failing)).rejects.toThrow(/search index could not be built|search index's worker thread/);
+      expect(() => failing.index).toThrow(/search index/);
+    } finally {
+      failing.close();
+    }
+  });
+
+  it('a catalogue that fails to load stops the worker and fails the start with the record at fault', () => {
+    const records = generated(1);
+    (records[5] as { category: unknown }).category = 42;
+    const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
+    expect(() => deps(dir, true)).toThrow(new RegExp(`record ${records[5]!.id} is invalid`));
+  });
+});
