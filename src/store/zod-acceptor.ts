@@ -15,7 +15,7 @@
  * At 100,000 catalogue records zod's parse (and its copies) took about 0.4 s of start-up.
  */
 import type { z } from 'zod';
-import { isPlainObject } from '../domain/shared/freeze.js';
+import { hasEnumerable, isPlainObject } from '../domain/shared/freeze.js';
 
 export type Acceptor = (value: unknown) => boolean;
 
@@ -67,7 +67,11 @@ function numberCheck(def: Def): Acceptor {
       tests.push(d.inclusive ? (v) => (v as number) <= b : (v) => (v as number) < b);
     } else throw new Unsupported(d.check);
   }
-  return (v) => typeof v === 'number' && Number.isFinite(v) && tests.every((t) => t(v));
+  return (v) => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+    for (let i = 0; i < tests.length; i++) if (!tests[i]!(v)) return false;
+    return true;
+  };
 }
 
 function compile(s: Schema): Acceptor {
@@ -121,14 +125,16 @@ function compile(s: Schema): Acceptor {
       return (v) => {
         if (!isPlainObject(v)) return false;
         // The value's keys must be the shape's, in its order, optional ones possibly absent:
-        // then zod's copy has the same keys in the same order.
+        // then zod's copy has the same keys in the same order. (With nothing enumerable on
+        // Object.prototype, for...in over a plain object visits own keys only: no hasOwn per key.)
+        const ownOnly = !hasEnumerable(Object.prototype);
         let i = 0;
         for (const key in v) {
           while (i < n && keys[i] !== key) {
             if (!optional[i]) return false;
             i++;
           }
-          if (i === n || !Object.hasOwn(v, key)) return false; // unknown, repeated or out of order
+          if (i === n || (!ownOnly && !Object.hasOwn(v, key))) return false; // unknown, repeated or out of order
           if (!tests[i]!(v[key])) return false;
           i++;
         }

@@ -52,6 +52,22 @@ describe('deepFreezeSharingEmpty', () => {
     expect(JSON.stringify(v)).toBe('{"__proto__":{},"k":{"__proto__":[]}}');
   });
 
+  it('with an enumerable property on Object.prototype (polluted), only own members are walked and nothing is added', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.polluted = [];
+    try {
+      const v = deepFreezeSharingEmpty(JSON.parse('{"a":{},"b":[{}],"c":{"d":1}}') as Record<string, any>);
+      expect(Object.keys(v)).toEqual(['a', 'b', 'c']);
+      expect(Object.hasOwn(v, 'polluted')).toBe(false);
+      expect(Object.hasOwn(v.c, 'polluted')).toBe(false);
+      expect(Object.isFrozen(proto.polluted)).toBe(false);
+      expect(Object.isFrozen(v.c)).toBe(true);
+      expect(JSON.stringify(v)).toBe('{"a":{},"b":[{}],"c":{"d":1}}');
+    } finally {
+      delete proto.polluted;
+    }
+  });
+
   it('leaves an object already frozen as it is (shared values are walked once), and objects that are not plain', () => {
     const shared = Object.freeze({ list: [] as unknown[] });
     const v = deepFreezeSharingEmpty({ a: shared, b: shared, c: Object.create(null) as object });

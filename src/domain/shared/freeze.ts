@@ -38,31 +38,48 @@ const EMPTY_OBJECT: Readonly<Record<string, never>> = Object.freeze({});
  */
 export function deepFreezeSharingEmpty<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return EMPTY_ARRAY as T;
-    for (let i = 0; i < value.length; i++) {
-      const v: unknown = value[i];
-      if (v !== null && typeof v === 'object') {
-        const settled = deepFreezeSharingEmpty(v);
-        if (settled !== v) value[i] = settled;
+  return settle(value, !hasEnumerable(Object.prototype)) as T;
+}
+
+/** Whether `o` has an enumerable property (own or inherited): for Object.prototype, whether for...in over a plain object can visit a key it does not own. */
+export function hasEnumerable(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
+/**
+ * deepFreezeSharingEmpty below the top (`v` an object not frozen). `plainOwn`: Object.prototype
+ * has no enumerable property, so `for...in` over a plain object visits its own keys only (no
+ * hasOwn check per key: half the time of the walk).
+ */
+function settle(v: object, plainOwn: boolean): object {
+  if (Array.isArray(v)) {
+    if (v.length === 0) return EMPTY_ARRAY;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== null && typeof x === 'object' && !Object.isFrozen(x)) {
+        const settled = settle(x, plainOwn);
+        if (settled !== x) v[i] = settled;
       }
     }
-    return Object.freeze(value);
+    return Object.freeze(v);
   }
-  const o = value as Record<string, unknown>;
+  const o = v as Record<string, unknown>;
+  const plain = Object.getPrototypeOf(o) === Object.prototype;
+  const ownOnly = plain && plainOwn;
   let own = 0;
   for (const k in o) {
-    if (!Object.hasOwn(o, k)) continue;
+    if (!ownOnly && !Object.hasOwn(o, k)) continue;
     own++;
-    const v = o[k];
-    if (v !== null && typeof v === 'object') {
-      const settled = deepFreezeSharingEmpty(v);
+    const x = o[k];
+    if (x !== null && typeof x === 'object' && !Object.isFrozen(x)) {
+      const settled = settle(x, plainOwn);
       // An own data property (even "__proto__", as JSON.parse makes it): set as a property, never the prototype.
-      if (settled !== v) o[k] = settled;
+      if (settled !== x) o[k] = settled;
     }
   }
-  if (own === 0 && Object.getPrototypeOf(o) === Object.prototype) return EMPTY_OBJECT as T;
-  return Object.freeze(value);
+  if (own === 0 && plain) return EMPTY_OBJECT;
+  return Object.freeze(o);
 }
 
 /** An object as JSON.parse makes them: not an array, Object.prototype as its prototype. */
