@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './domain/shared/clock.js';
 import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
-import { SearchIndex } from './domain/catalogue/search.js';
+import { idOrder, SearchIndex, type IdOrder } from './domain/catalogue/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
@@ -147,6 +147,12 @@ interface CatalogueParts {
   analytics: Intelligence;
 }
 
+/** The search index being built on a worker, and the catalogue records' id order it numbers documents by. */
+interface IndexOnWorker {
+  build: IndexBuild;
+  order: IdOrder<StoredEntity>;
+}
+
 interface LoadedData {
   registries: Registries;
   /** Listeners of lazy builds (Deps.onLazyBuild). */
@@ -172,12 +178,12 @@ function buildCatalogueParts(
   registries: Registries,
   probe: () => void,
   built: (b: LazyBuild) => void,
-  indexBuild: IndexBuild | null,
+  onWorker: IndexOnWorker | null,
 ): CatalogueParts {
   try {
-    return catalogueParts(config, opts, registries, probe, built, indexBuild);
+    return catalogueParts(config, opts, registries, probe, built, onWorker);
   } catch (err) {
-    indexBuild?.abandon();
+    onWorker?.build.abandon();
     throw err;
   }
 }
@@ -188,9 +194,10 @@ function catalogueParts(
   { knowledge, manufacturers }: Registries,
   probe: () => void,
   built: (b: LazyBuild) => void,
-  indexBuild: IndexBuild | null,
+  onWorker: IndexOnWorker | null,
 ): CatalogueParts {
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
+  const indexBuild = onWorker?.build ?? null;
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
   const layer = readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
@@ -213,7 +220,7 @@ function catalogueParts(
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
   // is open), so a closed store answers store_unavailable, never an empty result.
-  const catalogue = new MemoryCatalogue(data, oss, probe);
+  const catalogue = new MemoryCatalogue(data, oss, probe, onWorker?.order);
   // On a worker (large catalogues): it has tokenised the records while they were read; the rest of
   // this function runs while it finishes. Else here, over the sorted records (not sorted again).
   indexBuild?.complete(catalogue.sortedRecords);
@@ -251,9 +258,14 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedDat
   const indexBuild = defer || opts.catalogueData ? null : IndexBuild.forFile(path.join(config.dataDir, 'catalogue/entities.json'), opts.indexWorker);
   let data: CatalogueData | null = null;
   let registries: Registries;
+  let onWorker: IndexOnWorker | null = null;
   try {
     data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir, indexBuild ?? undefined));
-    indexBuild?.end();
+    if (indexBuild && data) {
+      // The records' id order, computed once: the worker numbers the documents by it, the catalogue sorts by it.
+      onWorker = { build: indexBuild, order: idOrder(data.entities) };
+      indexBuild.end(onWorker.order.positions);
+    }
     registries = loadRegistries(config);
   } catch (err) {
     indexBuild?.abandon();
@@ -267,7 +279,7 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedDat
   return {
     registries,
     lazyBuildListeners,
-    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify, indexBuild)),
+    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify, onWorker)),
     discard: () => {
       if (built === null) indexBuild?.abandon();
     },

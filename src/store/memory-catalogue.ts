@@ -14,7 +14,7 @@
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
-import { idOrder } from '../domain/catalogue/search.js';
+import { idOrder, type IdOrder } from '../domain/catalogue/search.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 
 export { deepFreeze };
@@ -74,13 +74,15 @@ export class MemoryCatalogue implements Catalogue {
    * @param data the catalogue (frozen in place)
    * @param oss open-source-layer records: resolvable by id only, never listed or counted
    * @param health throws when the backing store can no longer be read
+   * @param order idOrder(data.entities) when the caller has it already
    */
   constructor(
     data: SnapshotData,
     oss: readonly StoredEntity[],
     private readonly health: () => void,
+    order: IdOrder<StoredEntity> = idOrder(data.entities),
   ) {
-    const { sorted, lower } = idOrder(data.entities);
+    const { sorted, lower } = order;
     this.sorted = deepFreeze(sorted);
     const add = (e: StoredEntity, k: string) => {
       if (this.byId.has(k)) return;

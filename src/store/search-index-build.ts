@@ -40,7 +40,8 @@ export interface IndexWorkerData {
   signal: SharedArrayBuffer;
 }
 
-export type IndexWorkerMessage = { kind: 'batch'; texts: string; lengths: Int32Array } | { kind: 'finish' };
+/** `finish`: the documents' order (idOrder's positions over the records as added; null: added in id order). */
+export type IndexWorkerMessage = { kind: 'batch'; texts: string; lengths: Int32Array } | { kind: 'finish'; positions: Int32Array | null };
 
 export type IndexWorkerAnswer = { ok: true; postings: SearchPostings; order: Int32Array | null } | { ok: false; message: string };
 
@@ -127,11 +128,15 @@ export class IndexBuild implements RecordObserver {
     this.abandon();
   }
 
-  /** Every record is read: the worker numbers the documents and answers with the postings. */
-  end(): void {
+  /**
+   * Every record is read: the worker numbers the documents in id order and answers with the
+   * postings. `positions`: that order as idOrder gives it over the records (the catalogue's own).
+   */
+  end(positions: readonly number[] | null): void {
     if (this.abandoned) return;
     this.flush();
-    this.post({ kind: 'finish' });
+    const order = positions === null ? null : Int32Array.from(positions);
+    this.post({ kind: 'finish', positions: order }, order ? [order.buffer] : []);
   }
 
   /**

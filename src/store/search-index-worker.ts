@@ -46,7 +46,7 @@ port.on('message', (m: IndexWorkerMessage) => {
   try {
     if (m.kind === 'batch') addBatch(m.texts, m.lengths);
     else {
-      const { postings, order } = builder.finish();
+      const { postings, order } = builder.finish(m.positions);
       const buffers = [postings.tokStart, postings.postDoc, postings.postField, postings.docStart, postings.docTok, postings.docField, order].map((a) => a?.buffer as ArrayBuffer | undefined);
       answer({ ok: true, postings, order }, buffers.filter((b): b is ArrayBuffer => b !== undefined));
     }

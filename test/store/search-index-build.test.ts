@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
-import { SearchIndex, sortedById, tokenize } from '../../src/domain/catalogue/search.js';
+import { documentsOf, idOrder, PostingsBuilder, SearchIndex, searchTexts, sortedById, tokenize } from '../../src/domain/catalogue/search.js';
 import { startHttpServer } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
@@ -160,8 +160,9 @@ describe('the search index built on a worker thread', () => {
   it('a worker that fails (out of memory here) fails the build with a clear error, for `ready` and for the index', async () => {
     const build = IndexBuild.forFile(path.join(DATA, 'catalogue/entities.json'), { resourceLimits: TINY_HEAP })!;
     const data = readCatalogueData(DATA, build);
-    build.end();
-    build.complete(sortedById(data.entities));
+    const order = idOrder(data.entities);
+    build.end(order.positions);
+    build.complete(order.sorted);
     await expect(build.ready).rejects.toThrow(/search index.*worker thread/);
     expect(() => build.index()).toThrow(/search index.*worker thread/);
   });
@@ -181,5 +182,28 @@ describe('the search index built on a worker thread', () => {
     (records[5] as { category: unknown }).category = 42;
     const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
     expect(() => deps(dir, true)).toThrow(new RegExp(`record ${records[5]!.id} is invalid`));
+  });
+});
+
+describe('PostingsBuilder', () => {
+  it('documents added in any order: the postings of the records in id order, whether it computes the order or is given it', () => {
+    const records = generated(2);
+    const reference = new SearchIndex(records);
+    const order = idOrder(records);
+    expect(order.positions).not.toBeNull(); // shuffled: not in id order
+    for (const positions of [undefined, order.positions]) {
+      const builder = new PostingsBuilder();
+      for (const e of records) builder.add(searchTexts(e));
+      const { postings, order: used } = builder.finish(positions);
+      expect(Array.from(used!)).toEqual(order.positions);
+      expectSameIndex(SearchIndex.fromParts({ ...documentsOf(order.sorted), ...postings }), reference);
+    }
+  });
+
+  it('parts that do not fit together are refused', () => {
+    const parts = new SearchIndex(shipped.entities).parts();
+    expect(() => SearchIndex.fromParts({ ...parts, ids: parts.ids.slice(1) })).toThrow(/do not fit/);
+    expect(() => SearchIndex.fromParts({ ...parts, vocab: parts.vocab.slice(1) })).toThrow(/do not fit/);
+    expect(() => new PostingsBuilder().finish([0])).toThrow(/1 positions for 0 documents/);
   });
 });

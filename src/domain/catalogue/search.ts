@@ -282,11 +282,14 @@ export class PostingsBuilder {
 
   /**
    * The postings, documents numbered in id order, and that order: order[d] is the position (in the
-   * order added) of document d; null when they were added in id order.
+   * order added) of document d; null when they were added in id order. `positions`: that order
+   * when the caller knows it already (idOrder's positions over the same records), else computed
+   * from the documents' ids.
    */
-  finish(): { postings: SearchPostings; order: Int32Array | null } {
+  finish(positions?: ArrayLike<number> | null): { postings: SearchPostings; order: Int32Array | null } {
     const n = this.ids.length;
-    const sorted = idOrderOf(this.ids);
+    if (positions && positions.length !== n) throw new Error(`PostingsBuilder.finish: an order of ${positions.length} positions for ${n} documents`);
+    const sorted = positions === undefined ? idOrderOf(this.ids) : positions;
     const seenTokens = this.interner.tokens;
     const byText = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
     const vocab = byText.map((i) => seenTokens[i]!);
@@ -673,7 +676,18 @@ export class SearchIndex {
 
 /** The documents of an index over `docs` (already in id order): ids, quarantine flags, categories. */
 export function documentsOf(docs: readonly StoredEntity[]): Pick<SearchIndexParts, 'ids' | 'quarantine' | 'categories'> {
-  return { ids: docs.map((e) => e.id), quarantine: Uint8Array.from(docs, (e) => (e.quarantine ? 1 : 0)), categories: docs.map((e) => e.category) };
+  const n = docs.length;
+  const ids: string[] = [];
+  const quarantine = new Uint8Array(n);
+  const categories: string[] = [];
+  // One loop (Uint8Array.from with a mapping function took ~40 ms at 100,000 records).
+  for (let d = 0; d < n; d++) {
+    const e = docs[d]!;
+    ids.push(e.id);
+    quarantine[d] = e.quarantine ? 1 : 0;
+    categories.push(e.category);
+  }
+  return { ids, quarantine, categories };
 }
 
 function partsOf(entities: readonly StoredEntity[]): SearchIndexParts {
@@ -744,12 +758,19 @@ export function sortedById<T extends { id: string }>(items: readonly T[]): T[] {
 }
 
 /** sortedById, with the sorted records' ids lower-cased (lower[i] is sorted[i].id lower-cased). */
-export function idOrder<T extends { id: string }>(items: readonly T[]): { sorted: T[]; lower: string[] } {
+export function idOrder<T extends { id: string }>(items: readonly T[]): IdOrder<T> {
   const ids = items.map((x) => x.id);
   const lower = ids.map((id) => id.toLowerCase());
-  const order = idOrderOf(ids, lower);
-  if (order === null) return { sorted: [...items], lower };
-  return { sorted: order.map((i) => items[i]!), lower: order.map((i) => lower[i]!) };
+  const positions = idOrderOf(ids, lower);
+  if (positions === null) return { sorted: [...items], lower, positions };
+  return { sorted: positions.map((i) => items[i]!), lower: positions.map((i) => lower[i]!), positions };
+}
+
+/** Records in id order: sorted[i] is items[positions[i]] (positions null: the items were in id order), lower[i] its id lower-cased. */
+export interface IdOrder<T> {
+  sorted: T[];
+  lower: string[];
+  positions: number[] | null;
 }
 
 /**
