@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import { benchConfigOverrides, importDist, LOOPBACK, QUERIES, summarise } from './lib.mjs';
+import { benchConfigOverrides, importDist, LOOPBACK, QUERIES, searchContext, summarise } from './lib.mjs';
 
 const [mode, kind, dataDir, file] = process.argv.slice(2);
 
@@ -75,7 +75,7 @@ async function startOurs(opts = {}) {
 /** searchParts() in this process over the server's own deps: p50/p99 in µs over the query set. */
 async function searchStats(deps, rounds) {
   const { searchParts } = await importDist('domain/catalogue/parts.js');
-  const ctx = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, layer: deps.ossLayer, baseUrl: 'http://127.0.0.1:8787' };
+  const ctx = await searchContext(deps);
   const warmUntil = performance.now() + 500;
   while (performance.now() < warmUntil) for (const q of QUERIES) await searchParts(ctx, { q });
   const samples = [];

@@ -18,6 +18,12 @@ export async function importDist(rel) {
   return import(new URL(`file://${file}`).href);
 }
 
+/** searchParts()' context over a server's deps, as a REST call gets it (partsContext in src/tools/context.ts). */
+export async function searchContext(deps) {
+  const { partsContext } = await importDist('tools/context.js');
+  return partsContext({ deps, surface: 'rest' });
+}
+
 /**
  * ~30 realistic queries: single terms, two-term ANDs, vendor model numbers, Chinese name
  * tokens and misses. Each one is run as-is against every surface.

@@ -24,6 +24,7 @@ import {
   ROOT,
   rpcMessages,
   runLoad,
+  searchContext,
   send,
   SHIPPED_ENTITIES,
   stdioColdStart,
@@ -85,7 +86,7 @@ async function benchSearch(dataDir) {
 
   const data = readCatalogueData(dataDir);
   const deps = buildDeps(loadConfig({}, benchConfigOverrides(dataDir)), { log: silentLogger, catalogueData: data });
-  const ctx = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, layer: deps.ossLayer, baseUrl: 'http://127.0.0.1:8787' };
+  const ctx = await searchContext(deps);
   const entities = data.entities;
 
   // The baseline: a plain linear scan over the same records, name only, AND of the terms.
@@ -276,7 +277,7 @@ async function benchRateLimit(dataDir) {
   try {
     await deps.ready;
     const n = SMOKE ? 200 : 20_000;
-    const ctx = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, layer: deps.ossLayer, baseUrl: 'http://127.0.0.1:8787' };
+    const ctx = await searchContext(deps);
     const time = async (fn) => {
       for (let i = 0; i < Math.min(n, 2000); i++) await fn(i);
       const t0 = performance.now();

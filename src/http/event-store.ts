@@ -69,30 +69,46 @@ export class SessionEventStore implements EventStore {
 }
 
 /**
- * The size a message counts for: the UTF-8 length of JSON.stringify(message), except that a long
- * string (over LONG_STRING characters: a tool result's text block) counts its UTF-8 length and two
- * quotes, without the backslashes its escapes would add (one per quote in a JSON text block: ~14%
- * of a page of search hits). Escaping a text block that holds CJK names (a two-byte string) costs
- * more than the rest of the call's serialisation, and the transport escapes it again to send it;
- * the bound is one of memory, which holds the unescaped string. A tool result's structuredContent
- * is measured exactly through outputJson, which reuses the prepared JSON of catalogue records; the
- * rest of the message is serialised with a one-character stand-in (0) at each of those places.
+ * The size a message counts for: the UTF-8 length of JSON.stringify(message), except that
+ * - a long string (over LONG_STRING characters: a tool result's text block) counts its UTF-8 length
+ *   and two quotes, without the backslashes its escapes would add (one per quote in a JSON text
+ *   block: ~14% of a page of search hits). Escaping a text block that holds CJK names (a two-byte
+ *   string) costs more than the rest of the call's serialisation, and the transport escapes it
+ *   again to send it;
+ * - a tool result's structuredContent counts as the result's longest text block when it has one:
+ *   every text block of this server's tool results carries the structured answer's whole JSON
+ *   after a one-line summary (src/tools/text.ts), so the block is at least as long. Without a text
+ *   block it is measured exactly, through outputJson.
+ * The bound is one of memory, which holds the unescaped strings and the objects behind them.
  */
 export function messageBytes(message: JSONRPCMessage): number {
-  const result = (message as { result?: unknown }).result;
+  const result = (message as { result?: { content?: unknown } }).result;
+  const text = result !== null && typeof result === 'object' ? longestText(result.content) : null;
+  const textBytes = text === null ? 0 : Buffer.byteLength(text, 'utf8');
   let extra = 0;
   const rest = JSON.stringify(message, function (this: unknown, key: string, value: unknown) {
     if (key === 'structuredContent' && this === result && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      extra += Buffer.byteLength(outputJson(value as Record<string, unknown>), 'utf8') - 1;
+      extra += (text === null ? Buffer.byteLength(outputJson(value as Record<string, unknown>), 'utf8') : textBytes) - 1;
       return 0;
     }
     if (typeof value === 'string' && value.length > LONG_STRING) {
-      extra += Buffer.byteLength(value, 'utf8') + 2 - 1;
+      extra += (value === text ? textBytes : Buffer.byteLength(value, 'utf8')) + 2 - 1;
       return 0;
     }
     return value;
   });
   return Buffer.byteLength(rest, 'utf8') + extra;
+}
+
+/** The longest text of a result's text blocks, or null when it has none. */
+function longestText(content: unknown): string | null {
+  if (!Array.isArray(content)) return null;
+  let text: string | null = null;
+  for (const b of content) {
+    const t = (b as { type?: unknown; text?: unknown } | null)?.text;
+    if ((b as { type?: unknown } | null)?.type === 'text' && typeof t === 'string' && (text === null || t.length > text.length)) text = t;
+  }
+  return text;
 }
 
 /** Strings longer than this count without their escapes (see messageBytes). */

@@ -194,15 +194,6 @@ function arrayBytes(v: readonly object[]): Buffer {
   return out;
 }
 
-/** JSON.stringify(o) for a frozen object or a search hit, from prepared JSON. */
-function objectJson(o: object): string {
-  const summary = hitSummary(o);
-  if (!summary) return preparedJson(o);
-  const base = preparedJson(summary);
-  const tail = hitTail(o as Record<string, unknown>, summary);
-  return base.length === 2 ? `{${tail.slice(1)}}` : `${base.slice(0, -1)}${tail}}`;
-}
-
 /**
  * The pieces of JSON.stringify(output), in order: text, and for each top-level array of frozen
  * records or search hits its JSON as `objectArray` gives it (a listing page the store hands out
@@ -237,11 +228,34 @@ function arrayJson(v: readonly object[]): string {
     const known = jsonOf.get(v);
     if (known !== undefined) return known;
   }
-  let text = '[';
-  for (let i = 0; i < v.length; i++) text += (i ? ',' : '') + objectJson(v[i] as object);
-  text += ']';
+  const parts: string[] = [];
+  arrayJsonParts(v, parts);
+  const text = parts.join('');
   if (frozen) jsonOf.set(v, text);
   return text;
+}
+
+/**
+ * The JSON of an array of frozen objects or search hits, as pieces onto `parts` (joined once by
+ * the caller: a chain of concatenations costs twice as much to flatten): each object's prepared
+ * JSON, and for a hit its summary's prepared JSON without the '}', the members after it, '}'.
+ */
+function arrayJsonParts(v: readonly object[], parts: string[]): void {
+  parts.push('[');
+  for (let i = 0; i < v.length; i++) {
+    if (i) parts.push(',');
+    const o = v[i]!;
+    const summary = hitSummary(o);
+    if (!summary) {
+      parts.push(preparedJson(o));
+      continue;
+    }
+    const base = preparedJson(summary);
+    const tail = hitTail(o as Record<string, unknown>, summary);
+    if (base.length === 2) parts.push('{', tail.slice(1), '}');
+    else parts.push(base.slice(0, -1), tail, '}');
+  }
+  parts.push(']');
 }
 
 /**
@@ -302,5 +316,12 @@ function answerBuffer(size: number): Buffer {
  * listing page: its JSON text prepared once). The text block of an MCP tool result carries it.
  */
 export function outputJson(output: Record<string, unknown>): string {
-  return outputPieces(output, arrayJson).join('');
+  // One flat list of pieces joined once. A page of hits made for this call adds its hits' pieces
+  // to it; a frozen listing page is its JSON text, joined once and kept.
+  const parts: string[] = [];
+  for (const p of outputPieces(output, (v): string | readonly object[] => (Object.isFrozen(v) && !isSearchHit(v[0]!) ? arrayJson(v) : v))) {
+    if (typeof p === 'string') parts.push(p);
+    else arrayJsonParts(p, parts);
+  }
+  return parts.join('');
 }

@@ -130,7 +130,7 @@ describe('SessionEventStore', () => {
     expect(b.size.events).toBeGreaterThan(5);
   });
 
-  it('counts a message at the UTF-8 length of its JSON, long strings without the backslashes of their escapes', () => {
+  it('counts a message at the UTF-8 length of its JSON, long strings without the backslashes of their escapes, structuredContent as its text block', () => {
     const utf8 = (x: string) => new TextEncoder().encode(x).length;
     /** The expectation, from the JSON text itself: every long string's escapes taken out again. */
     const expected = (m: unknown): number => {
@@ -140,8 +140,14 @@ describe('SessionEventStore', () => {
           if (v.length > LONG_STRING) n -= utf8(JSON.stringify(v)) - utf8(v) - 2;
         } else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) walk(x);
       };
-      const r = (m as { result?: { structuredContent?: unknown } }).result;
-      // structuredContent is counted exactly (its strings are part of its JSON), the rest by the rule.
+      const r = (m as { result?: { structuredContent?: unknown; content?: { type: string; text?: string }[] } }).result;
+      if (r && r.structuredContent !== null && typeof r.structuredContent === 'object') {
+        // structuredContent counts as the longest text block (which carries its JSON) or, without
+        // one, exactly (its strings are part of its JSON); the rest by the rule.
+        const texts = (r.content ?? []).filter((b) => b.type === 'text').map((b) => b.text!);
+        const longest = texts.sort((a, b) => b.length - a.length)[0];
+        n += (longest === undefined ? utf8(JSON.stringify(r.structuredContent)) : utf8(longest)) - utf8(JSON.stringify(r.structuredContent));
+      }
       walk(r ? { ...m as object, result: { ...r, structuredContent: null } } : m);
       return n;
     };

@@ -12,6 +12,8 @@ type Server = Awaited<ReturnType<typeof startRealServer>>;
 /** Page URLs with every argument the page takes, and values that need escaping or encoding. */
 const ARGS: Record<string, string>[] = [
   { q: 'servo' },
+  // The same search written otherwise: the page shows what was typed, never another request's form.
+  { q: 'SERVO ' },
   { q: 'harmonic drive' },
   { q: 'xyzzyplonk' },
   { q: '雷赛智能' },

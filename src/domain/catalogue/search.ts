@@ -475,12 +475,12 @@ export class SearchIndex {
       else hi = mid;
     }
     const start = lo;
-    // Every token starting with `term` sorts at or after it and before term + U+FFFF.
+    // The tokens starting with `term` are the run from `start` on (each sorts at or after it, and
+    // before any token at or after it that does not start with it): the end of the run.
     hi = v.length;
-    const end = term + '\uffff';
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (v[mid] < end) lo = mid + 1;
+      if (v[mid]!.startsWith(term)) lo = mid + 1;
       else hi = mid;
     }
     return { lo: start, hi: lo, exact: start < v.length && v[start] === term ? start : -1 };
@@ -663,8 +663,18 @@ export class SearchIndex {
         siftDown(heap, 0, worse);
       }
     }
-    heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-    const page = heap.slice(offset).map((d) => this.match(d));
+    // Best first: the heap's root (the worst kept) taken off again and again, written from the back.
+    const ranked = new Array<number>(heap.length);
+    for (let n = heap.length - 1; n >= 0; n--) {
+      ranked[n] = heap[0]!;
+      const last = heap.pop()!;
+      if (n > 0) {
+        heap[0] = last;
+        siftDown(heap, 0, worse);
+      }
+    }
+    const page: SearchMatch[] = [];
+    for (let i = offset; i < ranked.length; i++) page.push(this.match(ranked[i]!));
     return { page, total, quarantinedExcluded: excluded };
   }
 

@@ -114,11 +114,21 @@ export function joinHtml(pieces: readonly (string | Buffer)[]): Buffer {
 }
 
 /**
- * The page around a body, as the bytes sent. Everything but the title and the body depends only
+ * The page around a body, as the bytes sent (a frozen page: once). Everything but the title and the body depends only
  * on the nav entry, stylesheets, scripts and attribution (the same few per page kind), so those
  * two pieces are made once per combination and kept.
  */
 export function layout(p: PageContent, attribution: string): Buffer {
+  if (!Object.isFrozen(p)) return laidOut(p, attribution);
+  // A page kept whole (frozen, handed out again): laid out once, for the attribution it got first.
+  let kept = laidOutOf.get(p);
+  if (kept === undefined || kept.attribution !== attribution) laidOutOf.set(p, (kept = { attribution, bytes: laidOut(p, attribution) }));
+  return kept.bytes;
+}
+
+const laidOutOf = new WeakMap<PageContent, { attribution: string; bytes: Buffer }>();
+
+function laidOut(p: PageContent, attribution: string): Buffer {
   const [afterTitle, close] = chrome(p, attribution);
   const pieces: (string | Buffer)[] = [HEAD, esc(p.title), afterTitle];
   if (p.body instanceof Html) pieces.push(p.body.text);

@@ -9,7 +9,7 @@
  * object; only what the request's own arguments change (form values, the facet links' query,
  * the pager) is written per request.
  */
-import { esc, formEncoded, html, HtmlPieces, htmlBytes, renderedOnce, type Html, type PageContent } from './html.js';
+import { esc, formEncoded, html, HtmlPieces, htmlBytes, joinHtml, renderedOnce, type Html, type PageContent } from './html.js';
 import type { PageRequest } from './index.js';
 import type { CompactSpec } from '../../domain/specs/query.js';
 
@@ -85,6 +85,13 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
     facets = null; // an unknown category is already reported by the search
   }
 
+  // The same three answer objects and the same arguments make the same page: kept with the
+  // answers when they are frozen (handed out again by the answer cache), as the rows are.
+  const key = failure ? null : argsKey(args);
+  const owner = result ?? facets ?? stats;
+  const kept = key === null ? undefined : pagesOf.get(owner)?.get(key);
+  if (kept && kept.stats === stats && kept.facets === facets && kept.result === result) return kept.content;
+
   const page: (string | Buffer)[] = [FORM_Q, esc(args.q ?? ''), FORM_WHERE, esc(args.where ?? ''), FORM_CATEGORY, categoryOptions(renderedOnce(optionsOf, stats, renderOptions), args.category), FORM_SORT, esc(args.sort ?? ''), FORM_END];
   if (facets) facetList(page, facets, args);
   page.push(ASIDE_END);
@@ -117,14 +124,39 @@ ${m.quarantined_excluded ? html`<p class="note">${m.quarantined_excluded} matchi
   } else page.push(NOTHING_ASKED);
   page.push(SECTION_END);
 
-  return {
+  const content: PageContent = {
     title: result ? `Search: ${result.meta.total} matches` : 'Search',
     current: '/search',
     status: failure ? 400 : 200,
     scripts: result?.data.length ? FILTER_SCRIPT : [],
     body: new HtmlPieces(page),
   };
+  if (key !== null && Object.isFrozen(stats) && Object.isFrozen(owner) && (facets === null || Object.isFrozen(facets))) {
+    let pages = pagesOf.get(owner);
+    if (!pages) pagesOf.set(owner, (pages = new Map()));
+    else if (pages.size >= PAGES_PER_ANSWER) pages.delete(pages.keys().next().value!);
+    content.body = new HtmlPieces([joinHtml(page)]);
+    pages.set(key, { stats, facets, result, content: Object.freeze(content) });
+  }
+  return content;
 }
+
+/**
+ * Finished page bodies by the answer they show (the search's, else the facets' or the stats'), for
+ * each set of arguments (a few per answer: the same query written differently, a cursor), with the
+ * other answers they were made from. Only frozen answers are keys, so a body lives as long as
+ * the answer cache keeps its answer.
+ */
+interface KeptPage {
+  stats: Stats;
+  facets: Facets | null;
+  result: SearchOut | null;
+  content: PageContent;
+}
+const pagesOf = new WeakMap<object, Map<string, KeptPage>>();
+const PAGES_PER_ANSWER = 4;
+
+const argsKey = (args: Record<string, string>): string => JSON.stringify(SEARCH_PARAMS.map((p) => args[p] ?? null));
 
 const FILTER_SCRIPT = ['/assets/filter.js'];
 
