@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SUMMARY_FIELDS } from '../domain/catalogue/entity.js';
-import { searchParts, type SearchHit, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/catalogue/parts.js';
+import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/catalogue/parts.js';
 import { SEARCH_FIELDS } from '../domain/catalogue/search.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -74,9 +74,7 @@ export const searchPartsTool = defineTool({
     // call's garbage survive into the old generation (bench/README.md, "Garbage per call").
     const r = await searchParts(partsContext(ctx), Object.assign({}, input, { offset: decodeCursor(input.cursor) }));
     return {
-      // The page of hits is frozen (its hits are): its JSON is then made once per answer, whichever
-      // of the text block and the MCP event store (src/http/event-store.ts) asks first.
-      data: input.fields ? r.data.map((h) => pickFields(h, input.fields!)) : (Object.freeze(r.data) as SearchHit[]),
+      data: input.fields ? r.data.map((h) => pickFields(h, input.fields!)) : r.data,
       next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
       meta: Object.assign({}, r.meta, { total: r.total, returned: r.data.length, license: LICENSE, attribution: ATTRIBUTION }),
     };

@@ -220,9 +220,16 @@ function outputPieces<P>(output: Record<string, unknown>, objectArray: (v: reado
   return pieces;
 }
 
-/** The JSON text of an array of frozen objects or search hits: prepared once for a frozen array. */
+/**
+ * Whether a top-level array is serialised once and kept whole: a frozen listing page (the store
+ * hands the same one out again). A page of hits is made for one answer (frozen or not): its
+ * pieces are written straight into the answer.
+ */
+const keptWhole = (v: readonly object[]): boolean => Object.isFrozen(v) && !isSearchHit(v[0]!);
+
+/** The JSON text of an array of frozen objects: prepared once for a frozen array. */
 function arrayJson(v: readonly object[]): string {
-  // A frozen array (a listing page, a page of hits) is joined from its objects' JSON once and kept.
+  // A frozen array (a listing page) is joined from its objects' JSON once and kept.
   const frozen = Object.isFrozen(v);
   if (frozen) {
     const known = jsonOf.get(v);
@@ -272,11 +279,9 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
     const known = outputBytesOf.get(output);
     if (known !== undefined) return known;
   }
-  // A page of hits made for this call is written as its hits' pieces (each summary's prepared
-  // bytes, the hit's few extra members after them), never as one long string to flatten and encode.
-  // A frozen listing page (the store hands the same one out again) is joined once and kept; a page
-  // of hits is made for one answer (frozen or not): its pieces are written straight into the answer.
-  const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (Object.isFrozen(v) && !isSearchHit(v[0]!) ? arrayBytes(v) : v.map(objectPieces)));
+  // A page of hits is written as its hits' pieces (each summary's prepared bytes, the hit's few
+  // extra members after them), never as one long string to flatten and encode (keptWhole).
+  const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (keptWhole(v) ? arrayBytes(v) : v.map(objectPieces)));
   let total = 0;
   for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : Buffer.isBuffer(g) ? g.length : piecesLength(g, true);
   // A kept answer gets a buffer of its own (a slab lives as long as any answer cut from it).
@@ -316,10 +321,10 @@ function answerBuffer(size: number): Buffer {
  * listing page: its JSON text prepared once). The text block of an MCP tool result carries it.
  */
 export function outputJson(output: Record<string, unknown>): string {
-  // One flat list of pieces joined once. A page of hits made for this call adds its hits' pieces
-  // to it; a frozen listing page is its JSON text, joined once and kept.
+  // One flat list of pieces joined once. A page of hits adds its hits' pieces to it; a frozen
+  // listing page is its JSON text, joined once and kept (keptWhole).
   const parts: string[] = [];
-  for (const p of outputPieces(output, (v): string | readonly object[] => (Object.isFrozen(v) && !isSearchHit(v[0]!) ? arrayJson(v) : v))) {
+  for (const p of outputPieces(output, (v): string | readonly object[] => (keptWhole(v) ? arrayJson(v) : v))) {
     if (typeof p === 'string') parts.push(p);
     else arrayJsonParts(p, parts);
   }

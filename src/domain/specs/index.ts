@@ -202,20 +202,20 @@ export class SpecIndex implements FieldTable {
 
   /** The specs of one field of a record (what specsOf(id) holds for the field, in order). */
   fieldSpecs(id: string, field: string): readonly Spec[] {
-    const c = this.column(field);
-    const hit = c.specs.get(id);
-    if (hit || c.specs.size === 0) return hit ?? NO_SPECS;
-    const e = this.entity(id);
-    return (e && c.specs.get(e.id)) ?? NO_SPECS;
+    return this.held(this.column(field).specs, id, NO_SPECS);
   }
 
   /** The unread values of one field of a record (after the layer settled which field lists a source). */
   fieldUnread(id: string, field: string): readonly UnreadValue[] {
-    const c = this.column(field);
-    const hit = c.unread.get(id);
-    if (hit || c.unread.size === 0) return hit ?? NO_UNREAD;
+    return this.held(this.column(field).unread, id, NO_UNREAD);
+  }
+
+  /** A column's values for a record: by the id as asked, else (another spelling) by the record's own id. */
+  private held<T>(values: ReadonlyMap<string, readonly T[]>, id: string, none: readonly T[]): readonly T[] {
+    const hit = values.get(id);
+    if (hit || values.size === 0) return hit ?? none;
     const e = this.entity(id);
-    return (e && c.unread.get(e.id)) ?? NO_UNREAD;
+    return (e && values.get(e.id)) ?? none;
   }
 
   /** A record's category and quarantine flag (null for an id the layer does not hold). */
