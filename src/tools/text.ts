@@ -21,10 +21,12 @@ export function oneLine(summary: string): string {
 
 /** "<one-line summary>\n<compact JSON>" (or the JSON alone when the tool has no summary). */
 export function composeText(summary: string | undefined | null, structured: unknown): string {
-  // Tool outputs are objects: their JSON reuses the prepared JSON of catalogue records (same text as JSON.stringify).
-  const json = structured !== null && typeof structured === 'object' && !Array.isArray(structured) ? outputJson(structured as Record<string, unknown>) : JSON.stringify(structured);
   const line = summary ? oneLine(summary) : '';
-  return line ? `${line}\n${json}` : json;
+  const prefix = line ? `${line}\n` : '';
+  // Tool outputs are objects: their JSON reuses the prepared JSON of catalogue records (same text
+  // as JSON.stringify), joined after the summary line into one flat string.
+  if (structured !== null && typeof structured === 'object' && !Array.isArray(structured)) return outputJson(structured as Record<string, unknown>, prefix);
+  return prefix + JSON.stringify(structured);
 }
 
 /** Text blocks of a cacheable tool's answers (frozen, handed out again): made once per answer and tool. */

@@ -318,12 +318,14 @@ function answerBuffer(size: number): Buffer {
 
 /**
  * JSON.stringify(output) for a tool output, as text, from the same prepared JSON (a frozen
- * listing page: its JSON text prepared once). The text block of an MCP tool result carries it.
+ * listing page: its JSON text prepared once), after `prefix` when given. The text block of an MCP
+ * tool result carries it (its summary line as the prefix: one flat string, never a
+ * concatenation of two that the transport's JSON.stringify would copy again to flatten).
  */
-export function outputJson(output: Record<string, unknown>): string {
+export function outputJson(output: Record<string, unknown>, prefix = ''): string {
   // One flat list of pieces joined once. A page of hits adds its hits' pieces to it; a frozen
   // listing page is its JSON text, joined once and kept (keptWhole).
-  const parts: string[] = [];
+  const parts: string[] = prefix === '' ? [] : [prefix];
   for (const p of outputPieces(output, (v): string | readonly object[] => (keptWhole(v) ? arrayJson(v) : v))) {
     if (typeof p === 'string') parts.push(p);
     else arrayJsonParts(p, parts);

@@ -127,17 +127,19 @@ describe('SessionEventStore', () => {
     const b = new SessionEventStore(1000, 5_000);
     for (let i = 0; i < 50; i++) await b.storeEvent('a', msg(i, 400));
     expect(b.size.bytes).toBeLessThanOrEqual(5_000);
-    expect(b.size.events).toBeGreaterThan(5);
+    // Only the oldest that had to go went: one more event of the same size would not fit.
+    expect(b.size.events).toBeGreaterThan(3);
+    expect(b.size.bytes + b.size.bytes / b.size.events).toBeGreaterThan(5_000);
   });
 
-  it('counts a message at the UTF-8 length of its JSON, long strings without the backslashes of their escapes, structuredContent as its text block', () => {
+  it('counts a message at the UTF-8 length of its JSON, long strings at two bytes per UTF-16 unit (unescaped), structuredContent as its text block', () => {
     const utf8 = (x: string) => new TextEncoder().encode(x).length;
-    /** The expectation, from the JSON text itself: every long string's escapes taken out again. */
+    /** The expectation, from the JSON text itself: every long string's JSON replaced by its quotes and two bytes per UTF-16 unit. */
     const expected = (m: unknown): number => {
       let n = utf8(JSON.stringify(m));
       const walk = (v: unknown): void => {
         if (typeof v === 'string') {
-          if (v.length > LONG_STRING) n -= utf8(JSON.stringify(v)) - utf8(v) - 2;
+          if (v.length > LONG_STRING) n -= utf8(JSON.stringify(v)) - 2 * v.length - 2;
         } else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) walk(x);
       };
       const r = (m as { result?: { structuredContent?: unknown; content?: { type: string; text?: string }[] } }).result;
@@ -146,7 +148,7 @@ describe('SessionEventStore', () => {
         // one, exactly (its strings are part of its JSON); the rest by the rule.
         const texts = (r.content ?? []).filter((b) => b.type === 'text').map((b) => b.text!);
         const longest = texts.sort((a, b) => b.length - a.length)[0];
-        n += (longest === undefined ? utf8(JSON.stringify(r.structuredContent)) : utf8(longest)) - utf8(JSON.stringify(r.structuredContent));
+        n += (longest === undefined ? utf8(JSON.stringify(r.structuredContent)) : 2 * longest.length) - utf8(JSON.stringify(r.structuredContent));
       }
       walk(r ? { ...m as object, result: { ...r, structuredContent: null } } : m);
       return n;
