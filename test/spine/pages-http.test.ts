@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest, startRealServer, startTestServer } from '../support/http.js';
 import { sampleEntities } from '../support/factory.js';
@@ -57,6 +58,34 @@ describe('pages over HTTP', () => {
     expect(noKey.status).toBe((await fetch(`${srv.url}/api/bom/export`, { method: 'POST', body: JSON.stringify({ items: [{ id: 'ACT-017', quantity: 1 }] }), headers: { 'content-type': 'application/json' } })).status);
     expect((await fetch(`${srv.url}/robots/no-such-robot`)).status).toBe(404);
     expect((await fetch(`${srv.url}/assets/..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it('large assets go gzip-compressed to a client that accepts gzip, as they are to one that does not', async () => {
+    // Expected bytes: Swagger UI's own files, as swagger-ui-dist ships them (copied by the build).
+    const vendor = path.join(process.cwd(), 'node_modules/swagger-ui-dist');
+    for (const [asset, file] of [
+      ['/assets/vendor/swagger-ui-bundle.js', 'swagger-ui-bundle.js'],
+      ['/assets/vendor/swagger-ui.css', 'swagger-ui.css'],
+    ] as const) {
+      const source = fs.readFileSync(path.join(vendor, file));
+      const host = new URL(srv.url).host;
+      const gz = await rawRequest(srv.url + asset, { headers: { host, 'accept-encoding': 'gzip, deflate, br' } });
+      expect(gz.status, asset).toBe(200);
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gz.headers.vary).toBe('Accept-Encoding');
+      expect(gz.bytes.length).toBeLessThan(source.length / 3);
+      expect(zlib.gunzipSync(gz.bytes).equals(source), asset).toBe(true);
+      for (const ae of [undefined, 'identity', 'gzip;q=0, deflate', 'br']) {
+        const plain = await rawRequest(srv.url + asset, { headers: ae === undefined ? { host } : { host, 'accept-encoding': ae } });
+        expect(plain.status).toBe(200);
+        expect(plain.headers['content-encoding'], String(ae)).toBeUndefined();
+        expect(plain.bytes.equals(source), `${asset} with ${ae}`).toBe(true);
+      }
+    }
+    // A small asset is sent as it is, whatever the client accepts.
+    const css = await rawRequest(`${srv.url}/assets/style.css`, { headers: { host: new URL(srv.url).host, 'accept-encoding': 'gzip' } });
+    expect(css.headers['content-encoding']).toBeUndefined();
+    expect(css.bytes.equals(fs.readFileSync('src/http/pages/static/style.css'))).toBe(true);
   });
 
   it('BOM export with a key answers the same CSV as POST /api/bom/export', async () => {

@@ -23,13 +23,16 @@ export function startRealServer(overrides: Partial<Config> = {}): Promise<TestSe
 }
 
 /** A raw HTTP request (fetch forbids setting Host). */
-export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
+      });
     });
     req.on('error', reject);
     if (opts.body !== undefined) req.write(opts.body);

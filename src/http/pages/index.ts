@@ -8,13 +8,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../../deps.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import { ATTRIBUTION } from '../../tools/schemas.js';
 import type { AnyTool } from '../../tools/define.js';
 import { runTool } from '../../tools/run.js';
-import { type AppEnv } from '../common.js';
+import { requestHeader, type AppEnv } from '../common.js';
 import { restContext } from '../rest.js';
 import { html, layout, type Html, type PageContent } from './html.js';
 import { homePage } from './home.js';
@@ -44,9 +45,19 @@ const TYPES: Record<string, string> = { '.css': 'text/css; charset=utf-8', '.js'
 /** dist/assets of this package: the same folder from src/http/pages and dist/http/pages. */
 export const ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/assets');
 
-/** The built assets, read once (a few MB): name -> bytes and type. Empty when not built. */
-function loadAssets(dir: string): Map<string, { bytes: Uint8Array<ArrayBuffer>; type: string }> {
-  const out = new Map<string, { bytes: Uint8Array<ArrayBuffer>; type: string }>();
+/**
+ * A built asset: its bytes, or (a large one, stored as `<name>.gz` by scripts/browser-assets.mjs)
+ * its gzip, sent as it is where the client accepts gzip and decompressed once for one that does not.
+ */
+interface Asset {
+  type: string;
+  bytes?: Uint8Array<ArrayBuffer>;
+  gzip?: Uint8Array<ArrayBuffer>;
+}
+
+/** The built assets, read once (~1 MB): name -> bytes and type. Empty when not built. */
+function loadAssets(dir: string): Map<string, Asset> {
+  const out = new Map<string, Asset>();
   const walk = (d: string, prefix: string) => {
     let entries: fs.Dirent[];
     try {
@@ -57,13 +68,35 @@ function loadAssets(dir: string): Map<string, { bytes: Uint8Array<ArrayBuffer>; 
     for (const e of entries) {
       if (e.isDirectory()) walk(path.join(d, e.name), `${prefix}${e.name}/`);
       else {
-        const type = TYPES[path.extname(e.name)];
-        if (type) out.set(`${prefix}${e.name}`, { bytes: new Uint8Array(fs.readFileSync(path.join(d, e.name))), type });
+        const gz = e.name.endsWith('.gz');
+        const name = gz ? e.name.slice(0, -'.gz'.length) : e.name;
+        const type = TYPES[path.extname(name)];
+        if (!type) continue;
+        const bytes = new Uint8Array(fs.readFileSync(path.join(d, e.name)));
+        const a = out.get(`${prefix}${name}`) ?? { type };
+        if (gz) a.gzip = bytes;
+        else a.bytes = bytes;
+        out.set(`${prefix}${name}`, a);
       }
     }
   };
   walk(dir, '');
   return out;
+}
+
+/** Whether an Accept-Encoding header accepts gzip (by name or `*`, with a q-value above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let gzip: boolean | null = null;
+  let any: boolean | null = null;
+  for (const part of header.split(',')) {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const ok = q === undefined || Number(q.slice(2)) > 0;
+    if (coding.trim() === 'gzip' || coding.trim() === 'x-gzip') gzip = ok;
+    else if (coding.trim() === '*') any = ok;
+  }
+  return gzip ?? any ?? false;
 }
 
 export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyTool[]): void {
@@ -73,7 +106,12 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
     assets ??= loadAssets(ASSETS_DIR);
     const a = assets.get(c.req.path.slice('/assets/'.length));
     if (!a) return c.text('Not found', 404);
-    return c.body(a.bytes, 200, { 'Content-Type': a.type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+    const headers: Record<string, string> = { 'Content-Type': a.type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' };
+    if (a.gzip === undefined) return c.body(a.bytes!, 200, headers);
+    headers.Vary = 'Accept-Encoding';
+    if (acceptsGzip(requestHeader(c, 'accept-encoding'))) return c.body(a.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
+    a.bytes ??= new Uint8Array(gunzipSync(a.gzip));
+    return c.body(a.bytes, 200, headers);
   });
 
   const request = (c: Context<AppEnv>): PageRequest => {
