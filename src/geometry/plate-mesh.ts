@@ -5,8 +5,11 @@
  * source states the same solid with the same polygon resolution. No triangle is made here by hand:
  * every triangle comes from the kernel.
  */
-import { strToU8, zipSync } from 'fflate';
+import { lazyRequire } from '../lazy-require.js';
 import type { PlateDesign, PlateFeature } from '../domain/plates/index.js';
+
+/** fflate, loaded by the first 3MF file (src/lazy-require.ts). */
+const fflate = lazyRequire<typeof import('fflate')>('fflate');
 
 /** Polygon resolution: segments of a hole circle and of the outer disc (OpenSCAD $fn alike). */
 export const HOLE_SEGMENTS = 64;
@@ -77,7 +80,7 @@ export function stlBytes(mesh: PlateMesh, title: string): Uint8Array {
   const nTri = mesh.triangles.length / 3;
   const buf = new ArrayBuffer(84 + 50 * nTri);
   const view = new DataView(buf);
-  const header = strToU8(title.slice(0, 80));
+  const header = fflate().strToU8(title.slice(0, 80));
   new Uint8Array(buf, 0, 80).set(header.subarray(0, 80));
   view.setUint32(80, nTri, true);
   const p = mesh.positions;
@@ -131,6 +134,7 @@ export function threeMfBytes(mesh: PlateMesh, title: string): Uint8Array {
   const rels =
     '<?xml version="1.0" encoding="UTF-8"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
     '<Relationship Target="/3D/3dmodel.model" Id="rel0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>\n';
+  const { strToU8, zipSync } = fflate();
   return zipSync(
     {
       '[Content_Types].xml': strToU8(contentTypes),

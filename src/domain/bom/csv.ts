@@ -13,8 +13,11 @@
  * - Any cell holding CR or LF is quoted (csv-stringify would otherwise leave a lone CR bare).
  * - UTF-8 with a byte order mark and CRLF line ends (RFC 4180), so spreadsheets read CJK names.
  */
-import { stringify } from 'csv-stringify/sync';
+import { lazyRequire } from '../../lazy-require.js';
 import type { BomDocument, BomLine, LineSuppliers, PrintSuggestion, SupplierSuggestion } from './schema.js';
+
+/** csv-stringify, loaded by the first CSV export (src/lazy-require.ts). */
+const csv = lazyRequire<typeof import('csv-stringify/sync')>('csv-stringify/sync');
 
 const DANGEROUS_START = /^[=+\-@\t\r]/;
 /**
@@ -162,7 +165,7 @@ export function renderBomCsv(doc: BomDocument, includeSuppliers: boolean): strin
     : `all ${m.priced_lines} line(s) priced`;
   rows.push(total);
   const safe = rows.map((r) => columns.map((c) => (BOM_CSV_NUMERIC_COLUMNS.has(c) ? r[c] : neutraliseCell(r[c] ?? ''))));
-  return stringify(safe, {
+  return csv().stringify(safe, {
     header: true,
     columns,
     bom: true,

@@ -8,11 +8,14 @@
  * content and files); paths are checked as `files` paths are (no '..', no absolute path, depth).
  */
 import { gunzipSync } from 'node:zlib';
-import { unzipSync } from 'fflate';
+import { lazyRequire } from '../../lazy-require.js';
 import { DomainError, invalidInput } from '../../domain/shared/errors.js';
 import { decodeText } from './decode.js';
 import { MAX_INPUT_BYTES } from './limits.js';
 import { normalisePath, type UploadFile } from './package.js';
+
+/** fflate, loaded by the first zip archive (src/lazy-require.ts). */
+const fflate = lazyRequire<typeof import('fflate')>('fflate');
 
 export const MAX_ARCHIVE_ENTRIES = 10_000;
 /** A .tar.gz is unpacked whole (tar has no index); its unpacked size is capped here. */
@@ -41,7 +44,7 @@ function readZip(bytes: Uint8Array, field: string): ArchiveContents {
   let declared = 0;
   let unzipped: Record<string, Uint8Array>;
   try {
-    unzipped = unzipSync(bytes, {
+    unzipped = fflate().unzipSync(bytes, {
       filter: (f) => {
         if (++entries > MAX_ARCHIVE_ENTRIES) throw invalidInput(field, `the archive has more than ${MAX_ARCHIVE_ENTRIES} entries (limit max_archive_entries)`);
         if (f.name.endsWith('/')) return false;

@@ -16,8 +16,11 @@
  * reference depth, expression nesting and work steps each have a limit; going over one throws
  * XacroError naming the limit. Pure.
  */
-import { parse as parseYaml } from 'yaml';
+import { lazyRequire } from '../../lazy-require.js';
 import { childElements, parseXml, walk, XmlError, type XmlElement, type XmlNode } from './xml.js';
+
+/** yaml, loaded by the first package that loads a YAML file (src/lazy-require.ts). */
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 export const XACRO_NS = 'http://www.ros.org/wiki/xacro';
 
@@ -262,7 +265,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     const text = resolved === null ? null : readUpload(resolved);
     if (text === null) return fail(`YAML file ${path} (xacro.load_yaml) is not in the upload`, [`YAML file ${resolved ?? path}`], at);
     try {
-      const v = parseYaml(text!, { maxAliasCount: 100 }) as YamlValue;
+      const v = yaml().parse(text!, { maxAliasCount: 100 }) as YamlValue;
       count(text!, at);
       return v;
     } catch (err) {
