@@ -6,7 +6,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import { lineManufacturer, runMatch, textMatcher, tokensOf, whereUsed, type LayerBomLine, type WhereUsedLayer } from '../../src/domain/oss/where-used.js';
+import { entityMatcher, lineManufacturer, runMatch, textMatcher, tokensOf, whereUsed, type LayerBomLine, type WhereUsedLayer } from '../../src/domain/oss/where-used.js';
+import { nameMatcher } from '../../src/domain/catalogue/names.js';
 import { realDeps } from '../support/deps.js';
 import { call, errorBody, openSurfaces } from '../support/mcp.js';
 import { robotsPresent, robotText } from './helpers.js';
@@ -167,5 +168,40 @@ describe('matching and manufacturer rules (synthetic lines)', () => {
     // Short capitals only in their own capitals: "first stage" is not FIRST.
     expect(lineManufacturer(line('Timing belt first stage'), l.manufacturers)).toBeNull();
     expect(lineManufacturer(line('Bolt', [], { manufacturer: 'Acme' }), l.manufacturers)).toEqual({ name: 'Acme', evidence: 'the row\'s manufacturer column says "Acme"' });
+  });
+});
+
+describe('only the lines holding a needle are asked (Matcher.needles)', () => {
+  it('gives the same answer as asking every line, for every word, pair of words, fragment and catalogue name of the shipped layer', async () => {
+    const layer = deps.ossLayer;
+    const full = (m: ReturnType<typeof textMatcher>, q: string) => whereUsed(layer, { ...m, needles: undefined }, { q });
+    // Queries from the layer's own texts (each word, neighbouring pairs, fragments), the
+    // catalogue's names and model codes, company names with their other forms, and misses.
+    const texts = [...layer.bom.flatMap((b) => [b.item, b.part_number ?? '', b.manufacturer ?? '', ...b.links.map((k) => k.url)]), ...layer.urdf.flatMap((s) => s.mentions.map((m) => m.name))];
+    const queries = new Set<string>(['xyzzyplonk', 'orin nano', 'M3 x 8', '']);
+    for (const t of texts) {
+      const words = tokensOf(t);
+      words.forEach((w, i) => {
+        queries.add(w);
+        if (i > 0) queries.add(`${words[i - 1]} ${w}`);
+        if (w.length > 4) queries.add(w.slice(1, -1));
+      });
+    }
+    for (const e of (await deps.catalogue.all()).slice(0, 300)) queries.add(e.name);
+    let matched = 0;
+    for (const q of queries) {
+      const m = textMatcher(q);
+      const got = whereUsed(layer, m, { q });
+      expect(got, q).toEqual(full(m, q));
+      if (got.counts.bom_lines + got.counts.urdf_mentions > 0) matched++;
+      const e = entityMatcher(q);
+      expect(whereUsed(layer, e), `entity ${q}`).toEqual(whereUsed(layer, { ...e, needles: undefined }));
+    }
+    for (const company of ['ROBOTIS', 'Unitree', 'Feetech', 'Damiao', 'DJI', 'T-Motor']) {
+      const { matcher } = nameMatcher(deps.specs.manufacturers, company);
+      expect(whereUsed(layer, matcher, { q: company }), company).toEqual(whereUsed(layer, { ...matcher, needles: undefined }, { q: company }));
+    }
+    // The comparison covered real matches, not only misses.
+    expect(matched).toBeGreaterThan(200);
   });
 });

@@ -69,18 +69,28 @@ export interface Elsewhere {
 export function closeSpellings(term: string, words: Iterable<string>, max = 3): string[] {
   if ([...term].length < 4) return [];
   const limit = term.length <= 5 ? 1 : 2;
-  const masks = Array.isArray(words) ? letterMasks(words as readonly string[]) : null;
   const tm = letterMask(term);
   const found: { w: string; d: number }[] = [];
-  let i = -1;
-  for (const w of words) {
-    i++;
-    if (w === term || Math.abs(w.length - term.length) > limit) continue;
-    // Each edit takes at most one letter out of a word's set of letters and puts at most one in:
-    // a word missing more than `limit` of the term's letters (or the other way) is not close.
-    if (masks !== null && (bitCount(tm & ~masks[i]!) > limit || bitCount(masks[i]! & ~tm) > limit)) continue;
+  const consider = (w: string) => {
     const d = levenshteinWithin(term, w, limit);
     if (d <= limit) found.push({ w, d });
+  };
+  if (Array.isArray(words)) {
+    // Only words within `limit` of the term's length, each first tested on its letters alone
+    // (typed arrays: a word's text is read only when its letters could be close).
+    const list = words as readonly string[];
+    const { masks, byLength } = vocabulary(list);
+    for (let len = Math.max(1, term.length - limit); len <= term.length + limit; len++) {
+      for (const i of byLength[len] ?? []) {
+        // Each edit takes at most one letter out of a word's set of letters and puts at most one in:
+        // a word missing more than `limit` of the term's letters (or the other way) is not close.
+        if (bitCount(tm & ~masks[i]!) > limit || bitCount(masks[i]! & ~tm) > limit) continue;
+        const w = list[i]!;
+        if (w !== term) consider(w);
+      }
+    }
+  } else {
+    for (const w of words) if (w !== term && Math.abs(w.length - term.length) <= limit) consider(w);
   }
   found.sort((a, b) => a.d - b.d || (a.w < b.w ? -1 : a.w > b.w ? 1 : 0));
   return found.slice(0, max).map((x) => x.w);
@@ -96,16 +106,24 @@ function letterMask(w: string): number {
   return m;
 }
 
-/** Each word's letterMask, once per (immutable) word list: the index's sorted vocabulary. */
-const masksOf = new WeakMap<readonly string[], Int32Array>();
+/** A word list's letterMasks and its words' positions by length (UTF-16 units): once per (immutable) list, the index's sorted vocabulary. */
+interface Vocabulary {
+  masks: Int32Array;
+  byLength: Int32Array[];
+}
 
-function letterMasks(words: readonly string[]): Int32Array {
-  let m = masksOf.get(words);
-  if (m === undefined) {
-    m = Int32Array.from(words, letterMask);
-    if (Object.isFrozen(words)) masksOf.set(words, m);
+const vocabularies = new WeakMap<readonly string[], Vocabulary>();
+
+function vocabulary(words: readonly string[]): Vocabulary {
+  let v = vocabularies.get(words);
+  if (v === undefined) {
+    const masks = Int32Array.from(words, letterMask);
+    const positions: number[][] = [];
+    words.forEach((w, i) => (positions[w.length] ??= []).push(i));
+    v = { masks, byLength: Array.from(positions, (p) => Int32Array.from(p ?? [])) };
+    if (Object.isFrozen(words)) vocabularies.set(words, v);
   }
-  return m;
+  return v;
 }
 
 function bitCount(x: number): number {
@@ -135,6 +153,8 @@ export function nameMatcher(table: ManufacturerTable, q: string): { matcher: Mat
   const matcher: Matcher = {
     terms: first.terms,
     model_codes: first.model_codes,
+    // A match is one of the forms' matches: it holds one of their needles (when each has some).
+    needles: all.every((m) => m.needles !== undefined) ? all.flatMap((m) => m.needles!) : undefined,
     match(hay) {
       let fields: Set<string> | null = null;
       for (const m of all) {

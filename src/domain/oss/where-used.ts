@@ -229,7 +229,16 @@ export interface Matcher {
   model_codes: string[];
   /** Fields of the haystack that match, or null when the whole does not match. */
   match(hay: readonly Hay[]): string[] | null;
+  /**
+   * Texts of which every match holds one: a haystack matches only where one of them is inside its
+   * joined tokens (hayMatch). whereUsed then reads only the lines and mentions that hold one
+   * (layerCandidates); absent, it asks `match` of every line.
+   */
+  needles?: readonly string[];
 }
+
+/** needles, when none is empty (a needle '' would not narrow anything down). */
+const narrowing = (needles: readonly string[]): readonly string[] | undefined => (needles.length > 0 && needles.every((n) => n !== '') ? [...new Set(needles)] : undefined);
 
 /** Free-text query: the compacted query, or every term, matches (see runMatch). */
 export function textMatcher(q: string): Matcher {
@@ -238,6 +247,8 @@ export function textMatcher(q: string): Matcher {
   return {
     terms,
     model_codes: modelCodes(q),
+    // A match holds the compacted query, or (every term matching) the first term.
+    needles: narrowing(terms.length > 1 ? [compact, terms[0]!] : terms),
     match(hay) {
       // Loops, not filter/map: every query runs this over every line of the layer, and most lines do not match.
       let whole: string[] | null = null;
@@ -267,6 +278,7 @@ export function entityMatcher(name: string): Matcher {
   return {
     terms,
     model_codes: codes,
+    needles: narrowing(needles),
     match(hay) {
       const f = hay.filter((h) => needles.some((n) => hayMatch(h, n))).map((h) => h.field);
       return f.length > 0 ? [...new Set(f)] : null;
@@ -345,6 +357,68 @@ function makeUrdfHay(m: LayerUrdfSource['mentions'][number]): Hay[] {
 }
 
 /**
+ * The layer's haystacks as one text, for finding the few lines a query can match without asking
+ * every line: each line's (then each URDF mention's) joined tokens, its haystacks separated by
+ * U+0000 and the items by U+0001, with where each item starts. null when a haystack holds one of
+ * those separators itself (tokens never do).
+ */
+interface LayerText {
+  text: string;
+  /** starts[j]: where item j begins; the last entry is the text's length. */
+  starts: Int32Array;
+}
+
+const layerTexts = new WeakMap<WhereUsedLayer, LayerText | null>();
+
+function layerText(layer: WhereUsedLayer): LayerText | null {
+  if (layerTexts.has(layer)) return layerTexts.get(layer)!;
+  const items = [...layer.bom.map(bomHay), ...layer.urdf.flatMap((s) => s.mentions.map(urdfHay))];
+  const starts = new Int32Array(items.length + 1);
+  const parts: string[] = [];
+  let at = 0;
+  let clean = true;
+  items.forEach((hays, j) => {
+    starts[j] = at;
+    if (hays.some((h) => /[\u0000\u0001]/.test(h.joined))) clean = false;
+    const t = `${hays.map((h) => h.joined).join('\u0000')}\u0001`;
+    parts.push(t);
+    at += t.length;
+  });
+  starts[items.length] = at;
+  const built = clean ? { text: parts.join(''), starts } : null;
+  // The layer is frozen when built (src/ingest/oss/where-used-layer.ts): its text is made once.
+  if (Object.isFrozen(layer.bom) && Object.isFrozen(layer.urdf)) layerTexts.set(layer, built);
+  return built;
+}
+
+/**
+ * Which items (BOM lines, then URDF mentions, in the layer's order) hold one of the needles in
+ * one haystack: 1 for those, 0 for the rest. Every match holds one (Matcher.needles), so only
+ * those need asking. null: no layer text (every item is asked).
+ */
+function layerCandidates(layer: WhereUsedLayer, needles: readonly string[]): Uint8Array | null {
+  const lt = layerText(layer);
+  if (lt === null || needles.some((n) => n.includes('\u0000') || n.includes('\u0001'))) return null;
+  const { text, starts } = lt;
+  const marks = new Uint8Array(starts.length - 1);
+  for (const n of needles) {
+    for (let p = text.indexOf(n); p >= 0; ) {
+      // The item holding p: the last start at or before it.
+      let lo = 0;
+      let hi = starts.length - 2;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= p) lo = mid;
+        else hi = mid - 1;
+      }
+      marks[lo] = 1;
+      p = text.indexOf(n, starts[lo + 1]);
+    }
+  }
+  return marks;
+}
+
+/**
  * The robots whose BOM lines or URDF parts match. `manufacturer`: when given (a catalogue
  * entity's manufacturer), lines whose own evidence names another company are left out, and said so.
  */
@@ -358,7 +432,11 @@ export function whereUsed(layer: WhereUsedLayer, matcher: Matcher, opts: { q?: s
   const notes: string[] = [];
   const makers = new Map<string, Set<string>>();
   const wanted = opts.manufacturer ? new Set(manufacturerForms(opts.manufacturer).map((f) => tokensOf(f).join(''))) : null;
-  for (const l of layer.bom) {
+  // Only the lines and mentions that hold one of the matcher's needles can match (null: all).
+  const candidate = matcher.needles ? layerCandidates(layer, matcher.needles) : null;
+  for (let i = 0; i < layer.bom.length; i++) {
+    if (candidate !== null && candidate[i] === 0) continue;
+    const l = layer.bom[i]!;
     const fields = matcher.match(bomHay(l));
     if (!fields) continue;
     const maker = lineManufacturer(l, layer.manufacturers);
@@ -391,8 +469,10 @@ export function whereUsed(layer: WhereUsedLayer, matcher: Matcher, opts: { q?: s
       manufacturer: maker,
     });
   }
+  let item = layer.bom.length;
   for (const s of layer.urdf) {
     for (const m of s.mentions) {
+      if (candidate !== null && candidate[item++] === 0) continue;
       if (!matcher.match(urdfHay(m))) continue;
       const r = robot(s.robot);
       if (!r.sources.includes(s.source_id)) r.sources.push(s.source_id);
