@@ -153,7 +153,7 @@ export function nameMatcher(table: ManufacturerTable, q: string): { matcher: Mat
   const matcher: Matcher = {
     terms: first.terms,
     model_codes: first.model_codes,
-    // A match is one of the forms' matches: it holds one of their needles (when each has some).
+    // A match is one of the forms' matches: it holds one of their groups of needles (when each has some).
     needles: all.every((m) => m.needles !== undefined) ? all.flatMap((m) => m.needles!) : undefined,
     match(hay) {
       let fields: Set<string> | null = null;

@@ -230,15 +230,16 @@ export interface Matcher {
   /** Fields of the haystack that match, or null when the whole does not match. */
   match(hay: readonly Hay[]): string[] | null;
   /**
-   * Texts of which every match holds one: a haystack matches only where one of them is inside its
-   * joined tokens (hayMatch). whereUsed then reads only the lines and mentions that hold one
-   * (layerCandidates); absent, it asks `match` of every line.
+   * What every match holds: for one of these groups, each of its texts inside the joined tokens of
+   * one of the line's haystacks (hayMatch tests that first). whereUsed then reads only the lines
+   * and mentions that hold a whole group (layerCandidates); absent, it asks `match` of every line.
    */
-  needles?: readonly string[];
+  needles?: readonly (readonly string[])[];
 }
 
-/** needles, when none is empty (a needle '' would not narrow anything down). */
-const narrowing = (needles: readonly string[]): readonly string[] | undefined => (needles.length > 0 && needles.every((n) => n !== '') ? [...new Set(needles)] : undefined);
+/** The groups, when no text is empty (an empty text would not narrow anything down). */
+const narrowing = (groups: readonly (readonly string[])[]): readonly (readonly string[])[] | undefined =>
+  groups.length > 0 && groups.every((g) => g.length > 0 && g.every((n) => n !== '')) ? groups : undefined;
 
 /** Free-text query: the compacted query, or every term, matches (see runMatch). */
 export function textMatcher(q: string): Matcher {
@@ -247,8 +248,8 @@ export function textMatcher(q: string): Matcher {
   return {
     terms,
     model_codes: modelCodes(q),
-    // A match holds the compacted query, or (every term matching) the first term.
-    needles: narrowing(terms.length > 1 ? [compact, terms[0]!] : terms),
+    // A match holds the compacted query, or (every term matching) every term.
+    needles: narrowing(terms.length > 1 ? [[compact], terms] : terms.length === 1 ? [terms] : []),
     match(hay) {
       // Loops, not filter/map: every query runs this over every line of the layer, and most lines do not match.
       let whole: string[] | null = null;
@@ -278,7 +279,7 @@ export function entityMatcher(name: string): Matcher {
   return {
     terms,
     model_codes: codes,
-    needles: narrowing(needles),
+    needles: narrowing(needles.map((n) => [n])),
     match(hay) {
       const f = hay.filter((h) => needles.some((n) => hayMatch(h, n))).map((h) => h.field);
       return f.length > 0 ? [...new Set(f)] : null;
@@ -357,62 +358,67 @@ function makeUrdfHay(m: LayerUrdfSource['mentions'][number]): Hay[] {
 }
 
 /**
- * The layer's haystacks as one text, for finding the few lines a query can match without asking
- * every line: each line's (then each URDF mention's) joined tokens, its haystacks separated by
- * U+0000 and the items by U+0001, with where each item starts. null when a haystack holds one of
- * those separators itself (tokens never do).
+ * The layer's items (its BOM lines, then its URDF mentions, in order), each as its haystacks'
+ * joined tokens separated by U+0000, with the items holding each two-character sequence (as bits):
+ * a text can be inside an item only if the item holds every pair of characters of the text. So the
+ * few items a query can match are found without reading the others. null when a haystack holds
+ * U+0000 itself (tokens never do).
  */
-interface LayerText {
-  text: string;
-  /** starts[j]: where item j begins; the last entry is the text's length. */
-  starts: Int32Array;
+interface LayerItems {
+  items: string[];
+  /** Two characters -> the items holding them (bit j of word j >> 5). */
+  pairs: Map<string, Uint32Array>;
 }
 
-const layerTexts = new WeakMap<WhereUsedLayer, LayerText | null>();
+const layerItemsOf = new WeakMap<WhereUsedLayer, LayerItems | null>();
 
-function layerText(layer: WhereUsedLayer): LayerText | null {
-  if (layerTexts.has(layer)) return layerTexts.get(layer)!;
-  const items = [...layer.bom.map(bomHay), ...layer.urdf.flatMap((s) => s.mentions.map(urdfHay))];
-  const starts = new Int32Array(items.length + 1);
-  const parts: string[] = [];
-  let at = 0;
-  let clean = true;
-  items.forEach((hays, j) => {
-    starts[j] = at;
-    if (hays.some((h) => /[\u0000\u0001]/.test(h.joined))) clean = false;
-    const t = `${hays.map((h) => h.joined).join('\u0000')}\u0001`;
-    parts.push(t);
-    at += t.length;
+function layerItems(layer: WhereUsedLayer): LayerItems | null {
+  if (layerItemsOf.has(layer)) return layerItemsOf.get(layer)!;
+  const hays = [...layer.bom.map(bomHay), ...layer.urdf.flatMap((s) => s.mentions.map(urdfHay))];
+  const words = (hays.length + 31) >> 5;
+  const pairs = new Map<string, Uint32Array>();
+  let built: LayerItems | null = { items: [], pairs };
+  hays.forEach((h, j) => {
+    if (h.some((x) => x.joined.includes('\u0000'))) built = null;
+    const text = h.map((x) => x.joined).join('\u0000');
+    built?.items.push(text);
+    for (let i = 0; i + 1 < text.length; i++) {
+      const pair = text.slice(i, i + 2);
+      let bits = pairs.get(pair);
+      if (bits === undefined) pairs.set(pair, (bits = new Uint32Array(words)));
+      bits[j >> 5]! |= 1 << (j & 31);
+    }
   });
-  starts[items.length] = at;
-  const built = clean ? { text: parts.join(''), starts } : null;
-  // The layer is frozen when built (src/ingest/oss/where-used-layer.ts): its text is made once.
-  if (Object.isFrozen(layer.bom) && Object.isFrozen(layer.urdf)) layerTexts.set(layer, built);
+  // The layer is frozen when built (src/ingest/oss/where-used-layer.ts): its items are read once.
+  if (Object.isFrozen(layer.bom) && Object.isFrozen(layer.urdf)) layerItemsOf.set(layer, built);
   return built;
 }
 
 /**
- * Which items (BOM lines, then URDF mentions, in the layer's order) hold one of the needles in
- * one haystack: 1 for those, 0 for the rest. Every match holds one (Matcher.needles), so only
- * those need asking. null: no layer text (every item is asked).
+ * Which items (BOM lines, then URDF mentions, in the layer's order) hold every text of one of the
+ * groups: 1 for those, 0 for the rest. Every match does (Matcher.needles), so only those need
+ * asking. null: the layer's items could not be read so (every item is asked).
  */
-function layerCandidates(layer: WhereUsedLayer, needles: readonly string[]): Uint8Array | null {
-  const lt = layerText(layer);
-  if (lt === null || needles.some((n) => n.includes('\u0000') || n.includes('\u0001'))) return null;
-  const { text, starts } = lt;
-  const marks = new Uint8Array(starts.length - 1);
-  for (const n of needles) {
-    for (let p = text.indexOf(n); p >= 0; ) {
-      // The item holding p: the last start at or before it.
-      let lo = 0;
-      let hi = starts.length - 2;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= p) lo = mid;
-        else hi = mid - 1;
+function layerCandidates(layer: WhereUsedLayer, groups: readonly (readonly string[])[]): Uint8Array | null {
+  const li = layerItems(layer);
+  if (li === null || groups.some((g) => g.some((n) => n.includes('\u0000')))) return null;
+  const { items, pairs } = li;
+  const marks = new Uint8Array(items.length);
+  for (const group of groups) {
+    // The items holding every pair of characters of every text of the group (null: all items).
+    let maybe: Uint32Array | null = null;
+    for (const n of group) {
+      for (let i = 0; i + 1 < n.length; i++) {
+        const bits = pairs.get(n.slice(i, i + 2));
+        if (bits === undefined) maybe = new Uint32Array((items.length + 31) >> 5);
+        else if (maybe === null) maybe = bits.slice();
+        else for (let w = 0; w < maybe.length; w++) maybe[w]! &= bits[w]!;
       }
-      marks[lo] = 1;
-      p = text.indexOf(n, starts[lo + 1]);
+    }
+    for (let j = 0; j < items.length; j++) {
+      if (marks[j] === 1 || (maybe !== null && (maybe[j >> 5]! & (1 << (j & 31))) === 0)) continue;
+      const text = items[j]!;
+      if (group.every((n) => text.includes(n))) marks[j] = 1;
     }
   }
   return marks;
@@ -432,7 +438,7 @@ export function whereUsed(layer: WhereUsedLayer, matcher: Matcher, opts: { q?: s
   const notes: string[] = [];
   const makers = new Map<string, Set<string>>();
   const wanted = opts.manufacturer ? new Set(manufacturerForms(opts.manufacturer).map((f) => tokensOf(f).join(''))) : null;
-  // Only the lines and mentions that hold one of the matcher's needles can match (null: all).
+  // Only the lines and mentions that hold one of the matcher's groups of needles can match (null: all).
   const candidate = matcher.needles ? layerCandidates(layer, matcher.needles) : null;
   for (let i = 0; i < layer.bom.length; i++) {
     if (candidate !== null && candidate[i] === 0) continue;
