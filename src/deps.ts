@@ -175,22 +175,6 @@ function loadRegistries(config: Config): Registries {
 function buildCatalogueParts(
   config: Config,
   opts: BuildOptions,
-  registries: Registries,
-  probe: () => void,
-  built: (b: LazyBuild) => void,
-  onWorker: IndexOnWorker | null,
-): CatalogueParts {
-  try {
-    return catalogueParts(config, opts, registries, probe, built, onWorker);
-  } catch (err) {
-    onWorker?.build.abandon();
-    throw err;
-  }
-}
-
-function catalogueParts(
-  config: Config,
-  opts: BuildOptions,
   { knowledge, manufacturers }: Registries,
   probe: () => void,
   built: (b: LazyBuild) => void,
@@ -276,14 +260,16 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedDat
     for (const listener of lazyBuildListeners) listener(b);
   };
   let built: CatalogueParts | null = null;
-  return {
+  const loaded: LoadedData = {
     registries,
     lazyBuildListeners,
-    catalogueParts: (probe) => (built ??= buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify, onWorker)),
+    // A build that throws stops the index's worker (nothing is built yet: discard() does it).
+    catalogueParts: (probe) => (built ??= discardOnThrow(loaded, () => buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify, onWorker))),
     discard: () => {
       if (built === null) indexBuild?.abandon();
     },
   };
+  return loaded;
 }
 
 /** fn(), stopping what loadData started (the index's worker) when it throws. */
