@@ -22,9 +22,9 @@ export function validationError(err: z.ZodError): DomainError {
 }
 
 /**
- * For a cacheable tool with the answer cache on, `output` is deep-frozen and shared (the same
- * arguments get the same object again), so surfaces may prepare its serialised forms once per
- * object; otherwise it is the handler's own.
+ * For a cacheable tool whose answer the cache keeps (src/store/answer-cache.ts), `output` is
+ * deep-frozen and shared (the same arguments get the same object again), so surfaces may prepare
+ * its serialised forms once per object; otherwise it is the handler's own.
  */
 export type ToolOutcome = { ok: true; output: Record<string, unknown> } | { ok: false; error: DomainError };
 
@@ -70,7 +70,8 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
       }
     }
     const output = (await (tool.offload ? offloaded(tool, parsed.data, ctx) : tool.handler(parsed.data, ctx))) as Record<string, unknown>;
-    if (key !== null) answers.set(key, deepFreeze(output));
+    // Frozen and kept only when the cache wants it (a full cache keeps answers asked more often).
+    if (key !== null && answers.wants(key)) answers.set(key, deepFreeze(output));
     return { ok: true, output };
   } catch (err) {
     if (isDomainError(err)) {

@@ -55,6 +55,82 @@ describe('AnswerCache', () => {
     expect(c.size).toBe(1);
   });
 
+  // runTool's use: a lookup (counted), and on a miss the answer is kept only if the cache wants it.
+  const asker = (c: AnswerCache) => (k: string): boolean => {
+    if (c.get(k) !== undefined) return true;
+    if (c.wants(k)) c.set(k, answer(0));
+    return false;
+  };
+
+  it('keeps hitting the answers it holds when calls cycle through more arguments than it holds', () => {
+    const c = new AnswerCache(128);
+    const ask = asker(c);
+    const keys = Array.from({ length: 200 }, (_, i) => `search_parts\u0000rest\u0000{"q":"word${i}"}`);
+    for (let cycle = 0; cycle < 2; cycle++) for (const k of keys) ask(k);
+    let hits = 0;
+    for (let cycle = 0; cycle < 20; cycle++) for (const k of keys) if (ask(k)) hits++;
+    // The 128 answers kept first stay: each hits once a cycle (128 of 200 calls), none replaced
+    // by an answer asked as often as it.
+    expect(c.size).toBe(128);
+    expect(hits).toBe(128 * 20);
+    // The rule before (keep every answer, evict by CLOCK alone) hit none of these calls.
+    const always = new AnswerCache(128);
+    let alwaysHits = 0;
+    for (let cycle = 0; cycle < 5; cycle++)
+      for (const k of keys) {
+        if (always.get(k) !== undefined) alwaysHits++;
+        else always.set(k, answer(0));
+      }
+    expect(alwaysHits).toBe(0);
+  });
+
+  it('takes in an answer asked more often than the one it would evict, not a call asked once', () => {
+    const c = new AnswerCache(4);
+    const ask = asker(c);
+    for (const k of ['a', 'b', 'c', 'd']) ask(k);
+    expect(ask('e')).toBe(false); // asked once: not kept (the hand is at 'a', asked once too)
+    expect(c.size).toBe(4);
+    expect(ask('e')).toBe(false); // before this call asked once, as often as 'a': not kept
+    expect(ask('e')).toBe(false); // before this call asked twice, more often than 'a': kept in its place
+    expect(ask('e')).toBe(true);
+    expect(c.size).toBe(4);
+    expect(['a', 'b', 'c', 'd'].filter((k) => c.get(k) !== undefined)).toHaveLength(3);
+  });
+
+  it('keeps answers in use through a run of calls each asked once', () => {
+    const c = new AnswerCache(4);
+    const ask = asker(c);
+    const hot = ['h1', 'h2', 'h3', 'h4'];
+    for (let i = 0; i < 5; i++) for (const k of hot) ask(k);
+    // 25 times as many calls as the cache holds, within the sketch's window (counts halve every
+    // 160 requests at this size: answers nobody asks for any longer fade, as the next test shows).
+    for (let i = 0; i < 100; i++) expect(ask(`once${i}`)).toBe(false);
+    expect(hot.map((k) => ask(k))).toEqual([true, true, true, true]);
+  });
+
+  it('follows a change of what is asked: old counts fade', () => {
+    const c = new AnswerCache(2);
+    const ask = asker(c);
+    for (let i = 0; i < 40; i++) for (const k of ['old1', 'old2']) ask(k);
+    let n = 0;
+    for (;;) {
+      const hit1 = ask('new1');
+      const hit2 = ask('new2');
+      if (hit1 && hit2) break;
+      expect(++n, 'the new answers never got in').toBeLessThan(200);
+    }
+    expect(c.get('old1')).toBeUndefined();
+    expect(c.get('old2')).toBeUndefined();
+  });
+
+  it('wants nothing when off, nor under a key longer than ANSWER_KEY_MAX_CHARS', () => {
+    expect(new AnswerCache(0).wants('a')).toBe(false);
+    const c = new AnswerCache(2);
+    const long = 'x'.repeat(ANSWER_KEY_MAX_CHARS + 1);
+    expect(c.get(long)).toBeUndefined();
+    expect(c.wants(long)).toBe(false);
+  });
+
   it('refuses a negative or fractional size', () => {
     expect(() => new AnswerCache(-1)).toThrow(RangeError);
     expect(() => new AnswerCache(1.5)).toThrow(RangeError);
