@@ -13,16 +13,18 @@
  * Admission (`wants`): while there is room every answer is kept. When full, a new answer replaces
  * the one the hand would evict only if its arguments were asked more often than that one's,
  * not counting the call that missed. How often is estimated by a small count-min sketch of
- * recent requests (4-bit counters, halved every 10 x maxEntries requests, so it follows a
- * change of what is asked). Without this rule, calls that cycle through more distinct arguments
- * than the cache holds (an agent's broad first searches) missed every time and still paid for
- * freezing, keeping and evicting each answer; now the answers already kept stay and keep
- * hitting, and an answer the cache does not want is not frozen (the caller asks first).
+ * recent requests: 4 rows of 4-bit counters, 8 x maxEntries and at least 64 wide, halved every
+ * 10 x maxEntries requests (at least 160), so it follows a change of what is asked. Without
+ * this rule, calls that cycle through more distinct arguments than the cache holds (an agent's
+ * broad first searches) missed every time and still paid for freezing, keeping and evicting each
+ * answer; now the answers already kept stay and keep hitting, and an answer the cache does not
+ * want is not frozen (the caller asks first).
  *
  * What a cached answer does not skip is run by the caller on every call (src/tools/run.ts):
  * argument validation, the rate limit, and the store's health probe.
  */
 import { randomInt } from 'node:crypto';
+import { fnv1a, FNV_BASIS } from '../domain/shared/fnv.js';
 
 export const ANSWER_KEY_MAX_CHARS = 2048;
 
@@ -42,50 +44,48 @@ const COUNTER_MAX = 15;
  */
 class FrequencySketch {
   private readonly counters: Uint8Array;
-  private readonly mask: number;
   private added = 0;
   /** Mixed into every hash, chosen per process: which keys share counters cannot be planned from outside. */
-  private readonly seed = randomInt(2 ** 32 - 1);
+  private readonly basis = FNV_BASIS ^ randomInt(2 ** 32 - 1);
+  /** The last key's counter in each row (locate). */
+  private readonly cells = new Int32Array(ROWS);
 
   constructor(
-    width: number,
+    private readonly width: number,
     private readonly sampleSize: number,
   ) {
-    this.mask = width - 1;
     this.counters = new Uint8Array(width * ROWS);
   }
 
-  /** FNV-1a over the key's UTF-16 units, from a basis of this sketch's own. */
-  private hash(key: string): number {
-    let h = 0x811c9dc5 ^ this.seed;
-    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-    return h >>> 0;
-  }
-
-  /** The counter of row `row` for a key of hash `h`: each row mixes the hash anew (murmur3's finaliser), so rows are independent. */
-  private at(h: number, row: number): number {
-    let x = (h + Math.imul(row + 1, 0x9e3779b9)) | 0;
-    x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-    x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-    x ^= x >>> 16;
-    return row * (this.mask + 1) + (x & this.mask);
+  /**
+   * Finds the key's counter in each row (into `cells`) and returns the least of their values. Each
+   * row mixes the key's FNV-1a hash anew (murmur3's finaliser), so rows are independent.
+   */
+  private locate(key: string): number {
+    const h = fnv1a(key, 0, key.length, this.basis);
+    let min = COUNTER_MAX;
+    for (let r = 0; r < ROWS; r++) {
+      let x = (h + Math.imul(r + 1, 0x9e3779b9)) | 0;
+      x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+      x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+      x ^= x >>> 16;
+      const i = r * this.width + (x & (this.width - 1));
+      this.cells[r] = i;
+      min = Math.min(min, this.counters[i]!);
+    }
+    return min;
   }
 
   estimate(key: string): number {
-    const h = this.hash(key);
-    let min = COUNTER_MAX;
-    for (let r = 0; r < ROWS; r++) min = Math.min(min, this.counters[this.at(h, r)]!);
-    return min;
+    return this.locate(key);
   }
 
   /** Counts one request of `key` (only the counters at its least value grow: fewer overestimates). */
   add(key: string): void {
-    const h = this.hash(key);
-    let min = COUNTER_MAX;
-    for (let r = 0; r < ROWS; r++) min = Math.min(min, this.counters[this.at(h, r)]!);
+    const min = this.locate(key);
     if (min < COUNTER_MAX) {
       for (let r = 0; r < ROWS; r++) {
-        const i = this.at(h, r);
+        const i = this.cells[r]!;
         if (this.counters[i] === min) this.counters[i] = min + 1;
       }
     }

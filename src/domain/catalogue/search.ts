@@ -23,6 +23,7 @@
  * the top `offset + limit` matches are kept (bounded heap) and materialised. Totals are exact.
  */
 import type { StoredEntity } from './entity.js';
+import { fnv1a, FNV_BASIS, FNV_PRIME } from '../shared/fnv.js';
 
 export const SEARCH_FIELDS = ['id', 'name', 'manufacturer', 'type', 'application_interface', 'description'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
@@ -68,12 +69,12 @@ function forEachWord(s: string, word: (start: number, end: number, hash: number,
     if (isWordCodePoint(cp)) {
       if (start < 0) {
         start = i;
-        h = 0x811c9dc5;
+        h = FNV_BASIS;
         wide = false;
       }
       if (c >= CJK_FROM) wide = true;
-      h = Math.imul(h ^ c, 0x01000193);
-      if (width === 2) h = Math.imul(h ^ s.charCodeAt(i + 1), 0x01000193);
+      h = Math.imul(h ^ c, FNV_PRIME);
+      if (width === 2) h = Math.imul(h ^ s.charCodeAt(i + 1), FNV_PRIME);
     } else if (start >= 0) {
       word(start, i, h, wide);
       start = -1;
@@ -109,13 +110,6 @@ function cjkTailStarts(s: string, start: number, end: number): number[] {
   return out;
 }
 
-/** FNV-1a of s[start, end) (the hash forEachWord gives a word). */
-function hashOf(s: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
-}
-
 /** The lower-cased runs of letters and digits of `text` (the spec's terms and field tokens). */
 export function tokenize(text: string): string[] {
   const s = text.toLowerCase();
@@ -142,7 +136,7 @@ class TokenInterner {
     const s = text.toLowerCase();
     forEachWord(s, (start, end, h, wide) => {
       out.push(this.intern(s, start, end, h));
-      if (wide) for (const at of cjkTailStarts(s, start, end)) out.push(this.intern(s, at, end, hashOf(s, at, end)));
+      if (wide) for (const at of cjkTailStarts(s, start, end)) out.push(this.intern(s, at, end, fnv1a(s, at, end)));
     });
   }
 

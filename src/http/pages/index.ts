@@ -90,11 +90,12 @@ export function acceptsGzip(header: string | undefined): boolean {
   let gzip: boolean | null = null;
   let any: boolean | null = null;
   for (const part of header.split(',')) {
-    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    const [raw = '', ...params] = part.toLowerCase().split(';');
+    const coding = raw.trim();
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const ok = q === undefined || Number(q.slice(2)) > 0;
-    if (coding.trim() === 'gzip' || coding.trim() === 'x-gzip') gzip = ok;
-    else if (coding.trim() === '*') any = ok;
+    if (coding === 'gzip' || coding === 'x-gzip') gzip = ok;
+    else if (coding === '*') any = ok;
   }
   return gzip ?? any ?? false;
 }
