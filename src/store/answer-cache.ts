@@ -13,7 +13,7 @@
  * Admission (`wants`): while there is room every answer is kept. When full, a new answer replaces
  * the one the hand would evict only if its arguments were asked more often than that one's,
  * not counting the call that missed. How often is estimated by a small count-min sketch of
- * recent requests: 4 rows of 4-bit counters, 8 x maxEntries and at least 64 wide, halved every
+ * recent requests: 4 rows of 4-bit counters, 8 x maxEntries and at least 256 wide, halved every
  * 10 x maxEntries requests (at least 160), so it follows a change of what is asked. Without
  * this rule, calls that cycle through more distinct arguments than the cache holds (an agent's
  * broad first searches) missed every time and still paid for freezing, keeping and evicting each
@@ -102,7 +102,7 @@ export class AnswerCache {
 
   constructor(readonly maxEntries: number) {
     if (!Number.isInteger(maxEntries) || maxEntries < 0) throw new RangeError(`AnswerCache: maxEntries must be a non-negative integer, got ${maxEntries}`);
-    let width = 64;
+    let width = 256;
     while (width < 8 * maxEntries) width *= 2;
     this.sketch = maxEntries > 0 ? new FrequencySketch(width, 10 * Math.max(maxEntries, 16)) : null;
   }
