@@ -42,8 +42,12 @@ export function toolText(tool: AnyTool, output: Record<string, unknown>): string
   return text;
 }
 
-/** The structured result carried by a text block built by composeText (inverse, for clients and tests). */
+/**
+ * The structured result carried by a text block built by composeText (inverse, for clients, tests
+ * and the replay of a dropped SSE stream): compact JSON holds no line break, so the JSON is the
+ * whole text when it has none, else what follows the first (the summary is one line).
+ */
 export function structuredFromText(text: string): unknown {
   const nl = text.indexOf('\n');
-  return JSON.parse(text.startsWith('{') || nl < 0 ? text : text.slice(nl + 1));
+  return JSON.parse(nl < 0 ? text : text.slice(nl + 1));
 }
