@@ -111,3 +111,21 @@ export function errorResponse(c: Context<AppEnv>, err: DomainError): Response {
   if ((err.code === 'rate_limited' || err.code === 'overloaded') && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
   return c.json(err.toBody(), err.status as 400);
 }
+
+/**
+ * `response`, its bytes sent in one write where they are ready together. An SSE answer is a stream
+ * the HTTP adapter (@hono/node-server) starts by flushing the headers, a write of their own, and
+ * whose last chunk can leave the stream's end for another: a call answered at once cost three
+ * writes to the socket where one does (each a system call and, on loopback, the peer's wake-up).
+ * The socket is corked until the current tick's work is done (process.nextTick runs after the
+ * promise jobs in progress), which is when Node's own writes uncork it too; an answer still being
+ * computed then is streamed as before, each event when it is sent.
+ */
+export function coalesced(c: Context<AppEnv>, response: Response): Response {
+  const socket = c.env?.outgoing?.socket;
+  if (response.body !== null && socket && !socket.destroyed) {
+    socket.cork();
+    process.nextTick(() => socket.uncork());
+  }
+  return response;
+}

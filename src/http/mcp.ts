@@ -18,7 +18,7 @@ import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { isPlainObject } from '../domain/shared/freeze.js';
-import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
+import { clientAddress, coalesced, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { SessionEventStore } from './event-store.js';
 import { limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
@@ -217,7 +217,9 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     return body;
   }
 
-  app.all('/mcp', async (c) => {
+  app.all('/mcp', async (c) => coalesced(c, await serve(c)));
+
+  async function serve(c: Context<AppEnv>): Promise<Response> {
     const method = c.req.method;
     if (!allowed.split(', ').includes(method)) return jsonRpcError(c, 405, -32000, `Method not allowed; /mcp accepts ${allowed}`, { Allow: allowed });
 
@@ -305,7 +307,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     };
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authOf() });
-  });
+  }
 
   return {
     sessions: () => sessions.size,

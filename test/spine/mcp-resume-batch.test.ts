@@ -6,6 +6,8 @@
  *   and a client that lost a stream gets its missed messages again with Last-Event-ID;
  * - the per-session event store is bounded and never replays another stream's events.
  */
+import diagnostics_channel from 'node:diagnostics_channel';
+import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LONG_STRING, messageBytes, SessionEventStore } from '../../src/http/event-store.js';
 import { SSE_RETRY_MS } from '../../src/http/mcp.js';
@@ -106,6 +108,39 @@ describe('legacy HTTP wire', () => {
     // The same bytes: the store held the result without its structuredContent and parsed it back
     // from the text block (SessionEventStore), in its place among the result's fields.
     expect(replayed.data).toBe(answer.data);
+  });
+
+  it("a tool's SSE answer leaves the server in one write to the socket (headers, events and the stream's end)", async () => {
+    // The server's side of each connection, seen through Node's own channel: its writes counted
+    // (Writable's _write and _writev, the calls that reach the socket), the bytes still written.
+    const writes = new Map<net.Socket, number>();
+    const spy = (m: unknown) => {
+      const socket = (m as { socket: net.Socket }).socket;
+      if (writes.has(socket)) return;
+      writes.set(socket, 0);
+      for (const name of ['_write', '_writev'] as const) {
+        const own = socket[name] as (...a: unknown[]) => void;
+        socket[name] = function (this: net.Socket, ...a: unknown[]) {
+          writes.set(socket, writes.get(socket)! + 1);
+          return own.apply(this, a);
+        } as never;
+      }
+    };
+    const channel = diagnostics_channel.channel('http.server.request.start');
+    channel.subscribe(spy);
+    try {
+      const counts: number[] = [];
+      for (const [i, q] of ['servo', 'harmonic drive', 'zzzz-no-match'].entries()) {
+        for (const k of writes.keys()) writes.set(k, 0);
+        const r = await post(srv.url, { jsonrpc: '2.0', id: 40 + i, method: 'tools/call', params: { name: 'search_parts', arguments: { q } } }, onSession());
+        expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        expect(events(await r.text()).some((e) => e.data.includes(`"id":${40 + i}`))).toBe(true);
+        counts.push([...writes.values()].reduce((a, b) => a + b, 0));
+      }
+      expect(counts).toEqual([1, 1, 1]);
+    } finally {
+      channel.unsubscribe(spy);
+    }
   });
 
   it('an unknown Last-Event-ID is refused, not answered with a partial replay', async () => {
