@@ -6,22 +6,15 @@
  * oldest dropped first;
  * a Last-Event-ID older than what is kept is refused (the client starts over), never answered with
  * a partial replay. One store per session, so one session can never replay another's events.
- * A tool result is held without its structuredContent, which a replay parses back from the
- * result's text block (slim, restored).
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
-import { isPlainObject } from '../domain/shared/freeze.js';
-import { structuredFromText } from '../tools/text.js';
 import { outputJson } from '../wire/prepared.js';
 
 interface Stored {
   id: string;
   streamId: string;
-  /** The message, or a tool result's message held without its structuredContent (see slim). */
   message: JSONRPCMessage;
   bytes: number;
-  /** True when `message` is held slim: its structuredContent is parsed back from its text block on replay. */
-  slim: boolean;
 }
 
 export const EVENT_STORE_MAX_EVENTS = 64;
@@ -48,8 +41,7 @@ export class SessionEventStore implements EventStore {
     const id = `${streamId}:${++this.seq}`;
     const bytes = messageBytes(message);
     const events = this.events;
-    const held = slim(message);
-    events.push({ id, streamId, message: held ?? message, bytes, slim: held !== null });
+    events.push({ id, streamId, message, bytes });
     this.bytes += bytes;
     // Drop the oldest until within bounds (the newest is kept even alone over maxBytes: it is being sent now).
     let drop = 0;
@@ -80,34 +72,10 @@ export class SessionEventStore implements EventStore {
     // A copy: sending yields, and events stored meanwhile belong to the live stream, not this replay.
     for (const e of this.events.slice(from.at + 1)) {
       // priming events carry no message (an empty object): nothing to resend
-      if (e.streamId === streamId && Object.keys(e.message).length > 0) await send(e.id, e.slim ? restored(e.message) : e.message);
+      if (e.streamId === streamId && Object.keys(e.message).length > 0) await send(e.id, e.message);
     }
     return streamId;
   }
-}
-
-/**
- * A tool result's message without its structuredContent (kept in its place, as null), when its
- * one text block carries that content's JSON (every tool result of this server: src/tools/text.ts);
- * else null (the message is kept whole). The text is one string, the content a tree of objects
- * (a search answer's: hundreds): held for minutes in every session, the tree is copied by each
- * young-generation collection it survives, and the old generation fills with it. A replay
- * (rare: a dropped stream) parses it back from the text, the same JSON (restored).
- */
-function slim(message: JSONRPCMessage): JSONRPCMessage | null {
-  const result = (message as { result?: { content?: unknown; structuredContent?: unknown } }).result;
-  if (result === null || typeof result !== 'object' || !isPlainObject(result.structuredContent)) return null;
-  const content = result.content;
-  if (!Array.isArray(content) || content.length !== 1) return null;
-  const block = content[0] as { type?: unknown; text?: unknown } | null;
-  if (block?.type !== 'text' || typeof block.text !== 'string' || !block.text.endsWith('}')) return null;
-  return { ...message, result: { ...result, structuredContent: null } } as JSONRPCMessage;
-}
-
-/** A slim message (see slim) made whole again: its structuredContent parsed from its text block. */
-function restored(message: JSONRPCMessage): JSONRPCMessage {
-  const result = (message as unknown as { result: { content: [{ text: string }] } }).result;
-  return { ...message, result: { ...result, structuredContent: structuredFromText(result.content[0].text) } } as JSONRPCMessage;
 }
 
 /**
@@ -121,9 +89,7 @@ function restored(message: JSONRPCMessage): JSONRPCMessage {
  *   every text block of this server's tool results carries the structured answer's whole JSON
  *   after a one-line summary (src/tools/text.ts), so the block is at least as long. Without a text
  *   block it is measured exactly, through outputJson.
- * The bound is one of memory, which holds the unescaped strings and the objects behind them (a
- * tool result is held without its structuredContent, see slim: it still counts, so the bound
- * stays the one documented whichever messages a session sends).
+ * The bound is one of memory, which holds the unescaped strings and the objects behind them.
  */
 export function messageBytes(message: JSONRPCMessage): number {
   const result = (message as { result?: { content?: unknown } }).result;

@@ -49,4 +49,10 @@ describe('oneLine', () => {
     expect(text.split('\n')[0]).toBe('1 match for "x"');
     expect(structuredFromText(text)).toEqual(structured);
   });
+
+  it('finds the JSON after the summary line even when the summary starts with a brace, and the JSON alone without one', () => {
+    const structured = { data: [{ id: 'A-1', name: '{x}\n' }], meta: { q: '{x}', total: 1 } };
+    expect(structuredFromText(composeText('{x}: 1 match', structured))).toEqual(structured);
+    expect(structuredFromText(composeText(null, structured))).toEqual(structured);
+  });
 });
