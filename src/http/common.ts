@@ -115,8 +115,10 @@ export function errorResponse(c: Context<AppEnv>, err: DomainError): Response {
 /**
  * `response`, its bytes sent in one write where they are ready together. An SSE answer is a stream
  * the HTTP adapter (@hono/node-server) starts by flushing the headers, a write of their own, and
- * whose last chunk can leave the stream's end for another: a call answered at once cost three
- * writes to the socket where one does (each a system call and, on loopback, the peer's wake-up).
+ * whose last chunk can leave the stream's end for another: a call answered at once cost two or
+ * three writes to the socket where one does (2.4 on average over 1,000 stateful tools/call,
+ * strace -c; each a system call and, on loopback, the peer's wake-up). /mcp's responses are this
+ * server's only stream bodies; every other route answers a string, written once with its headers.
  * The socket is corked until the current tick's work is done (process.nextTick runs after the
  * promise jobs in progress), which is when Node's own writes uncork it too; an answer still being
  * computed then is streamed as before, each event when it is sent.
