@@ -121,11 +121,14 @@ export function errorResponse(c: Context<AppEnv>, err: DomainError): Response {
  * server's only stream bodies; every other route answers a string, written once with its headers.
  * The socket is corked until the current tick's work is done (process.nextTick runs after the
  * promise jobs in progress), which is when Node's own writes uncork it too; an answer still being
- * computed then is streamed as before, each event when it is sent.
+ * computed then is streamed as before, each event when it is sent. Every response is corked, with
+ * a body or without (one without is written at once anyway): asking the response for its body
+ * would turn the adapter's lightweight Response into a whole fetch Response and send it down the
+ * adapter's slower path (measured: 25 us less CPU per stateful tools/call search without it).
  */
 export function coalesced(c: Context<AppEnv>, response: Response): Response {
   const socket = c.env?.outgoing?.socket;
-  if (response.body !== null && socket && !socket.destroyed) {
+  if (socket && !socket.destroyed) {
     socket.cork();
     process.nextTick(() => socket.uncork());
   }
