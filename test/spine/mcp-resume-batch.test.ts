@@ -171,7 +171,9 @@ describe('SessionEventStore', () => {
   it('counts a message at the UTF-8 length of its JSON, long strings at two bytes per UTF-16 unit (unescaped), structuredContent as its text block', () => {
     const utf8 = (x: string) => new TextEncoder().encode(x).length;
     /** The expectation, from the JSON text itself: every long string's JSON replaced by its quotes and two bytes per UTF-16 unit. */
-    const expected = (m: unknown): number => {
+    const expected = (message: unknown): number => {
+      // What JSON.stringify writes (toJSON applied, members it leaves out gone), read back as data.
+      const m: unknown = JSON.parse(JSON.stringify(message));
       let n = utf8(JSON.stringify(m));
       const walk = (v: unknown): void => {
         if (typeof v === 'string') {
@@ -198,6 +200,11 @@ describe('SessionEventStore', () => {
       { jsonrpc: '2.0' as const, id: 4, result: { content: [], structuredContent: { a: 'é', b: [] }, isError: false } },
       { jsonrpc: '2.0' as const, id: 5, result: { structuredContent: null } },
       { jsonrpc: '2.0' as const, id: 6, result: { content: [{ type: 'text' as const, text: long }], structuredContent: { s: long } } },
+      // Members JSON.stringify leaves out or writes as null, numbers of every form, nesting, a long string deep down.
+      { jsonrpc: '2.0' as const, id: 'x"1', result: { a: undefined, f: () => 1, list: [undefined, () => 1, Symbol('s'), NaN, -0, 1e21, 2.5e-7, -3, true, false, null, [[long]]], deep: { é: { '"k"': 'v\u0000' } } } },
+      // Not plain data: toJSON, another prototype (measured through JSON.stringify itself).
+      { jsonrpc: '2.0' as const, id: 9, result: { when: new Date(0), map: new Map([['a', 1]]), set: new Set([1]), nested: [{ toJSON: () => long }] } },
+      { jsonrpc: '2.0' as const, id: 10, result: { content: [{ type: 'text' as const, text: 'short' }], structuredContent: { at: new Date(0) }, list: Object.assign(Object.create(null) as object, { k: long }) } },
     ];
     for (const m of messages) expect(messageBytes(m as never)).toBe(expected(m));
   });
