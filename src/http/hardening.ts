@@ -23,14 +23,27 @@ export function sandboxExposure(config: Pick<Config, 'host' | 'allowSandboxPayme
   );
 }
 
-/** node:http server options enforcing the request timeout. */
+/**
+ * The sockets' buffer mark (node's default: 16 kB). /mcp writes an answer while its socket is corked
+ * (http/common.ts coalesced), so the answer's bytes wait in the socket's buffer until the tick's
+ * work is done; an SSE answer over the mark (a search answer is 20-60 kB as an event) made the
+ * write report a full buffer, and the HTTP adapter then waited for 'drain' before it ended the
+ * stream, so the stream's end went in a second write (409 extra writes per 1,000 calls, strace).
+ * 256 kB holds any answer within the 80,000-character budget as an event. It is a threshold only:
+ * nothing is buffered that is not written anyway.
+ */
+export const SOCKET_HIGH_WATER_MARK = 256 * 1024;
+
+/** node:http server options enforcing the request timeout, with the sockets' buffer mark. */
 export function httpServerOptions(config: Pick<Config, 'requestTimeoutSeconds'>): {
   requestTimeout: number;
   headersTimeout: number;
   connectionsCheckingInterval: number;
+  highWaterMark: number;
 } {
   const ms = Math.max(1, config.requestTimeoutSeconds) * 1000;
   return {
+    highWaterMark: SOCKET_HIGH_WATER_MARK,
     requestTimeout: ms,
     headersTimeout: Math.min(ms, 60_000),
     // How often node checks the timeouts: often enough that a short timeout is honoured.

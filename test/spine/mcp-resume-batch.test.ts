@@ -109,7 +109,7 @@ describe('legacy HTTP wire', () => {
     expect(replayed.data).toBe(answer.data);
   });
 
-  it("a tool's SSE answer leaves the server in one write to the socket (headers, events and the stream's end)", async () => {
+  it("an SSE answer leaves the server in one write to the socket (headers, events and the stream's end), one over 16 kB too", async () => {
     // The server's side of each connection, seen through Node's own channel: its writes counted
     // (Writable's _write and _writev, the calls that reach the socket), the bytes still written.
     const writes = new Map<net.Socket, number>();
@@ -129,14 +129,22 @@ describe('legacy HTTP wire', () => {
     channel.subscribe(spy);
     try {
       const counts: number[] = [];
-      for (const [i, q] of ['servo', 'harmonic drive', 'zzzz-no-match'].entries()) {
+      const sizes: number[] = [];
+      // The last answer (tools/list) is larger than a socket's default buffer mark (16 kB):
+      // written while the socket is corked, it must not make the stream's end wait for a drain.
+      const search = (q: string) => ({ method: 'tools/call', params: { name: 'search_parts', arguments: { q } } });
+      const messages = [search('servo'), search('harmonic drive'), search('zzzz-no-match'), { method: 'tools/list' }];
+      for (const [i, m] of messages.entries()) {
         for (const k of writes.keys()) writes.set(k, 0);
-        const r = await post(srv.url, { jsonrpc: '2.0', id: 40 + i, method: 'tools/call', params: { name: 'search_parts', arguments: { q } } }, onSession());
+        const r = await post(srv.url, { jsonrpc: '2.0', id: 40 + i, ...m }, onSession());
         expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
-        expect(events(await r.text()).some((e) => e.data.includes(`"id":${40 + i}`))).toBe(true);
+        const body = await r.text();
+        expect(events(body).some((e) => e.data.includes(`"id":${40 + i}`))).toBe(true);
+        sizes.push(Buffer.byteLength(body));
         counts.push([...writes.values()].reduce((a, b) => a + b, 0));
       }
-      expect(counts).toEqual([1, 1, 1]);
+      expect(sizes[3]).toBeGreaterThan(16 * 1024);
+      expect(counts).toEqual([1, 1, 1, 1]);
     } finally {
       channel.unsubscribe(spy);
     }
