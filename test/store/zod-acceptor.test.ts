@@ -9,6 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import { OssDocument } from '../../src/ingest/oss/layer.js';
+import { OssRecord } from '../../src/ingest/oss/records.js';
 import { compileAcceptor } from '../../src/store/zod-acceptor.js';
 import { rng } from '../support/rng.js';
 
@@ -16,9 +18,9 @@ const records = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '.
 const accept = compileAcceptor(StoredEntity)!;
 
 /** Accepted -> zod accepts and gives the same JSON. */
-function agreesWithZod(v: unknown): boolean {
-  if (!accept(v)) return true;
-  const r = StoredEntity.safeParse(v);
+function agreesWithZod(v: unknown, schema: z.ZodType = StoredEntity, acceptor = accept): boolean {
+  if (!acceptor(v)) return true;
+  const r = schema.safeParse(v);
   return r.success && JSON.stringify(r.data) === JSON.stringify(v);
 }
 
@@ -106,5 +108,51 @@ describe('compileAcceptor(StoredEntity)', () => {
     expect(compileAcceptor(z.object({ a: z.union([z.string(), z.number()]) }))).toBeNull();
     expect(compileAcceptor(z.string().email())).toBeNull();
     expect(compileAcceptor(z.object({ a: z.string().transform((s) => s.length) }))).toBeNull();
+  });
+});
+
+describe('compileAcceptor(OssDocument): literals and a discriminated union', () => {
+  const doc = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../data/oss/oss_components.json'), 'utf8')) as { meta: Record<string, unknown>; data: Record<string, unknown>[] };
+  const acceptDoc = compileAcceptor(OssDocument)!;
+  const acceptRecord = compileAcceptor(OssRecord)!;
+
+  it('takes the shipped document, and zod gives it back unchanged', () => {
+    expect(acceptDoc).not.toBeNull();
+    expect(acceptDoc(doc)).toBe(true);
+    expect(agreesWithZod(doc, OssDocument, acceptDoc)).toBe(true);
+    // Both kinds of extracted record (the union's two options) are among the shipped ones.
+    expect(new Set(doc.data.map((r) => (r.extracted as { record_type: string }).record_type)).size).toBe(2);
+  });
+
+  it('never takes a mutation that zod refuses or changes (5,000 mutations of records, 500 of the document)', () => {
+    const r = rng(29);
+    let refused = 0;
+    for (let i = 0; i < 5000; i++) {
+      const m = mutate(doc.data[i % doc.data.length]!, r);
+      if (!acceptRecord(m)) refused++;
+      expect(agreesWithZod(m, OssRecord, acceptRecord), JSON.stringify(m).slice(0, 300)).toBe(true);
+    }
+    expect(refused).toBeGreaterThan(1000);
+    const small = { meta: doc.meta, data: doc.data.slice(0, 3) };
+    for (let i = 0; i < 500; i++) expect(agreesWithZod(mutate(small, r), OssDocument, acceptDoc)).toBe(true);
+  });
+
+  it('decides a union by its discriminator: the option it names, never another', () => {
+    const joint = clone(doc.data.find((x) => (x.extracted as { record_type: string }).record_type === 'urdf_joint')!);
+    const extracted = joint.extracted as Record<string, unknown>;
+    expect(acceptRecord(joint)).toBe(true);
+    for (const tag of ['bom_item', 'URDF_JOINT', '', null, 1]) expect(acceptRecord({ ...joint, extracted: { ...extracted, record_type: tag } })).toBe(false);
+    const { record_type: _tag, ...untagged } = extracted;
+    expect(acceptRecord({ ...joint, extracted: untagged })).toBe(false);
+    expect(acceptRecord({ ...joint, live: false })).toBe(false); // z.literal(true)
+    expect(acceptDoc({ ...doc, meta: { ...doc.meta, files_copied: true } })).toBe(false); // z.literal(false)
+  });
+
+  it('gives up on literals and unions it cannot judge exactly', () => {
+    expect(compileAcceptor(z.literal(undefined))).toBeNull();
+    expect(compileAcceptor(z.literal(Number.NaN))).toBeNull();
+    expect(compileAcceptor(z.literal(1n))).toBeNull();
+    expect(compileAcceptor(z.discriminatedUnion('k', [z.object({ k: z.literal('a') }), z.object({ k: z.enum(['b', 'c']) })]))).toBeNull();
+    expect(compileAcceptor(z.discriminatedUnion('k', [z.object({ k: z.literal('a'), x: z.string().default('d') }), z.object({ k: z.literal('b') })]))).toBeNull();
   });
 });
