@@ -21,7 +21,7 @@ import { UrdfKinematics, urdfKinematics } from './kinematics.js';
 import { DofSummary, EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
 import type { StoredEntity } from '../../domain/catalogue/entity.js';
 import { buildRecords, OssRecord, ossToStored, type RecordSource } from './records.js';
-import { compileAcceptor, type Acceptor } from '../../store/zod-acceptor.js';
+import { compileAcceptor } from '../../store/zod-acceptor.js';
 
 export const OSS_SCHEMA_ID = 'oss_components/v1';
 export const OSS_DATA_FILE = path.join('oss', 'oss_components.json');
@@ -307,8 +307,8 @@ function withTimestamps(doc: OssDocument, opts: ImportOptions): OssDocument {
   return doc;
 }
 
-/** The document as parsed when zod would give it back unchanged (src/store/zod-acceptor.ts); else null: zod decides. */
-let acceptDocument: Acceptor | null | undefined;
+/** True for a document zod would give back unchanged (src/store/zod-acceptor.ts), as catalogue-data.ts's acceptRecord; null: zod decides. */
+const acceptDocument = compileAcceptor(OssDocument);
 
 /**
  * The committed dataset, or null when absent; throws when present but not a valid document. A
@@ -319,7 +319,6 @@ export function readOssDocument(dataDir: string): OssDocument | null {
   const file = path.join(dataDir, OSS_DATA_FILE);
   if (!fs.existsSync(file)) return null;
   const raw: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-  acceptDocument ??= compileAcceptor(OssDocument);
   return acceptDocument?.(raw) ? (raw as OssDocument) : OssDocument.parse(raw);
 }
 
