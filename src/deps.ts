@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './domain/shared/clock.js';
 import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
-import { idOrder, SearchIndex, type IdOrder } from './domain/catalogue/search.js';
+import { idOrder, SearchIndex } from './domain/catalogue/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
@@ -30,6 +30,7 @@ import { durability, openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
 import { AnswerCache } from './store/answer-cache.js';
+import { recordsInMemory, recordsLazily, type SortedRecords } from './store/catalogue-records.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, readCatalogueData, type CatalogueData } from './store/catalogue-data.js';
@@ -88,11 +89,14 @@ export interface Deps {
   close(): void | Promise<void>;
 }
 
-/** What a lazy build made, over how many records. */
+/** What a lazy build made, over how many records ('records': a large catalogue's records all read, after the start). */
 export interface LazyBuild {
-  what: 'spec_rows' | 'same_as' | 'analytics';
+  what: 'spec_rows' | 'same_as' | 'analytics' | 'records';
   records: number;
 }
+
+/** How long each slice of the background reading of a lazily read catalogue's records runs before requests get their turn. */
+const BACKGROUND_READ_SLICE_MS = 4;
 
 interface AccountStores {
   ledger: Ledger;
@@ -136,6 +140,8 @@ interface Registries {
 /** The catalogue and what is built from it once: records, indexes, the open-source layer, analytics. */
 interface CatalogueParts {
   data: CatalogueData;
+  /** Catalogue records. */
+  size: number;
   /** Open-source-layer records resolvable by id. */
   ossCount: number;
   catalogue: MemoryCatalogue;
@@ -147,10 +153,10 @@ interface CatalogueParts {
   analytics: Intelligence;
 }
 
-/** The search index being built on a worker, and the catalogue records' id order it numbers documents by. */
+/** The search index being built on a worker, and the catalogue's records in the id order it numbers documents by. */
 interface IndexOnWorker {
   build: IndexBuild;
-  order: IdOrder<StoredEntity>;
+  records: SortedRecords;
 }
 
 interface LoadedData {
@@ -161,6 +167,13 @@ interface LoadedData {
   catalogueParts: (probe: () => void) => CatalogueParts;
   /** Stops what the load started (the index's worker) when the start fails before the parts are built. */
   discard(): void;
+}
+
+/** The catalogue's records in id order: read lazily when the data says so, else the records themselves. */
+function recordsOf(data: CatalogueData): SortedRecords {
+  if (data.lazy) return recordsLazily(data.lazy);
+  const order = idOrder(data.entities);
+  return recordsInMemory(order.sorted, order.lower, order.positions);
 }
 
 function loadRegistries(config: Config): Registries {
@@ -182,21 +195,32 @@ function buildCatalogueParts(
 ): CatalogueParts {
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   const indexBuild = onWorker?.build ?? null;
+  // In id order; a large catalogue's records are read on first use (its columns are known).
+  const records = onWorker?.records ?? recordsOf(data);
   // The open-source layer: absent file -> no records; present but invalid -> fail here.
   const layer = readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
-  checkOssIds(data, oss);
-  const ossLayer = whereUsedLayer(layer.doc, data.entities, manufacturers);
+  checkOssIds(records.ids, oss);
+  const ossLayer = whereUsedLayer(layer.doc, data.lazy ? data.lazy.makers() : data.entities, manufacturers);
   // The analytics inputs are read (and validated) now; the document is computed on first use
-  // (get_analytics, get_part, a trl/momentum filter): plain searches never need it.
-  const analyticsInput = { entities: data.entities, categories: data.categories, meta: data.meta, oss: ossBomLines(layer.doc), ...readAnalyticsTables(config.dataDir) };
+  // (get_analytics, get_part, a trl/momentum filter): plain searches never need it. The records
+  // are asked for then (a catalogue read lazily reads those not read yet).
+  const analyticsInput = {
+    get entities() {
+      return data.entities;
+    },
+    categories: data.categories,
+    meta: data.meta,
+    oss: ossBomLines(layer.doc),
+    ...readAnalyticsTables(config.dataDir),
+  };
   let adoption: ReadonlyMap<string, Adoption> | null = null;
   const adoptionShared = () => (adoption ??= adoptionOf(analyticsInput));
   let intelligence: Intelligence | null = null;
   const analytics = () => {
     if (intelligence === null) {
       intelligence = buildIntelligence(analyticsInput, adoptionShared());
-      built({ what: 'analytics', records: analyticsInput.entities.length });
+      built({ what: 'analytics', records: records.size });
     }
     return intelligence;
   };
@@ -204,14 +228,14 @@ function buildCatalogueParts(
   // (no per-request SQLite reads or JSON.parse). The database holds accounts, ledger, rate
   // limits and orders; its health is still probed on every catalogue read (cheap: the handle
   // is open), so a closed store answers store_unavailable, never an empty result.
-  const catalogue = new MemoryCatalogue(data, oss, probe, onWorker?.order);
+  const catalogue = new MemoryCatalogue(data, records, oss, probe);
   // On a worker (large catalogues): it has tokenised the records while they were read; the rest of
   // this function runs while it finishes. Else here, over the sorted records (not sorted again).
-  indexBuild?.complete(catalogue.sortedRecords);
-  const ownIndex = indexBuild ? null : new SearchIndex(catalogue.sortedRecords);
+  indexBuild?.complete(records);
+  const ownIndex = indexBuild ? null : new SearchIndex(records.all());
   // The spec layer's field table plus TRL and momentum (issue 14), so `where` filters can use them.
-  // Its rows and same_as links are built on first use (SpecIndex).
-  const specs = new SpecIndex(data.entities, {
+  // Its rows and same_as links are built on first use (SpecIndex), over every record.
+  const specs = new SpecIndex(() => data.entities, {
     buses: knowledge.buses,
     manufacturers,
     fields: [...defaultSpecFields(), ...analyticsSpecFields(recordScores(analyticsInput, referenceYear(analyticsInput.meta.imported_at), adoptionShared))],
@@ -220,6 +244,7 @@ function buildCatalogueParts(
   });
   return {
     data,
+    size: records.size,
     ossCount: oss.length,
     catalogue,
     get index() {
@@ -244,11 +269,12 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedDat
   let registries: Registries;
   let onWorker: IndexOnWorker | null = null;
   try {
-    data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir, indexBuild ?? undefined));
+    // With the index on a worker (a large catalogue), the records are read lazily: their columns now, each record on first use.
+    data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir, indexBuild ?? undefined, { lazy: indexBuild !== null }));
     if (indexBuild && data) {
       // The records' id order, computed once: the worker numbers the documents by it, the catalogue sorts by it.
-      onWorker = { build: indexBuild, order: idOrder(data.entities) };
-      indexBuild.end(onWorker.order.positions);
+      onWorker = { build: indexBuild, records: recordsOf(data) };
+      indexBuild.end(onWorker.records.positions);
     }
     registries = loadRegistries(config);
   } catch (err) {
@@ -409,13 +435,25 @@ function wire(
     const p = catalogueParts(probe);
     if (!announced) {
       announced = true;
-      log.info('catalogue loaded', { entities: p.data.entities.length, oss_entities: p.ossCount, db: backend.describe, dataset_version: p.data.meta.dataset_version });
+      log.info('catalogue loaded', { entities: p.size, oss_entities: p.ossCount, db: backend.describe, dataset_version: p.data.meta.dataset_version });
     }
     return p;
   };
   // The search index may still be building on its worker: `ready` waits for it (servers listen after).
   const indexReady = deferCatalogue ? Promise.resolve() : parts().indexReady;
   indexReady.catch((err: unknown) => log.error('search index could not be built', { error: err instanceof Error ? err.message : String(err) }));
+  // A large catalogue's records are read lazily: once a search can be answered, the rest are read
+  // in the background, a few milliseconds at a time, so that the first call needing them all (a
+  // spec filter, the analytics) need not. Their garbage is released once they are all read.
+  const lazy = deferCatalogue ? undefined : parts().data.lazy;
+  if (lazy) {
+    indexReady.then(
+      () => lazy.readInBackground(BACKGROUND_READ_SLICE_MS, () => {
+        for (const listener of lazyBuildListeners) listener({ what: 'records', records: lazy.size });
+      }),
+      () => {},
+    );
+  }
   const clock = opts.clock ?? systemClock;
   const keyed = stores.ledger.adoptDigestSecret(digests.fingerprint(), (legacy) => digests.rekey(legacy), persistSecret).then((r) => {
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
@@ -489,6 +527,7 @@ function wire(
     digests,
     ready,
     close: () => {
+      lazy?.stop();
       // The workers are unref'd (they never hold the process); terminating them frees their heaps.
       void jobs.close();
       return backend.close();

@@ -12,6 +12,7 @@ import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
 import type { CatalogueMeta } from './catalogue.js';
+import { LazyRecords } from './catalogue-records.js';
 import { readJsonRecords } from './json-records.js';
 import type { RecordObserver } from './search-index-build.js';
 import { compileAcceptor } from './zod-acceptor.js';
@@ -37,7 +38,10 @@ export const CategoriesFile = z.object({
 export interface CatalogueData {
   meta: CatalogueMeta;
   categories: { slug: string; name: string; spec_name: string | null }[];
+  /** Every record, in the file's order (records read lazily: those not read yet are read on this access). */
   entities: StoredEntity[];
+  /** Set when the records are read lazily (readCatalogueData's `lazy`): their columns now, each record on first use. */
+  lazy?: LazyRecords;
 }
 
 const acceptRecord = compileAcceptor(StoredEntity);
@@ -84,8 +88,13 @@ function sharedValues(): (e: StoredEntity) => StoredEntity {
  * Reads and validates data/catalogue/. Throws with the offending record id on invalid data. The
  * records come back deep-frozen (frozen as they are read: one walk over each while it is fresh).
  * `observer` is handed each record as it is read (the search index's worker build).
+ *
+ * `lazy` (large catalogues): every record is still parsed and validated now, and handed to the
+ * observer, but only its columns are kept (src/store/catalogue-records.ts); the records are read
+ * again from the file's bytes on first use, validated, shared and frozen as they are here. A file
+ * that is not of the shape read record by record is read whole, as without `lazy`.
  */
-export function readCatalogueData(dataDir: string, observer?: RecordObserver): CatalogueData {
+export function readCatalogueData(dataDir: string, observer?: RecordObserver, opts: { lazy?: boolean } = {}): CatalogueData {
   const dir = path.join(dataDir, 'catalogue');
   const entFile = path.join(dir, 'entities.json');
   const catFile = path.join(dir, 'categories.json');
@@ -97,18 +106,24 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver): C
     };
   }
   const share = sharedValues();
-  const validate = (raw: unknown, i: number): StoredEntity => {
+  /** The record as the catalogue keeps it, validated, not yet shared or frozen. */
+  const checked = (raw: unknown, i: number): StoredEntity => {
     // A record the fast acceptor takes is exactly what zod would give back (src/store/zod-acceptor.ts).
-    let e: StoredEntity;
-    if (acceptRecord?.(raw)) e = deepFreezeSharingEmpty(share(raw as StoredEntity));
-    else {
-      const r = StoredEntity.safeParse(raw);
-      if (!r.success) {
-        const id = (raw as { id?: string })?.id ?? `#${i}`;
-        throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
-      }
-      e = deepFreezeSharingEmpty(r.data);
+    if (acceptRecord?.(raw)) return raw as StoredEntity;
+    const r = StoredEntity.safeParse(raw);
+    if (!r.success) {
+      const id = (raw as { id?: string })?.id ?? `#${i}`;
+      throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
     }
+    return r.data;
+  };
+  /** The record validated, its common values shared (when taken as parsed) and frozen. */
+  const kept = (raw: unknown, i: number): StoredEntity => {
+    const e = checked(raw, i);
+    return deepFreezeSharingEmpty(e === raw ? share(e) : e);
+  };
+  const validate = (raw: unknown, i: number): StoredEntity => {
+    const e = kept(raw, i);
     observer?.record(e);
     return e;
   };
@@ -116,7 +131,34 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver): C
   // anything but `{..., "entities": [...]}` is parsed whole, which also reports invalid JSON.
   const bytes = fs.readFileSync(entFile);
   let entities: StoredEntity[] = [];
-  const members = readJsonRecords(bytes, 'entities', (raw, i) => entities.push(validate(raw, i)));
+  let lazy: LazyRecords | undefined;
+  let members: Record<string, unknown> | null;
+  if (opts.lazy) {
+    const ids: string[] = [];
+    const cats: string[] = [];
+    const quarantine: number[] = [];
+    const makers: (string | null)[] = [];
+    const starts: number[] = [];
+    const ends: number[] = [];
+    members = readJsonRecords(bytes, 'entities', (raw, i, start, end) => {
+      const e = checked(raw, i);
+      observer?.record(e);
+      ids.push(e.id);
+      cats.push(e.category);
+      quarantine.push(e.quarantine ? 1 : 0);
+      makers.push(e.manufacturer);
+      starts.push(start);
+      ends.push(end);
+    });
+    if (members) {
+      const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
+      lazy = new LazyRecords(bytes, columns, (raw, i) => {
+        // The id string the columns (and so the catalogue's maps and the index) hold already.
+        if (raw !== null && typeof raw === 'object' && (raw as { id?: unknown }).id === ids[i]) (raw as { id: string }).id = ids[i]!;
+        return kept(raw, i);
+      });
+    }
+  } else members = readJsonRecords(bytes, 'entities', (raw, i) => entities.push(validate(raw, i)));
   let file: z.infer<typeof CatalogueFile>;
   if (members) {
     file = CatalogueFile.parse({ ...members, entities: [] });
@@ -127,17 +169,23 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver): C
   }
   const categories = fs.existsSync(catFile) ? CategoriesFile.parse(JSON.parse(fs.readFileSync(catFile, 'utf8'))).categories : [];
   const m = file.meta;
+  const meta: CatalogueMeta = {
+    dataset_version: m.dataset_version,
+    license: m.license,
+    attribution: m.attribution,
+    source: m.source,
+    snapshot_commit: m.snapshot_commit ?? null,
+    imported_at: m.imported_at ?? null,
+  };
+  if (!lazy) return { meta, categories, entities };
+  const records = lazy;
   return {
-    meta: {
-      dataset_version: m.dataset_version,
-      license: m.license,
-      attribution: m.attribution,
-      source: m.source,
-      snapshot_commit: m.snapshot_commit ?? null,
-      imported_at: m.imported_at ?? null,
-    },
+    meta,
     categories,
-    entities,
+    get entities() {
+      return records.all() as StoredEntity[];
+    },
+    lazy: records,
   };
 }
 
@@ -146,14 +194,14 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver): C
  * a lookup by id must resolve to exactly one record. The "OSS-" prefix is the layer's (spec id
  * shapes), so a catalogue id using it is refused too: answers label such ids as layer records.
  */
-export function checkOssIds(data: CatalogueData, oss: readonly StoredEntity[]): void {
+export function checkOssIds(catalogueIds: readonly string[], oss: readonly StoredEntity[]): void {
   const layer = new Set(oss.map((e) => e.id.toLowerCase()));
   // The catalogue's ids that a layer id also spells (a set of layer ids, not one of 100,000 catalogue ids).
   const seen = new Set<string>();
-  for (const e of data.entities) {
-    if (/^oss-/i.test(e.id)) throw new Error(`data/catalogue/entities.json: id ${e.id} uses the prefix OSS-, reserved for the open-source layer`);
+  for (const id of catalogueIds) {
+    if (/^oss-/i.test(id)) throw new Error(`data/catalogue/entities.json: id ${id} uses the prefix OSS-, reserved for the open-source layer`);
     if (layer.size > 0) {
-      const k = e.id.toLowerCase();
+      const k = id.toLowerCase();
       if (layer.has(k)) seen.add(k);
     }
   }

@@ -130,12 +130,15 @@ class BoundaryGuess {
   }
 }
 
+/** An array element: its parsed value, its index, and the bytes [start, end) it was parsed from. */
+export type RecordCallback = (value: unknown, index: number, start: number, end: number) => void;
+
 /**
  * The top-level members of the document except `key`, with the elements of its array given to
- * `onRecord` (index, parsed value) in order; null when the document is not an object holding
+ * `onRecord` (parsed value, index, byte range) in order; null when the document is not an object holding
  * an array under `key` (the caller then parses it whole).
  */
-export function readJsonRecords(buf: Buffer, key: string, onRecord: (value: unknown, index: number) => void): Record<string, unknown> | null {
+export function readJsonRecords(buf: Buffer, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
   try {
     return scan(buf, key, onRecord);
   } catch (err) {
@@ -144,7 +147,7 @@ export function readJsonRecords(buf: Buffer, key: string, onRecord: (value: unkn
   }
 }
 
-function scan(buf: Buffer, key: string, onRecord: (value: unknown, index: number) => void): Record<string, unknown> | null {
+function scan(buf: Buffer, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
   let i = skipSpace(buf, 0);
   if (buf[i] !== OPEN_BRACE) return null;
   const members: Record<string, unknown> = {};
@@ -174,7 +177,7 @@ function scan(buf: Buffer, key: string, onRecord: (value: unknown, index: number
             if (end < 0) return null;
             value = parseSlice(buf, i, end);
           }
-          onRecord(value, n++);
+          onRecord(value, n++, i, end);
           const at = skipSpace(buf, end);
           if (buf[at] === COMMA) {
             const next = skipSpace(buf, at + 1);

@@ -14,7 +14,8 @@
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
-import { idOrder, type IdOrder } from '../domain/catalogue/search.js';
+import { idOrder } from '../domain/catalogue/search.js';
+import type { SortedRecords } from './catalogue-records.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
 
 export { deepFreeze };
@@ -29,19 +30,19 @@ export interface SnapshotData {
 }
 
 
-/** Two lists in id order (with their lower-cased ids) merged into one: the ids, and the same lower-cased. */
-function mergeById(a: readonly { id: string }[], aLower: readonly string[], b: readonly { id: string }[], bLower: readonly string[]): [string[], string[]] {
+/** Two lists of ids in id order (with the same lower-cased) merged into one: the ids, and the same lower-cased. */
+function mergeById(a: readonly string[], aLower: readonly string[], b: readonly string[], bLower: readonly string[]): [string[], string[]] {
   const ids: string[] = [];
   const lower: string[] = [];
   let i = 0;
   let j = 0;
-  const takeA = () => i < a.length && (j >= b.length || aLower[i]! < bLower[j]! || (aLower[i] === bLower[j] && a[i]!.id <= b[j]!.id));
+  const takeA = () => i < a.length && (j >= b.length || aLower[i]! < bLower[j]! || (aLower[i] === bLower[j] && a[i]! <= b[j]!));
   while (i < a.length || j < b.length) {
     if (takeA()) {
-      ids.push(a[i]!.id);
+      ids.push(a[i]!);
       lower.push(aLower[i++]!);
     } else {
-      ids.push(b[j]!.id);
+      ids.push(b[j]!);
       lower.push(bLower[j++]!);
     }
   }
@@ -55,48 +56,57 @@ function storeUnavailable(cause: unknown): DomainError {
 }
 
 export class MemoryCatalogue implements Catalogue {
-  private readonly byId = new Map<string, StoredEntity>();
-  /** The same records by their ids as written: what the search index hands back, looked up without lower-casing. */
-  private readonly byExactId = new Map<string, StoredEntity>();
-  /** Catalogue records in id order. */
-  private readonly sorted: readonly StoredEntity[];
+  /** Catalogue records' positions (id order) by lower-cased id, and by the id as written (what the search index hands back: no lower-casing). */
+  private readonly byId = new Map<string, number>();
+  private readonly byExactId = new Map<string, number>();
+  /** Open-source-layer records by lower-cased id and by id as written (never part of the catalogue's own records). */
+  private readonly ossById = new Map<string, StoredEntity>();
+  private readonly ossByExactId = new Map<string, StoredEntity>();
+  /** Catalogue records in id order (read on first use when the catalogue is read lazily). */
+  private readonly records: SortedRecords;
   /** Catalogue and open-source-layer ids in id order, and the same lower-cased (for idsWithPrefix). */
   private readonly allIds: readonly string[];
   private readonly allLower: readonly string[];
-  /** The open-source-layer records (resolvable by id, never part of the catalogue's own records). */
-  private readonly ossRecords: ReadonlySet<StoredEntity>;
-  private readonly views = new Map<string, readonly StoredEntity[]>();
-  private readonly pages = new Map<readonly StoredEntity[], Map<string, readonly StoredEntity[]>>();
+  /** Each listing's records' positions (id order), by (category, quarantine). */
+  private readonly views = new Map<string, Int32Array>();
+  private readonly pages = new Map<Int32Array, Map<string, readonly StoredEntity[]>>();
   private readonly categoryInfo: readonly CategoryInfo[];
   private readonly metaData: CatalogueMeta;
 
   /**
-   * @param data the catalogue (frozen in place)
+   * @param data the catalogue's meta and categories
+   * @param records the catalogue's records in id order (frozen)
    * @param oss open-source-layer records: resolvable by id only, never listed or counted
    * @param health throws when the backing store can no longer be read
-   * @param order idOrder(data.entities) when the caller has it already
    */
   constructor(
-    data: SnapshotData,
+    data: Pick<SnapshotData, 'meta' | 'categories'>,
+    records: SortedRecords,
     oss: readonly StoredEntity[],
     private readonly health: () => void,
-    order: IdOrder<StoredEntity> = idOrder(data.entities),
   ) {
-    const { sorted, lower } = order;
-    this.sorted = deepFreeze(sorted);
-    const add = (e: StoredEntity, k: string) => {
-      if (this.byId.has(k)) return;
-      this.byId.set(k, e);
-      this.byExactId.set(e.id, e);
-    };
-    // Each id lower-cased once: the same strings key byId and fill allLower.
-    for (let i = 0; i < sorted.length; i++) add(sorted[i]!, lower[i]!);
-    for (const e of oss) add(deepFreeze(e), e.id.toLowerCase());
-    this.ossRecords = new Set(oss);
+    this.records = records;
+    const { ids, lower } = records;
+    // Each id lower-cased once: the same strings key byId and fill allLower. The first of equal ids wins.
+    for (let d = 0; d < records.size; d++) {
+      if (this.byId.has(lower[d]!)) continue;
+      this.byId.set(lower[d]!, d);
+      this.byExactId.set(ids[d]!, d);
+    }
+    for (const e of oss) {
+      const k = e.id.toLowerCase();
+      if (this.byId.has(k) || this.ossById.has(k)) continue;
+      deepFreeze(e);
+      this.ossById.set(k, e);
+      this.ossByExactId.set(e.id, e);
+    }
     const layer = idOrder(oss);
-    [this.allIds, this.allLower] = mergeById(sorted, lower, layer.sorted, layer.lower);
+    [this.allIds, this.allLower] = mergeById(ids, lower, layer.sorted.map((e) => e.id), layer.lower);
     const counts = new Map<string, number>();
-    for (const e of this.sorted) counts.set(e.category, (counts.get(e.category) ?? 0) + 1);
+    for (let d = 0; d < records.size; d++) {
+      const c = records.category(d);
+      counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
     const known = new Set(data.categories.map((c) => c.slug));
     const extra = [...counts.keys()].filter((s) => !known.has(s)).sort();
     this.categoryInfo = deepFreeze([
@@ -116,24 +126,34 @@ export class MemoryCatalogue implements Catalogue {
     return Promise.resolve(fn());
   }
 
-  private view(category: string | undefined, includeQuarantine: boolean): readonly StoredEntity[] {
+  /** The positions (id order) of the records a listing shows. */
+  private view(category: string | undefined, includeQuarantine: boolean): Int32Array {
     const key = `${includeQuarantine ? 'q' : '-'}:${category ?? ''}`;
     let v = this.views.get(key);
     if (!v) {
-      v = Object.freeze(this.sorted.filter((e) => (category === undefined || e.category === category) && (includeQuarantine || !e.quarantine)));
+      const r = this.records;
+      const out: number[] = [];
+      for (let d = 0; d < r.size; d++) if ((category === undefined || r.category(d) === category) && (includeQuarantine || !r.quarantine(d))) out.push(d);
+      v = Int32Array.from(out);
       this.views.set(key, v);
     }
     return v;
   }
 
-  /** The catalogue's records in id order (the frozen snapshot itself; for building indexes at start). */
-  get sortedRecords(): readonly StoredEntity[] {
-    return this.sorted;
+  /** The catalogue's records in id order (for the indexes built over the snapshot at start). */
+  get sortedRecords(): SortedRecords {
+    return this.records;
   }
 
-  /** Case-insensitive: the id as written first, then lower-cased. */
+  /** A catalogue record by id as written or case-insensitively (read on first use when the records are read lazily). */
+  private catalogueLookup(id: string): StoredEntity | undefined {
+    const d = this.byExactId.get(id) ?? this.byId.get(id.toLowerCase());
+    return d === undefined ? undefined : this.records.record(d);
+  }
+
+  /** Case-insensitive: the id as written first, then lower-cased; catalogue records, then the open-source layer. */
   private lookup(id: string): StoredEntity | undefined {
-    return this.byExactId.get(id) ?? this.byId.get(id.toLowerCase());
+    return this.catalogueLookup(id) ?? this.ossByExactId.get(id) ?? this.ossById.get(id.toLowerCase());
   }
 
   /**
@@ -142,8 +162,7 @@ export class MemoryCatalogue implements Catalogue {
    * records: null for their ids.
    */
   catalogueRecord(id: string): StoredEntity | null {
-    const e = this.lookup(id);
-    return e === undefined || this.ossRecords.has(e) ? null : e;
+    return this.catalogueLookup(id) ?? null;
   }
 
   get(id: string) {
@@ -180,7 +199,9 @@ export class MemoryCatalogue implements Catalogue {
       }
       let items = pages.get(key);
       if (!items) {
-        items = Object.freeze(v.slice(offset, end));
+        const page: StoredEntity[] = [];
+        for (let i = offset; i < end; i++) page.push(this.records.record(v[i]!));
+        items = Object.freeze(page);
         if (pages.size < MAX_PAGES_PER_VIEW) pages.set(key, items);
       }
       return { total: v.length, items: items as StoredEntity[] };
@@ -188,7 +209,7 @@ export class MemoryCatalogue implements Catalogue {
   }
 
   all() {
-    return this.read(() => [...this.sorted]);
+    return this.read(() => [...this.records.all()]);
   }
 
   categories() {

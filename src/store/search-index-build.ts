@@ -17,7 +17,8 @@
 import fs from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worker } from 'node:worker_threads';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
-import { documentsOf, SEARCH_FIELDS, SearchIndex, searchTexts, type SearchPostings } from '../domain/catalogue/search.js';
+import { documentColumns, SEARCH_FIELDS, SearchIndex, searchTexts, type SearchPostings } from '../domain/catalogue/search.js';
+import type { SortedRecords } from './catalogue-records.js';
 import { startWorkerModule } from '../worker-thread.js';
 
 /** A catalogue file at least this large gets its index built on a worker (below, starting one costs more than it saves). */
@@ -67,10 +68,10 @@ export class IndexBuild implements RecordObserver {
   private texts = '';
   private lengths = new Int32Array(BATCH_DOCS * SEARCH_FIELDS.length);
   private inBatch = 0;
-  /** The records added, in the order read. */
-  private records: StoredEntity[] = [];
+  /** The ids of the records added, in the order read. */
+  private ids: string[] = [];
   /** The catalogue's records in id order (complete()). */
-  private sorted: readonly StoredEntity[] | null = null;
+  private sorted: SortedRecords | null = null;
   /** The worker's answer, kept until the sorted records are known. */
   private answer: IndexWorkerAnswer | null = null;
   private built: SearchIndex | null = null;
@@ -114,7 +115,7 @@ export class IndexBuild implements RecordObserver {
 
   record(e: StoredEntity): void {
     if (this.abandoned) return;
-    this.records.push(e);
+    this.ids.push(e.id);
     const texts = searchTexts(e);
     const at = this.inBatch * SEARCH_FIELDS.length;
     for (let f = 0; f < texts.length; f++) {
@@ -140,13 +141,14 @@ export class IndexBuild implements RecordObserver {
   }
 
   /**
-   * The catalogue's records (the same records) in id order: the index is assembled from them and
-   * the worker's answer (now, or when it arrives). After abandon(): built here, on the main thread.
+   * The catalogue's records (the same records) in id order: the index is assembled from their
+   * columns and the worker's answer (now, or when it arrives). After abandon(): built here, on the
+   * main thread, from the records themselves.
    */
-  complete(sorted: readonly StoredEntity[]): void {
+  complete(sorted: SortedRecords): void {
     this.sorted = sorted;
     if (this.abandoned && !this.built && !this.failure) {
-      this.built = new SearchIndex(sorted);
+      this.built = new SearchIndex(sorted.all());
       this.settle(null);
     } else if (this.answer) this.assemble();
   }
@@ -172,7 +174,7 @@ export class IndexBuild implements RecordObserver {
   abandon(): void {
     if (this.abandoned || this.built || this.failure) return;
     this.abandoned = true;
-    this.records = [];
+    this.ids = [];
     this.texts = '';
     this.stop();
   }
@@ -203,20 +205,21 @@ export class IndexBuild implements RecordObserver {
     const sorted = this.sorted;
     if (!answer?.ok || !sorted || this.built || this.failure) return;
     const { postings, order } = answer;
-    const n = this.records.length;
-    let same = sorted.length === n && (order === null || order.length === n);
-    for (let d = 0; same && d < n; d++) same = sorted[d] === this.records[order === null ? d : order[d]!];
+    const n = this.ids.length;
+    const ids = sorted.ids;
+    let same = sorted.size === n && (order === null || order.length === n);
+    for (let d = 0; same && d < n; d++) same = ids[d] === this.ids[order === null ? d : order[d]!];
     if (!same) {
       this.fail(new Error('the search index built on its worker thread numbers the records differently from the catalogue'));
       return;
     }
     try {
-      this.built = SearchIndex.fromParts({ ...documentsOf(sorted), ...postings });
+      this.built = SearchIndex.fromParts({ ...documentColumns(ids, (d) => sorted.quarantine(d), (d) => sorted.category(d)), ...postings });
     } catch (err) {
       this.fail(err as Error);
       return;
     }
-    this.records = [];
+    this.ids = [];
     this.settle(null);
   }
 

@@ -14,6 +14,7 @@ import { documentsOf, idOrder, PostingsBuilder, SearchIndex, searchTexts, sorted
 import { startHttpServer } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
+import { recordsInMemory } from '../../src/store/catalogue-records.js';
 import { IndexBuild, type IndexBuildOptions } from '../../src/store/search-index-build.js';
 import { testConfig } from '../support/deps.js';
 import { rng } from '../support/rng.js';
@@ -162,7 +163,7 @@ describe('the search index built on a worker thread', () => {
     const data = readCatalogueData(DATA, build);
     const order = idOrder(data.entities);
     build.end(order.positions);
-    build.complete(order.sorted);
+    build.complete(recordsInMemory(order.sorted, order.lower, order.positions));
     await expect(build.ready).rejects.toThrow(/search index.*worker thread/);
     expect(() => build.index()).toThrow(/search index.*worker thread/);
   });

@@ -47,7 +47,8 @@ export class SpecIndex implements FieldTable {
   readonly fields: readonly SpecFieldDef[];
   readonly buses: BusTable;
   readonly manufacturers: ManufacturerTable;
-  private readonly entities: readonly StoredEntity[];
+  /** The records, or how to get them (a catalogue read lazily reads them all when first asked). */
+  private readonly source: readonly StoredEntity[] | (() => readonly StoredEntity[]);
   private built: { rows: readonly SpecRow[]; byId: ReadonlyMap<string, SpecRow> } | null = null;
   private sameAsIndex: SameAsIndex | null = null;
   private byLowerId: ReadonlyMap<string, SpecRow> | null = null;
@@ -59,7 +60,7 @@ export class SpecIndex implements FieldTable {
   private readonly onBuilt: (what: 'spec_rows' | 'same_as', records: number) => void;
 
   constructor(
-    entities: readonly StoredEntity[],
+    entities: readonly StoredEntity[] | (() => readonly StoredEntity[]),
     opts: {
       buses: BusTable;
       manufacturers: ManufacturerTable;
@@ -72,12 +73,17 @@ export class SpecIndex implements FieldTable {
     this.fields = Object.freeze([...(opts.fields ?? defaultSpecFields())]);
     this.buses = opts.buses;
     this.manufacturers = opts.manufacturers;
-    this.entities = entities;
+    this.source = entities;
     this.onBuilt = opts.onBuilt ?? (() => {});
     this.lookup = opts.lookup ?? null;
   }
 
   private readonly lookup: ((id: string) => StoredEntity | null) | null;
+
+  /** The records (asked for only by the builds that read them all). */
+  private get entities(): readonly StoredEntity[] {
+    return typeof this.source === 'function' ? this.source() : this.source;
+  }
 
   /** One manufacturer reading per name, shared by its records (they are frozen, never changed). */
   private readonly readings = new Map<string | null, ManufacturerReading | null>();

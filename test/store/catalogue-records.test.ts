@@ -1,0 +1,193 @@
+/**
+ * A large catalogue's records read lazily (src/store/catalogue-records.ts): their columns at start,
+ * each record on first use or in the background. The records are the file's records validated as
+ * zod gives them back, frozen and shared as the records read at start are; a server on them answers
+ * every catalogue call as one on records read at start does.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildDeps, type Deps, type LazyBuild } from '../../src/deps.js';
+import { StoredEntity } from '../../src/domain/catalogue/entity.js';
+import { silentLogger } from '../../src/log.js';
+import { readCatalogueData } from '../../src/store/catalogue-data.js';
+import type { LazyRecords } from '../../src/store/catalogue-records.js';
+import { testConfig } from '../support/deps.js';
+import { rng } from '../support/rng.js';
+
+const DATA = path.resolve(import.meta.dirname, '../../data');
+const shipped = JSON.parse(fs.readFileSync(path.join(DATA, 'catalogue/entities.json'), 'utf8')) as { meta: Record<string, unknown>; entities: Record<string, unknown>[] };
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A data directory like the shipped one whose catalogue is the shipped records `copies` times (ids suffixed), shuffled. */
+function shuffledCatalogue(copies: number): { dir: string; records: Record<string, unknown>[] } {
+  const next = rng(7);
+  const records: Record<string, unknown>[] = [];
+  for (let k = 0; k < copies; k++) for (const e of shipped.entities) records.push(k === 0 ? e : { ...e, id: `${String(e.id)}-L${k}` });
+  for (let i = records.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [records[i], records[j]] = [records[j]!, records[i]!];
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-lazy-records-'));
+  dirs.push(dir);
+  for (const name of fs.readdirSync(DATA)) if (name !== 'catalogue') fs.symlinkSync(path.join(DATA, name), path.join(dir, name));
+  fs.mkdirSync(path.join(dir, 'catalogue'));
+  fs.copyFileSync(path.join(DATA, 'catalogue/categories.json'), path.join(dir, 'catalogue/categories.json'));
+  // Pretty-printed: records at other offsets and with other separators than the compact file's.
+  fs.writeFileSync(path.join(dir, 'catalogue/entities.json'), JSON.stringify({ meta: shipped.meta, entities: records }, null, 2));
+  return { dir, records };
+}
+
+/** Every array and object inside `v` (itself included). */
+function containers(v: unknown, out: object[] = []): object[] {
+  if (v !== null && typeof v === 'object') {
+    out.push(v);
+    for (const x of Object.values(v)) containers(x, out);
+  }
+  return out;
+}
+
+function lazyOf(dir: string): LazyRecords {
+  const data = readCatalogueData(dir, undefined, { lazy: true });
+  expect(data.lazy).toBeDefined();
+  return data.lazy!;
+}
+
+describe('records read lazily', () => {
+  it('have the columns of the file at start, read no record before it is asked for, and read each as zod validates it', () => {
+    const { dir, records } = shuffledCatalogue(2);
+    const lazy = lazyOf(dir);
+    expect(lazy.size).toBe(records.length);
+    expect(lazy.readCount).toBe(0);
+    expect(lazy.ids).toEqual(records.map((e) => e.id));
+    expect(lazy.categories).toEqual(records.map((e) => e.category));
+    expect(Array.from(lazy.quarantine)).toEqual(records.map((e) => (e.quarantine ? 1 : 0)));
+    expect(lazy.manufacturers).toEqual(records.map((e) => e.manufacturer));
+    for (const i of [5, 0, records.length - 1, 5]) {
+      const e = lazy.record(i);
+      expect(e).toEqual(StoredEntity.parse(records[i]));
+      for (const c of containers(e)) expect(Object.isFrozen(c)).toBe(true);
+    }
+    expect(lazy.readCount).toBe(3); // the same record twice is read once
+    expect(lazy.record(5)).toBe(lazy.record(5));
+  });
+
+  it('all(): every record in the file order, the records read before kept; then the bytes are let go', () => {
+    const { dir, records } = shuffledCatalogue(2);
+    const lazy = lazyOf(dir);
+    const early = lazy.record(17);
+    expect(lazy.bytesHeld).toBeGreaterThan(0);
+    const all = lazy.all();
+    expect(all).toEqual(records.map((e) => StoredEntity.parse(e)));
+    expect(all[17]).toBe(early);
+    expect(lazy.complete).toBe(true);
+    expect(lazy.bytesHeld).toBe(0);
+    expect(lazy.all()).toBe(all);
+  });
+
+  it('share common values and empty containers across records, as records read at start do', () => {
+    const lazy = lazyOf(shuffledCatalogue(1).dir);
+    const eager = readCatalogueData(DATA).entities;
+    const all = lazy.all();
+    // Two records with no sources hold the one shared empty list; equal provenance lists are one list.
+    const noSources = all.filter((e) => e.deep?.sources?.length === 0);
+    expect(noSources.length).toBeGreaterThan(1);
+    expect(noSources[0]!.deep!.sources).toBe(noSources[1]!.deep!.sources);
+    const eagerNoSources = eager.filter((e) => e.deep?.sources?.length === 0);
+    expect(noSources[0]!.deep!.sources).toBe(eagerNoSources[0]!.deep!.sources);
+    const lists = all.flatMap((e) => Object.values(e.provenance ?? {}));
+    const distinct = new Set(lists).size;
+    const distinctValues = new Set(lists.map((l) => l.join('\n'))).size;
+    expect(distinct).toBe(distinctValues);
+  });
+
+  it('readInBackground reads the rest a slice at a time and tells once; stop() ends it, first use still reads', async () => {
+    const { dir, records } = shuffledCatalogue(3);
+    const lazy = lazyOf(dir);
+    const early = lazy.record(3);
+    let told = 0;
+    await new Promise<void>((resolve) =>
+      lazy.readInBackground(1, () => {
+        told++;
+        resolve();
+      }),
+    );
+    expect(told).toBe(1);
+    expect(lazy.complete).toBe(true);
+    expect(lazy.all()[3]).toBe(early);
+    let again = 0;
+    lazy.readInBackground(1, () => again++);
+    expect(again).toBe(1); // complete already: told at once
+
+    const stopped = lazyOf(dir);
+    stopped.readInBackground(1, () => {
+      throw new Error('not to be told after stop()');
+    });
+    stopped.stop();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(stopped.readCount).toBe(0);
+    expect(stopped.record(records.length - 1)).toEqual(StoredEntity.parse(records[records.length - 1]));
+  });
+
+  it('an invalid record fails the start with its id, as when the records are kept at start', () => {
+    const { dir, records } = shuffledCatalogue(1);
+    const bad = records.map((e, i) => (i === 9 ? { ...e, quarantine: 'no' } : e));
+    fs.writeFileSync(path.join(dir, 'catalogue/entities.json'), JSON.stringify({ meta: shipped.meta, entities: bad }));
+    expect(() => readCatalogueData(dir, undefined, { lazy: true })).toThrow(new RegExp(`record ${String(records[9]!.id)} is invalid: quarantine`));
+  });
+});
+
+describe('a server on records read lazily', () => {
+  function deps(dataDir: string, indexWorker: boolean): Deps {
+    return buildDeps(testConfig({ dataDir }), { log: silentLogger, indexWorker });
+  }
+
+  it('answers every catalogue read as one on records read at start, and announces the records read once', async () => {
+    const { dir, records } = shuffledCatalogue(3);
+    const lazy = deps(dir, true); // the index on a worker: records read lazily
+    const eager = deps(dir, false);
+    const seen: LazyBuild[] = [];
+    lazy.onLazyBuild((b) => seen.push(b));
+    try {
+      await Promise.all([lazy.ready, eager.ready]);
+      const a = lazy.catalogue;
+      const b = eager.catalogue;
+      const someIds = [records[0]!.id, records[1]!.id, String(records[2]!.id).toLowerCase(), 'nope', records[records.length - 1]!.id] as string[];
+      for (const id of someIds) expect(await a.get(id), id).toEqual(await b.get(id));
+      expect(await a.getMany(someIds)).toEqual(await b.getMany(someIds));
+      expect(await a.categories()).toEqual(await b.categories());
+      expect(await a.meta()).toEqual(await b.meta());
+      for (const p of ['act', 'ACT-00', 'sen', 'oss-', 'zz']) expect(await a.idsWithPrefix(p, 30), p).toEqual(await b.idsWithPrefix(p, 30));
+      for (const q of [{}, { category: 'actuators', offset: 3, limit: 10 }, { includeQuarantine: true, offset: 100, limit: 50 }, { category: 'no-such' }]) {
+        expect(await a.list(q), JSON.stringify(q)).toEqual(await b.list(q));
+      }
+      expect(lazy.index.parts()).toEqual(eager.index.parts());
+      expect(await a.all()).toEqual(await b.all());
+      expect(lazy.specs.rows).toEqual(eager.specs.rows);
+      expect(lazy.analytics.document).toEqual(eager.analytics.document);
+      expect(lazy.ossLayer).toEqual(eager.ossLayer);
+      await new Promise((r) => setTimeout(r, 0));
+      expect(seen.filter((s) => s.what === 'records')).toEqual([{ what: 'records', records: records.length }]);
+    } finally {
+      lazy.close();
+      eager.close();
+    }
+  });
+
+  it('reads its records in the background once ready', async () => {
+    const { dir, records } = shuffledCatalogue(2);
+    const d = deps(dir, true);
+    try {
+      const built = new Promise<LazyBuild>((resolve) => d.onLazyBuild((b) => b.what === 'records' && resolve(b)));
+      await d.ready;
+      expect(await built).toEqual({ what: 'records', records: records.length });
+    } finally {
+      d.close();
+    }
+  });
+});
