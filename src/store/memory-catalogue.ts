@@ -4,8 +4,11 @@
  * and JSON.parse-ing every hit on every request (what the former SQLite catalogue did) was pure overhead.
  *
  * Records are deep-frozen: every caller shares them, and a tool that tried to modify one would
- * throw instead of corrupting later answers. Listings are prepared once per (category,
- * quarantine) view, lazily.
+ * throw instead of corrupting later answers. The catalogue works from the records' columns in id
+ * order (SortedRecords: ids, categories, quarantine flags) and asks for a record itself only when
+ * a caller does: a large catalogue's records are read on first use (catalogue-records.ts).
+ * Listings are prepared once per (category, quarantine) view, lazily, as positions; a page reads
+ * only its own records.
  *
  * Health: every method first runs `health()`, a cheap probe of the backing store (for SQLite:
  * the handle is still open). A store that can no longer be read answers store_unavailable,
