@@ -319,7 +319,7 @@ async function serveStdioCommand(config: Config, log: ReturnType<typeof createLo
   // connection; a request with the 2026-07-28 _meta envelope: modern).
   const handle = serveStdio(
     ({ era }) => {
-      const server = createServer(deps, { surface: 'mcp-stdio', era });
+      const server = createServer(deps, { surface: 'mcp-stdio', era, preparedMessages: true });
       // 2025-era clients: after the handshake (tools/list in the same batch is answered first).
       server.oninitialized = warm;
       if (era === 'modern') warm(); // no handshake: after the first request is taken

@@ -13,6 +13,7 @@ import type { Deps } from './deps.js';
 import { resolveApiKey } from './domain/accounts/credentials.js';
 import { DomainError } from './domain/shared/errors.js';
 import { toPortableJsonSchema } from './mcp/json-schema.js';
+import { adoptToolResult, forgetNoted, noteToolText } from './mcp/prepared-message.js';
 import { prebuiltToolEntries, prebuiltToolList } from './mcp/tools-list-cache.js';
 import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
@@ -34,7 +35,7 @@ async function importRegistry() {
     import('./resources/serve.js'),
     import('./prompts/serve.js'),
   ]);
-  return { TOOLS: tools.TOOLS, runTool: run.runTool, toolText: text.toolText, exportStore: exports.exportStore, exportCaller: exports.exportCaller, ...resources, ...prompts };
+  return { TOOLS: tools.TOOLS, runTool: run.runTool, toolText: text.toolText, toolTextPrepared: text.toolTextPrepared, exportStore: exports.exportStore, exportCaller: exports.exportCaller, ...resources, ...prompts };
 }
 type Registry = Awaited<ReturnType<typeof importRegistry>>;
 let registry: Registry | null = null;
@@ -62,6 +63,11 @@ export interface ServerOptions {
   tools?: readonly AnyTool[];
   /** Documents larger than this (bytes, UTF-8) go out as resource links (default EXPORT_INLINE_MAX_BYTES). */
   inlineMaxBytes?: number;
+  /**
+   * The transport writes messages with messageJson (src/mcp/prepared-message.ts): tool results'
+   * text blocks are then prepared with their escaped form, so their messages are not serialised again.
+   */
+  preparedMessages?: boolean;
 }
 
 /** export_bom CSV documents up to this size come inline; larger ones as a resource_link. */
@@ -180,10 +186,18 @@ type WrappedHandler = Parameters<Server['_wrapHandler']>[1];
 class RobotPartsServer extends Server {
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
     const inner = super._wrapHandler(method, handler);
+    const toolCall = method === 'tools/call';
     return async (request, ctx) => {
       try {
-        return await inner(request, ctx);
+        const result = await inner(request, ctx);
+        // The result as the SDK validated it (a copy of the handler's): its message's JSON is prepared when it is the one noted.
+        if (toolCall) {
+          adoptToolResult(ctx, result);
+          forgetNoted(ctx);
+        }
+        return result;
       } catch (err) {
+        if (toolCall) forgetNoted(ctx);
         const isProtocol = err instanceof ProtocolError;
         if (!isProtocol || err.code === -32602) {
           const short = err instanceof Error ? shortIssues(err.message) : null;
@@ -243,7 +257,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
   server.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const reg = await loadRegistry();
-    const { runTool, toolText, exportStore, exportCaller } = reg;
+    const { runTool, toolText, toolTextPrepared, exportStore, exportCaller } = reg;
     const table = tableOf(reg);
     const found = table.byName.get(name);
     if (!found) throw invalidParams(`Unknown tool "${name}". Call tools/list for the available tools.`);
@@ -276,7 +290,12 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
         }
       }
       for (const l of tool.links?.(output) ?? []) links.push({ type: 'resource_link', ...l });
-      const text = toolText(tool, output);
+      let text: string;
+      if (opts.preparedMessages) {
+        const prepared = toolTextPrepared(tool, output);
+        noteToolText(extra, prepared, output);
+        text = prepared.text;
+      } else text = toolText(tool, output);
       return server.projectCallToolResult({ content: [{ type: 'text', text }, ...links], structuredContent: output }, entry.outputSchema);
     }
     const body = outcome.error.toBody();

@@ -16,6 +16,7 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSIO
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
+import { messageJson } from '../mcp/prepared-message.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { isPlainObject } from '../domain/shared/freeze.js';
 import { clientAddress, coalesced, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
@@ -126,6 +127,35 @@ export function mcpPaths(stateless: boolean): OpenApiPaths {
     });
   }
   return paths;
+}
+
+/** The SDK transport's SSE writer: (controller, encoder, message, event id) -> whether it was written. */
+type SseWriter = (controller: ReadableStreamDefaultController<Uint8Array>, encoder: TextEncoder, message: unknown, eventId?: string) => boolean;
+
+/**
+ * A session's transport writes each SSE event as the SDK's own writer does (`event: message`, the
+ * event id, `data: <JSON>`), its JSON from messageJson: a tool result's message is then joined from
+ * the JSON its text block was built of, not serialised again (src/mcp/prepared-message.ts). The
+ * writer is the SDK's (2.4.0) private writeSSEEvent, replaced on the instance; should a later SDK
+ * not have it, nothing is replaced and the SDK serialises as before
+ * (test/mcp/prepared-message.test.ts compares the two writers' bytes).
+ */
+export function writesPreparedJson(transport: WebStandardStreamableHTTPServerTransport): boolean {
+  const t = transport as unknown as { writeSSEEvent?: SseWriter };
+  if (typeof t.writeSSEEvent !== 'function') return false;
+  t.writeSSEEvent = (controller, encoder, message, eventId) => {
+    try {
+      let eventData = 'event: message\n';
+      if (eventId) eventData += `id: ${eventId}\n`;
+      eventData += `data: ${messageJson(message)}\n\n`;
+      controller.enqueue(encoder.encode(eventData));
+      return true;
+    } catch (error) {
+      transport.onerror?.(error as Error);
+      return false;
+    }
+  };
+  return true;
 }
 
 function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -280,7 +310,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       return jsonRpcError(c, 429, -32000, `Too many open sessions from this client (${quota.limit}); close one (DELETE /mcp) or reuse an existing session`);
     }
 
-    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy' });
+    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy', preparedMessages: true });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: opts.maxBody,
@@ -305,6 +335,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
         quota.closed(transport.sessionId);
       }
     };
+    writesPreparedJson(transport);
     await server.connect(transport);
     return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authOf() });
   }

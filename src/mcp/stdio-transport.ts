@@ -6,6 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import { messageJson } from './prepared-message.js';
 
 /** Lines longer than this are refused (and the rest of the line skipped) rather than buffered. */
 export const STDIO_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -119,7 +120,7 @@ export class LineStdioTransport implements Transport {
   private write(message: unknown): Promise<void> {
     if (this.closed) return Promise.reject(new Error('stdio transport is closed'));
     return new Promise((resolve, reject) => {
-      this.stdout.write(JSON.stringify(message) + '\n', (err) => (err ? reject(err) : resolve()));
+      this.stdout.write(messageJson(message) + '\n', (err) => (err ? reject(err) : resolve()));
     });
   }
 

@@ -23,11 +23,17 @@ export function preparedJson(o: object): string {
   return s;
 }
 
-/** A record's detail URL as JSON text and as the `,"detail_url":...` member's bytes (the last URL seen, per record). */
-const urlOf = new WeakMap<object, { url: string; json: string; member?: Buffer }>();
+/** A record's detail URL as JSON text, the same escaped, and as the `,"detail_url":...` member's bytes (the last URL seen, per record). */
+interface UrlEntry {
+  url: string;
+  json: string;
+  escaped?: string;
+  member?: Buffer;
+}
+const urlOf = new WeakMap<object, UrlEntry>();
 
 /** The JSON cache entry of `url` for the (frozen) summary e: kept per record, made again when its URL changes. */
-function urlEntry(e: object, url: string): { url: string; json: string; member?: Buffer } {
+function urlEntry(e: object, url: string): UrlEntry {
   let u = urlOf.get(e);
   if (u === undefined || u.url !== url) {
     u = { url, json: JSON.stringify(url) };
@@ -58,6 +64,21 @@ function hitTail(h: Record<string, unknown>, summary: object): string {
   let out = KEY_SCORE + JSON.stringify(h.relevance_score) + KEY_FIELDS + preparedJson(fields);
   if (h.detail_url !== undefined) out += KEY_URL + urlJson(summary, h.detail_url as string);
   if (h.specs !== undefined) out += KEY_SPECS + JSON.stringify(h.specs);
+  return out;
+}
+
+const KEY_SCORE_ESCAPED = escapeJsonText(KEY_SCORE);
+const KEY_FIELDS_ESCAPED = escapeJsonText(KEY_FIELDS);
+const KEY_URL_ESCAPED = escapeJsonText(KEY_URL);
+
+/** escapeJsonText(hitTail(h, summary)), from the escaped field list and URL kept with them (a number's JSON has nothing to escape). */
+function hitTailEscaped(h: Record<string, unknown>, summary: object): string {
+  let out = KEY_SCORE_ESCAPED + JSON.stringify(h.relevance_score) + KEY_FIELDS_ESCAPED + escapedJson(h.matched_fields as object);
+  if (h.detail_url !== undefined) {
+    const u = urlEntry(summary, h.detail_url as string);
+    out += KEY_URL_ESCAPED + (u.escaped ??= escapeJsonText(u.json));
+  }
+  if (h.specs !== undefined) out += escapeJsonText(KEY_SPECS + JSON.stringify(h.specs));
   return out;
 }
 
@@ -227,6 +248,39 @@ function outputPieces<P>(output: Record<string, unknown>, objectArray: (v: reado
  */
 const keptWhole = (v: readonly object[]): boolean => Object.isFrozen(v) && !isSearchHit(v[0]!);
 
+/** What JSON.stringify(s) writes between its quotes. */
+export function escapeJsonText(s: string): string {
+  const json = JSON.stringify(s);
+  return json.slice(1, -1);
+}
+
+const escapedOf = new WeakMap<object, string>();
+
+/** escapeJsonText(preparedJson(o)), once per frozen object. */
+function escapedJson(o: object): string {
+  let s = escapedOf.get(o);
+  if (s === undefined) {
+    s = escapeJsonText(preparedJson(o));
+    if (Object.isFrozen(o)) escapedOf.set(o, s);
+  }
+  return s;
+}
+
+/**
+ * Where arrayJsonParts writes: the JSON's pieces, and (when asked for) the same pieces escaped as a
+ * JSON string's content (escaping is character by character, and no piece ends inside a surrogate
+ * pair: each ends at JSON punctuation, so the escaped pieces joined are the whole text escaped).
+ */
+interface JsonParts {
+  parts: string[];
+  escaped: string[] | null;
+}
+
+function push(out: JsonParts, piece: string, escaped?: string): void {
+  out.parts.push(piece);
+  out.escaped?.push(escaped ?? escapeJsonText(piece));
+}
+
 /** The JSON text of an array of frozen objects: prepared once for a frozen array. */
 function arrayJson(v: readonly object[]): string {
   // A frozen array (a listing page) is joined from its objects' JSON once and kept.
@@ -235,34 +289,54 @@ function arrayJson(v: readonly object[]): string {
     const known = jsonOf.get(v);
     if (known !== undefined) return known;
   }
-  const parts: string[] = [];
-  arrayJsonParts(v, parts);
-  const text = parts.join('');
+  const out: JsonParts = { parts: [], escaped: null };
+  arrayJsonParts(v, out);
+  const text = out.parts.join('');
   if (frozen) jsonOf.set(v, text);
   return text;
 }
 
+/** escapeJsonText(arrayJson(v)), once per frozen array. */
+function arrayEscaped(v: readonly object[]): string {
+  let s = escapedOf.get(v);
+  if (s === undefined) {
+    s = escapeJsonText(arrayJson(v));
+    if (Object.isFrozen(v)) escapedOf.set(v, s);
+  }
+  return s;
+}
+
 /**
- * The JSON of an array of frozen objects or search hits, as pieces onto `parts` (joined once by
+ * The JSON of an array of frozen objects or search hits, as pieces onto `out` (joined once by
  * the caller: a chain of concatenations costs twice as much to flatten): each object's prepared
  * JSON, and for a hit its summary's prepared JSON without the '}', the members after it, '}'.
  */
-function arrayJsonParts(v: readonly object[], parts: string[]): void {
-  parts.push('[');
+function arrayJsonParts(v: readonly object[], out: JsonParts): void {
+  push(out, '[', '[');
   for (let i = 0; i < v.length; i++) {
-    if (i) parts.push(',');
+    if (i) push(out, ',', ',');
     const o = v[i]!;
     const summary = hitSummary(o);
     if (!summary) {
-      parts.push(preparedJson(o));
+      push(out, preparedJson(o), out.escaped ? escapedJson(o) : '');
       continue;
     }
     const base = preparedJson(summary);
     const tail = hitTail(o as Record<string, unknown>, summary);
-    if (base.length === 2) parts.push('{', tail.slice(1), '}');
-    else parts.push(base.slice(0, -1), tail, '}');
+    const tailEscaped = out.escaped ? hitTailEscaped(o as Record<string, unknown>, summary) : '';
+    if (base.length === 2) {
+      // The tail starts with ',' (escaped as itself): without it after '{'.
+      push(out, '{', '{');
+      push(out, tail.slice(1), tailEscaped.slice(1));
+      push(out, '}', '}');
+    } else {
+      // '}' escapes to itself: the escaped summary without its last character.
+      push(out, base.slice(0, -1), out.escaped ? escapedJson(summary).slice(0, -1) : '');
+      push(out, tail, tailEscaped);
+      push(out, '}', '}');
+    }
   }
-  parts.push(']');
+  push(out, ']', ']');
 }
 
 /**
@@ -323,12 +397,31 @@ function answerBuffer(size: number): Buffer {
  * concatenation of two that the transport's JSON.stringify would copy again to flatten).
  */
 export function outputJson(output: Record<string, unknown>, prefix = ''): string {
+  const out: JsonParts = { parts: [], escaped: null };
+  outputJsonParts(output, prefix, out);
+  return out.parts.join('');
+}
+
+/**
+ * outputJson(output, prefix) and the same text escaped as a JSON string's content (what
+ * JSON.stringify of the text writes between its quotes), from escaped pieces prepared once per
+ * frozen record, hit summary and listing page: a tool result's text block is sent inside the
+ * JSON of its message, and escaping a search answer's text again on every call cost as much as
+ * serialising the rest of the message (src/mcp/prepared-message.ts).
+ */
+export function outputJsonEscaped(output: Record<string, unknown>, prefix = ''): { text: string; escaped: string } {
+  const out: JsonParts = { parts: [], escaped: [] };
+  outputJsonParts(output, prefix, out);
+  return { text: out.parts.join(''), escaped: out.escaped!.join('') };
+}
+
+function outputJsonParts(output: Record<string, unknown>, prefix: string, out: JsonParts): void {
   // One flat list of pieces joined once. A page of hits adds its hits' pieces to it; a frozen
   // listing page is its JSON text, joined once and kept (keptWhole).
-  const parts: string[] = prefix === '' ? [] : [prefix];
-  for (const p of outputPieces(output, (v): string | readonly object[] => (keptWhole(v) ? arrayJson(v) : v))) {
-    if (typeof p === 'string') parts.push(p);
-    else arrayJsonParts(p, parts);
+  if (prefix !== '') push(out, prefix);
+  for (const p of outputPieces(output, (v): readonly object[] => v)) {
+    if (typeof p === 'string') push(out, p);
+    else if (keptWhole(p)) push(out, arrayJson(p), out.escaped ? arrayEscaped(p) : '');
+    else arrayJsonParts(p, out);
   }
-  return parts.join('');
 }
