@@ -35,7 +35,7 @@ async function importRegistry() {
     import('./resources/serve.js'),
     import('./prompts/serve.js'),
   ]);
-  return { TOOLS: tools.TOOLS, runTool: run.runTool, toolText: text.toolText, toolTextPrepared: text.toolTextPrepared, exportStore: exports.exportStore, exportCaller: exports.exportCaller, ...resources, ...prompts };
+  return { TOOLS: tools.TOOLS, runTool: run.runTool, toolText: text.toolText, toolTextParts: text.toolTextParts, exportStore: exports.exportStore, exportCaller: exports.exportCaller, ...resources, ...prompts };
 }
 type Registry = Awaited<ReturnType<typeof importRegistry>>;
 let registry: Registry | null = null;
@@ -257,7 +257,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
   server.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const reg = await loadRegistry();
-    const { runTool, toolText, toolTextPrepared, exportStore, exportCaller } = reg;
+    const { runTool, toolText, toolTextParts, exportStore, exportCaller } = reg;
     const table = tableOf(reg);
     const found = table.byName.get(name);
     if (!found) throw invalidParams(`Unknown tool "${name}". Call tools/list for the available tools.`);
@@ -292,9 +292,9 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
       for (const l of tool.links?.(output) ?? []) links.push({ type: 'resource_link', ...l });
       let text: string;
       if (opts.preparedMessages) {
-        const prepared = toolTextPrepared(tool, output);
-        noteToolText(extra, prepared, output);
-        text = prepared.text;
+        const parts = toolTextParts(tool, output);
+        noteToolText(extra, parts, output);
+        text = parts.text;
       } else text = toolText(tool, output);
       return server.projectCallToolResult({ content: [{ type: 'text', text }, ...links], structuredContent: output }, entry.outputSchema);
     }

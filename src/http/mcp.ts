@@ -16,7 +16,7 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSIO
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createServer, type HttpCallerInfo } from '../server.js';
-import { messageJson } from '../mcp/prepared-message.js';
+import { sseEventBytes } from '../mcp/prepared-message.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { isPlainObject } from '../domain/shared/freeze.js';
 import { clientAddress, coalesced, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
@@ -134,8 +134,8 @@ type SseWriter = (controller: ReadableStreamDefaultController<Uint8Array>, encod
 
 /**
  * A session's transport writes each SSE event as the SDK's own writer does (`event: message`, the
- * event id, `data: <JSON>`), its JSON from messageJson: a tool result's message is then joined from
- * the JSON its text block was built of, not serialised again (src/mcp/prepared-message.ts). The
+ * event id, `data: <JSON>`); a tool result's event is then written from the bytes its text block
+ * and its REST answer are built of, not serialised and encoded again (src/mcp/prepared-message.ts). The
  * writer is the SDK's (2.4.0) private writeSSEEvent, replaced on the instance; should a later SDK
  * not have it, nothing is replaced and the SDK serialises as before
  * (test/mcp/prepared-message.test.ts compares the two writers' bytes).
@@ -145,9 +145,14 @@ export function writesPreparedJson(transport: WebStandardStreamableHTTPServerTra
   if (typeof t.writeSSEEvent !== 'function') return false;
   t.writeSSEEvent = (controller, encoder, message, eventId) => {
     try {
+      const prepared = sseEventBytes(message, eventId);
+      if (prepared !== null) {
+        controller.enqueue(prepared);
+        return true;
+      }
       let eventData = 'event: message\n';
       if (eventId) eventData += `id: ${eventId}\n`;
-      eventData += `data: ${messageJson(message)}\n\n`;
+      eventData += `data: ${JSON.stringify(message)}\n\n`;
       controller.enqueue(encoder.encode(eventData));
       return true;
     } catch (error) {

@@ -4,7 +4,7 @@
  * structuredContent. A host that forwards only text therefore loses nothing: everything after the
  * first newline parses to exactly the structured result.
  */
-import { escapeJsonText, outputJson, outputJsonEscaped } from '../wire/prepared.js';
+import { outputJson } from '../wire/prepared.js';
 import type { AnyTool } from './define.js';
 
 export const SUMMARY_MAX = 300;
@@ -21,53 +21,40 @@ export function oneLine(summary: string): string {
 
 /** "<one-line summary>\n<compact JSON>" (or the JSON alone when the tool has no summary). */
 export function composeText(summary: string | undefined | null, structured: unknown): string {
-  return composeBoth(summary, structured, false).text;
+  return composeBoth(summary, structured).text;
 }
 
-/**
- * A text block and what JSON.stringify writes of it between its quotes (`escaped`), and where its
- * JSON starts (`jsonAt`: after the summary line): the JSON is the structured answer's own.
- */
-export interface PreparedText {
+/** A text block and its summary line (`prefix`: the line and its line break, or ''): the JSON after it is the structured answer's own. */
+export interface TextParts {
   text: string;
-  escaped: string;
-  jsonAt: number;
+  prefix: string;
 }
 
-function composeBoth(summary: string | undefined | null, structured: unknown, escape: boolean): PreparedText {
+function composeBoth(summary: string | undefined | null, structured: unknown): TextParts {
   const line = summary ? oneLine(summary) : '';
   const prefix = line ? `${line}\n` : '';
   // Tool outputs are objects: their JSON reuses the prepared JSON of catalogue records (same text
   // as JSON.stringify), joined after the summary line into one flat string.
-  if (structured !== null && typeof structured === 'object' && !Array.isArray(structured)) {
-    if (!escape) return { text: outputJson(structured as Record<string, unknown>, prefix), escaped: '', jsonAt: prefix.length };
-    return { ...outputJsonEscaped(structured as Record<string, unknown>, prefix), jsonAt: prefix.length };
-  }
-  const text = prefix + JSON.stringify(structured);
-  return { text, escaped: escape ? escapeJsonText(text) : '', jsonAt: prefix.length };
+  if (structured !== null && typeof structured === 'object' && !Array.isArray(structured)) return { text: outputJson(structured as Record<string, unknown>, prefix), prefix };
+  return { text: prefix + JSON.stringify(structured), prefix };
 }
 
 /** Text blocks of a cacheable tool's answers (frozen, handed out again): made once per answer and tool. */
-const textOf = new WeakMap<object, { tool: AnyTool; text: string; prepared?: PreparedText }>();
+const textOf = new WeakMap<object, { tool: AnyTool; parts: TextParts }>();
 
 /** The text block for a tool's output. */
 export function toolText(tool: AnyTool, output: Record<string, unknown>): string {
-  const keep = tool.cacheable === true && Object.isFrozen(output);
-  const known = keep ? textOf.get(output) : undefined;
-  if (known !== undefined && known.tool === tool) return known.text;
-  const text = composeText(tool.text ? tool.text(output) : null, output);
-  if (keep) textOf.set(output, { tool, text });
-  return text;
+  return toolTextParts(tool, output).text;
 }
 
-/** toolText, with the text escaped as JSON writes it inside a message (src/mcp/prepared-message.ts). */
-export function toolTextPrepared(tool: AnyTool, output: Record<string, unknown>): PreparedText {
+/** The text block for a tool's output, with its summary line (src/mcp/prepared-message.ts builds the message's JSON from them). */
+export function toolTextParts(tool: AnyTool, output: Record<string, unknown>): TextParts {
   const keep = tool.cacheable === true && Object.isFrozen(output);
   const known = keep ? textOf.get(output) : undefined;
-  if (known?.prepared !== undefined && known.tool === tool) return known.prepared;
-  const prepared = composeBoth(tool.text ? tool.text(output) : null, output, true);
-  if (keep) textOf.set(output, { tool, text: prepared.text, prepared });
-  return prepared;
+  if (known !== undefined && known.tool === tool) return known.parts;
+  const parts = composeBoth(tool.text ? tool.text(output) : null, output);
+  if (keep) textOf.set(output, { tool, parts });
+  return parts;
 }
 
 /**

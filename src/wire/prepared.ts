@@ -267,18 +267,27 @@ function escapedJson(o: object): string {
 }
 
 /**
- * Where arrayJsonParts writes: the JSON's pieces, and (when asked for) the same pieces escaped as a
- * JSON string's content (escaping is character by character, and no piece ends inside a surrogate
+ * Where arrayJsonParts writes: the JSON's pieces, and/or the same pieces escaped as a JSON
+ * string's content (escaping is character by character, and no piece ends inside a surrogate
  * pair: each ends at JSON punctuation, so the escaped pieces joined are the whole text escaped).
  */
 interface JsonParts {
-  parts: string[];
-  escaped: string[] | null;
+  parts: string[] | null;
+  escaped: (string | Buffer)[] | null;
+  /** The escaped pieces prepared once (records, hit summaries, listing pages) as their UTF-8 bytes. */
+  bytes?: boolean;
 }
 
-function push(out: JsonParts, piece: string, escaped?: string): void {
-  out.parts.push(piece);
-  out.escaped?.push(escaped ?? escapeJsonText(piece));
+const escapedBytesOf = new WeakMap<object, Buffer>();
+
+/** The UTF-8 bytes of escapedJson(o) (or of arrayEscaped(o) for an array), once per frozen object. */
+function escapedBytes(o: object): Buffer {
+  let b = escapedBytesOf.get(o);
+  if (b === undefined) {
+    b = Buffer.from(Array.isArray(o) ? arrayEscaped(o as readonly object[]) : escapedJson(o), 'utf8');
+    if (Object.isFrozen(o)) escapedBytesOf.set(o, b);
+  }
+  return b;
 }
 
 /** The JSON text of an array of frozen objects: prepared once for a frozen array. */
@@ -291,7 +300,7 @@ function arrayJson(v: readonly object[]): string {
   }
   const out: JsonParts = { parts: [], escaped: null };
   arrayJsonParts(v, out);
-  const text = out.parts.join('');
+  const text = out.parts!.join('');
   if (frozen) jsonOf.set(v, text);
   return text;
 }
@@ -310,33 +319,48 @@ function arrayEscaped(v: readonly object[]): string {
  * The JSON of an array of frozen objects or search hits, as pieces onto `out` (joined once by
  * the caller: a chain of concatenations costs twice as much to flatten): each object's prepared
  * JSON, and for a hit its summary's prepared JSON without the '}', the members after it, '}'.
+ * Punctuation escapes to itself.
  */
 function arrayJsonParts(v: readonly object[], out: JsonParts): void {
-  push(out, '[', '[');
+  const raw = out.parts;
+  const esc = out.escaped;
+  raw?.push('[');
+  esc?.push('[');
   for (let i = 0; i < v.length; i++) {
-    if (i) push(out, ',', ',');
+    if (i) {
+      raw?.push(',');
+      esc?.push(',');
+    }
     const o = v[i]!;
     const summary = hitSummary(o);
     if (!summary) {
-      push(out, preparedJson(o), out.escaped ? escapedJson(o) : '');
+      raw?.push(preparedJson(o));
+      esc?.push(out.bytes ? escapedBytes(o) : escapedJson(o));
       continue;
     }
-    const base = preparedJson(summary);
-    const tail = hitTail(o as Record<string, unknown>, summary);
-    const tailEscaped = out.escaped ? hitTailEscaped(o as Record<string, unknown>, summary) : '';
-    if (base.length === 2) {
-      // The tail starts with ',' (escaped as itself): without it after '{'.
-      push(out, '{', '{');
-      push(out, tail.slice(1), tailEscaped.slice(1));
-      push(out, '}', '}');
+    const h = o as Record<string, unknown>;
+    // '{}' has no member before the hit's own: the tail's leading ',' is left out.
+    const empty = preparedJson(summary).length === 2;
+    if (empty) {
+      raw?.push('{');
+      esc?.push('{');
     } else {
-      // '}' escapes to itself: the escaped summary without its last character.
-      push(out, base.slice(0, -1), out.escaped ? escapedJson(summary).slice(0, -1) : '');
-      push(out, tail, tailEscaped);
-      push(out, '}', '}');
+      raw?.push(preparedJson(summary).slice(0, -1));
+      esc?.push(out.bytes ? escapedBytes(summary).subarray(0, -1) : escapedJson(summary).slice(0, -1));
     }
+    if (raw) {
+      const tail = hitTail(h, summary);
+      raw.push(empty ? tail.slice(1) : tail);
+    }
+    if (esc) {
+      const tail = hitTailEscaped(h, summary);
+      esc.push(empty ? tail.slice(1) : tail);
+    }
+    raw?.push('}');
+    esc?.push('}');
   }
-  push(out, ']', ']');
+  raw?.push(']');
+  esc?.push(']');
 }
 
 /**
@@ -399,7 +423,7 @@ function answerBuffer(size: number): Buffer {
 export function outputJson(output: Record<string, unknown>, prefix = ''): string {
   const out: JsonParts = { parts: [], escaped: null };
   outputJsonParts(output, prefix, out);
-  return out.parts.join('');
+  return out.parts!.join('');
 }
 
 /**
@@ -412,16 +436,77 @@ export function outputJson(output: Record<string, unknown>, prefix = ''): string
 export function outputJsonEscaped(output: Record<string, unknown>, prefix = ''): { text: string; escaped: string } {
   const out: JsonParts = { parts: [], escaped: [] };
   outputJsonParts(output, prefix, out);
-  return { text: out.parts.join(''), escaped: out.escaped!.join('') };
+  return { text: out.parts!.join(''), escaped: out.escaped!.join('') };
+}
+
+/** The escaped text of outputJsonEscaped(output, prefix) alone. */
+export function outputEscaped(output: Record<string, unknown>, prefix = ''): string {
+  const out: JsonParts = { parts: null, escaped: [] };
+  outputJsonParts(output, prefix, out);
+  return out.escaped!.join('');
+}
+
+/**
+ * The same escaped text as UTF-8 bytes, in pieces to be written one after the other: short strings
+ * made for this output, and the bytes of the escaped JSON prepared once per record, hit summary
+ * and listing page (copied, never encoded again: a text with CJK names is a two-byte string, whose
+ * UTF-8 encoding costs more than all the rest of writing it).
+ */
+export function outputEscapedPieces(output: Record<string, unknown>, prefix = ''): (string | Buffer)[] {
+  const out: JsonParts = { parts: null, escaped: [], bytes: true };
+  outputJsonParts(output, prefix, out);
+  return out.escaped!;
+}
+
+/**
+ * Strings (UTF-8) and bytes written one after the other into one buffer of their exact length.
+ * The strings between two byte pieces are written as one (a hit's tail, '}' and ',' in one call).
+ */
+export function writeAll(pieces: readonly (string | Buffer)[]): Buffer {
+  const runs: (string | Buffer)[] = [];
+  let total = 0;
+  let text = '';
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    if (typeof p === 'string') {
+      text += p;
+      continue;
+    }
+    if (text !== '') {
+      runs.push(text);
+      total += Buffer.byteLength(text, 'utf8');
+      text = '';
+    }
+    runs.push(p);
+    total += p.length;
+  }
+  if (text !== '') {
+    runs.push(text);
+    total += Buffer.byteLength(text, 'utf8');
+  }
+  const out = Buffer.allocUnsafe(total);
+  let off = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const p = runs[i]!;
+    off += typeof p === 'string' ? out.write(p, off, 'utf8') : p.copy(out, off);
+  }
+  return out;
 }
 
 function outputJsonParts(output: Record<string, unknown>, prefix: string, out: JsonParts): void {
   // One flat list of pieces joined once. A page of hits adds its hits' pieces to it; a frozen
   // listing page is its JSON text, joined once and kept (keptWhole).
-  if (prefix !== '') push(out, prefix);
+  if (prefix !== '') {
+    out.parts?.push(prefix);
+    out.escaped?.push(escapeJsonText(prefix));
+  }
   for (const p of outputPieces(output, (v): readonly object[] => v)) {
-    if (typeof p === 'string') push(out, p);
-    else if (keptWhole(p)) push(out, arrayJson(p), out.escaped ? arrayEscaped(p) : '');
-    else arrayJsonParts(p, out);
+    if (typeof p === 'string') {
+      out.parts?.push(p);
+      out.escaped?.push(escapeJsonText(p));
+    } else if (keptWhole(p)) {
+      out.parts?.push(arrayJson(p));
+      out.escaped?.push(out.bytes ? escapedBytes(p) : arrayEscaped(p));
+    } else arrayJsonParts(p, out);
   }
 }

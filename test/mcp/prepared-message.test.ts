@@ -141,7 +141,7 @@ describe("a session transport's SSE writer", () => {
       const chunks: Uint8Array[] = [];
       const controller = { enqueue: (c: Uint8Array) => chunks.push(c) };
       expect(write.call(self, controller, new TextEncoder(), message, eventId)).toBe(true);
-      return Buffer.concat(chunks).toString('utf8');
+      return Buffer.concat(chunks).toString('hex');
     };
     expect(sent.some((m) => 'result' in m && isPreparedResult(m.result as object))).toBe(true);
     for (const m of sent) {
