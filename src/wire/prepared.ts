@@ -280,11 +280,16 @@ interface JsonParts {
 
 const escapedBytesOf = new WeakMap<object, Buffer>();
 
-/** The UTF-8 bytes of escapedJson(o) (or of arrayEscaped(o) for an array), once per frozen object. */
+/**
+ * The UTF-8 bytes of escapedJson(o) (or of arrayEscaped(o) for an array), once per frozen object:
+ * like the prepared JSON and bytes of a record, kept while the record is (one more copy of each
+ * hit summary an MCP session has been sent, ~0.6 kB).
+ */
 function escapedBytes(o: object): Buffer {
   let b = escapedBytesOf.get(o);
   if (b === undefined) {
-    b = Buffer.from(Array.isArray(o) ? arrayEscaped(o as readonly object[]) : escapedJson(o), 'utf8');
+    // From the JSON, not through the escaped string's cache: a server sending bytes keeps only the bytes.
+    b = Buffer.from(escapeJsonText(Array.isArray(o) ? arrayJson(o as readonly object[]) : preparedJson(o)), 'utf8');
     if (Object.isFrozen(o)) escapedBytesOf.set(o, b);
   }
   return b;
