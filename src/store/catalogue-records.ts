@@ -75,10 +75,11 @@ export class LazyRecords {
   readonly ids: readonly string[];
   readonly categories: readonly string[];
   readonly quarantine: Uint8Array;
-  readonly manufacturers: readonly (string | null)[];
+  /** The records' manufacturers as read at start (let go, with the byte ranges, once every record is read: the records hold them). */
+  private manufacturers: readonly (string | null)[] | null;
   private bytes: Buffer | null;
-  private readonly starts: Float64Array;
-  private readonly ends: Float64Array;
+  private starts: Float64Array | null;
+  private ends: Float64Array | null;
   private read: ((raw: unknown, i: number) => StoredEntity) | null;
   private readonly records: (StoredEntity | undefined)[];
   private unread: number;
@@ -132,7 +133,8 @@ export class LazyRecords {
   /** The ids and manufacturers of the records, in the file's order (for the manufacturers the catalogue knows). */
   makers(): { id: string; manufacturer: string | null }[] {
     const out: { id: string; manufacturer: string | null }[] = [];
-    for (let i = 0; i < this.size; i++) out.push({ id: this.ids[i]!, manufacturer: this.manufacturers[i]! });
+    const m = this.manufacturers;
+    for (let i = 0; i < this.size; i++) out.push({ id: this.ids[i]!, manufacturer: m === null ? this.records[i]!.manufacturer : m[i]! });
     return out;
   }
 
@@ -175,10 +177,9 @@ export class LazyRecords {
   }
 
   private readAt(i: number): StoredEntity {
-    const bytes = this.bytes;
-    const read = this.read;
-    if (bytes === null || read === null) throw new Error(`catalogue record #${i} is not read and the file's bytes are gone`);
-    const e = read(JSON.parse(bytes.toString('utf8', this.starts[i], this.ends[i])), i);
+    const { bytes, read, starts, ends } = this;
+    if (bytes === null || read === null || starts === null || ends === null) throw new Error(`catalogue record #${i} is not read and the file's bytes are gone`);
+    const e = read(JSON.parse(bytes.toString('utf8', starts[i], ends[i])), i);
     // The same bytes were validated at start: another id means the reading is broken, not the data.
     if (e.id !== this.ids[i]) throw new Error(`catalogue record #${i} read as ${e.id}, expected ${this.ids[i]}`);
     this.records[i] = e;
@@ -189,6 +190,9 @@ export class LazyRecords {
   private finish(): void {
     this.bytes = null;
     this.read = null;
+    this.starts = null;
+    this.ends = null;
+    this.manufacturers = null;
     this.stop();
     for (const f of this.whenComplete.splice(0)) f();
   }
