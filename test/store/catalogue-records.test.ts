@@ -193,3 +193,22 @@ describe('a server on records read lazily', () => {
     }
   });
 });
+
+describe('lookups by id', () => {
+  it('find a record by its id as written or in any case; of ids equal but for case, the first in id order answers every spelling', async () => {
+    const { makeEntity, catalogueData } = await import('../support/factory.js');
+    const { testConfig: config } = await import('../support/deps.js');
+    const entities = [makeEntity({ id: 'act-7' }), makeEntity({ id: 'ACT-7' }), makeEntity({ id: 'Sen-2' }), makeEntity({ id: 'ARM-10' }), makeEntity({ id: 'arm-1' })];
+    const d = buildDeps(config(), { log: silentLogger, catalogueData: catalogueData(entities), ossEntities: [] });
+    try {
+      const c = d.catalogue;
+      // Id order: case-insensitive first, then by code unit ('A' < 'a'): ACT-7 before act-7.
+      for (const spelling of ['ACT-7', 'act-7', 'Act-7', 'aCT-7']) expect((await c.get(spelling))?.id, spelling).toBe('ACT-7');
+      for (const [spelling, id] of [['sen-2', 'Sen-2'], ['SEN-2', 'Sen-2'], ['arm-10', 'ARM-10'], ['ARM-1', 'arm-1']] as const) expect((await c.get(spelling))?.id, spelling).toBe(id);
+      for (const missing of ['act-', 'act-77', 'arm-100', '', 'zzz', '0']) expect(await c.get(missing), missing).toBeNull();
+      expect((await c.getMany(['sen-2', 'nope', 'act-7'])).map((e) => e.id)).toEqual(['Sen-2', 'ACT-7']);
+    } finally {
+      d.close();
+    }
+  });
+});
