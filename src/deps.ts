@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './domain/shared/clock.js';
 import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
-import { idOrder, SearchIndex } from './domain/catalogue/search.js';
+import { SearchIndex } from './domain/catalogue/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
@@ -171,9 +171,7 @@ interface LoadedData {
 
 /** The catalogue's records in id order: read lazily when the data says so, else the records themselves. */
 function recordsOf(data: CatalogueData): SortedRecords {
-  if (data.lazy) return recordsLazily(data.lazy);
-  const order = idOrder(data.entities);
-  return recordsInMemory(order.sorted, order.lower, order.positions);
+  return data.lazy ? recordsLazily(data.lazy) : recordsInMemory(data.entities);
 }
 
 function loadRegistries(config: Config): Registries {

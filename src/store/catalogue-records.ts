@@ -19,6 +19,7 @@
  */
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { idsInOrder } from '../domain/catalogue/search.js';
+import { deepFreeze } from '../domain/shared/freeze.js';
 
 /** The catalogue's records in id order. */
 export interface SortedRecords {
@@ -36,9 +37,10 @@ export interface SortedRecords {
   all(): readonly StoredEntity[];
 }
 
-/** Records all read already, in id order (`lower`: their ids lower-cased). */
-export function recordsInMemory(sorted: readonly StoredEntity[], lower: readonly string[], positions: readonly number[] | null): SortedRecords {
-  const ids = sorted.map((e) => e.id);
+/** Records all read already (in any order), put in id order and deep-frozen (records frozen already are left as they are). */
+export function recordsInMemory(entities: readonly StoredEntity[]): SortedRecords {
+  const { ids, lower, positions } = idsInOrder(entities.map((e) => e.id));
+  const sorted = deepFreeze(positions === null ? [...entities] : positions.map((i) => entities[i]!));
   return {
     size: sorted.length,
     ids,
@@ -214,7 +216,8 @@ export function recordsLazily(records: LazyRecords): SortedRecords {
     all: () => {
       if (sorted === null) {
         const inFile = records.all();
-        sorted = positions === null ? inFile : positions.map((i) => inFile[i]!);
+        // Frozen, as the records themselves are (recordsInMemory's are too).
+        sorted = Object.freeze(positions === null ? [...inFile] : positions.map((i) => inFile[i]!));
       }
       return sorted;
     },

@@ -207,6 +207,10 @@ describe('lookups by id', () => {
       for (const [spelling, id] of [['sen-2', 'Sen-2'], ['SEN-2', 'Sen-2'], ['arm-10', 'ARM-10'], ['ARM-1', 'arm-1']] as const) expect((await c.get(spelling))?.id, spelling).toBe(id);
       for (const missing of ['act-', 'act-77', 'arm-100', '', 'zzz', '0']) expect(await c.get(missing), missing).toBeNull();
       expect((await c.getMany(['sen-2', 'nope', 'act-7'])).map((e) => e.id)).toEqual(['Sen-2', 'ACT-7']);
+      // Records handed in unfrozen are frozen by the catalogue, as it shares them with every caller.
+      expect(Object.isFrozen(await c.get('sen-2'))).toBe(true);
+      expect(Object.isFrozen(await c.all())).toBe(false); // a copy for the caller
+      expect((await c.all()).every((e) => Object.isFrozen(e))).toBe(true);
     } finally {
       d.close();
     }
