@@ -214,7 +214,7 @@ export class IndexBuild implements RecordObserver {
       return;
     }
     try {
-      this.built = SearchIndex.fromParts({ ...documentColumns(ids, (d) => sorted.quarantine(d), (d) => sorted.category(d)), ...postings });
+      this.built = SearchIndex.fromParts({ ...documentColumns([...ids], (d) => sorted.quarantine(d), (d) => sorted.category(d)), ...postings });
     } catch (err) {
       this.fail(err as Error);
       return;

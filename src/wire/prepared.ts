@@ -345,12 +345,13 @@ function arrayJsonParts(v: readonly object[], out: JsonParts): void {
     }
     const h = o as Record<string, unknown>;
     // '{}' has no member before the hit's own: the tail's leading ',' is left out.
-    const empty = preparedJson(summary).length === 2;
+    const base = preparedJson(summary);
+    const empty = base.length === 2;
     if (empty) {
       raw?.push('{');
       esc?.push('{');
     } else {
-      raw?.push(preparedJson(summary).slice(0, -1));
+      raw?.push(base.slice(0, -1));
       esc?.push(out.bytes ? escapedBytes(summary).subarray(0, -1) : escapedJson(summary).slice(0, -1));
     }
     if (raw) {
@@ -432,19 +433,12 @@ export function outputJson(output: Record<string, unknown>, prefix = ''): string
 }
 
 /**
- * outputJson(output, prefix) and the same text escaped as a JSON string's content (what
- * JSON.stringify of the text writes between its quotes), from escaped pieces prepared once per
- * frozen record, hit summary and listing page: a tool result's text block is sent inside the
- * JSON of its message, and escaping a search answer's text again on every call cost as much as
- * serialising the rest of the message (src/mcp/prepared-message.ts).
+ * outputJson(output, prefix) escaped as a JSON string's content (what JSON.stringify of the text
+ * writes between its quotes), from escaped pieces prepared once per frozen record, hit summary and
+ * listing page: a tool result's text block is sent inside the JSON of its message, and escaping a
+ * search answer's text again on every call cost as much as serialising the rest of the message
+ * (src/mcp/prepared-message.ts).
  */
-export function outputJsonEscaped(output: Record<string, unknown>, prefix = ''): { text: string; escaped: string } {
-  const out: JsonParts = { parts: [], escaped: [] };
-  outputJsonParts(output, prefix, out);
-  return { text: out.parts!.join(''), escaped: out.escaped!.join('') };
-}
-
-/** The escaped text of outputJsonEscaped(output, prefix) alone. */
 export function outputEscaped(output: Record<string, unknown>, prefix = ''): string {
   const out: JsonParts = { parts: null, escaped: [] };
   outputJsonParts(output, prefix, out);
@@ -452,7 +446,7 @@ export function outputEscaped(output: Record<string, unknown>, prefix = ''): str
 }
 
 /**
- * The same escaped text as UTF-8 bytes, in pieces to be written one after the other: short strings
+ * outputEscaped's text as UTF-8 bytes, in pieces to be written one after the other: short strings
  * made for this output, and the bytes of the escaped JSON prepared once per record, hit summary
  * and listing page (copied, never encoded again: a text with CJK names is a two-byte string, whose
  * UTF-8 encoding costs more than all the rest of writing it).

@@ -12,7 +12,7 @@ import type { Deps } from '../../src/deps.js';
 import { writesPreparedJson } from '../../src/http/mcp.js';
 import { isPreparedResult, messageJson } from '../../src/mcp/prepared-message.js';
 import { createServer } from '../../src/server.js';
-import { outputJson, outputJsonEscaped } from '../../src/wire/prepared.js';
+import { outputEscaped, outputEscapedPieces, outputJson, writeAll } from '../../src/wire/prepared.js';
 import { realDeps } from '../support/deps.js';
 
 let deps: Deps;
@@ -113,10 +113,12 @@ describe('prepared tool messages', () => {
     ];
     for (const o of outputs) {
       for (const prefix of ['', 'summary "quoted"\n', 'lone \ud83e…\n']) {
-        const { text, escaped } = outputJsonEscaped(o, prefix);
-        expect(text).toBe(outputJson(o, prefix));
+        const text = outputJson(o, prefix);
         expect(text).toBe(prefix + JSON.stringify(o));
+        const escaped = outputEscaped(o, prefix);
         expect(`"${escaped}"`).toBe(JSON.stringify(text));
+        // The same escaped text as the bytes the SSE writer copies.
+        expect(writeAll(outputEscapedPieces(o, prefix)).toString('utf8')).toBe(escaped);
       }
     }
   });

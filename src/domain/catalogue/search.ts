@@ -686,17 +686,18 @@ export class SearchIndex {
 /** The documents of an index over `docs` (already in id order): ids, quarantine flags, categories. */
 export function documentsOf(docs: readonly StoredEntity[]): Pick<SearchIndexParts, 'ids' | 'quarantine' | 'categories'> {
   return documentColumns(
-    docs.map((e) => e.id),
+    docs.map((e) => e.id), // a new array, the index's own
     (d) => docs[d]!.quarantine,
     (d) => docs[d]!.category,
   );
 }
 
 /**
- * The documents of an index from the records' columns (`ids` in id order; the flag and category of
- * the record at each position): what documentsOf gives, for a catalogue whose records are not all read.
+ * The documents of an index from the records' columns (`ids` in id order, kept as the index's own:
+ * not copied; the flag and category of the record at each position): what documentsOf gives, for
+ * a catalogue whose records are not all read.
  */
-export function documentColumns(ids: readonly string[], quarantineAt: (d: number) => boolean, categoryAt: (d: number) => string): Pick<SearchIndexParts, 'ids' | 'quarantine' | 'categories'> {
+export function documentColumns(ids: string[], quarantineAt: (d: number) => boolean, categoryAt: (d: number) => string): Pick<SearchIndexParts, 'ids' | 'quarantine' | 'categories'> {
   const n = ids.length;
   const quarantine = new Uint8Array(n);
   const categories: string[] = [];
@@ -705,7 +706,7 @@ export function documentColumns(ids: readonly string[], quarantineAt: (d: number
     quarantine[d] = quarantineAt(d) ? 1 : 0;
     categories.push(categoryAt(d));
   }
-  return { ids: [...ids], quarantine, categories };
+  return { ids, quarantine, categories };
 }
 
 function partsOf(entities: readonly StoredEntity[]): SearchIndexParts {
