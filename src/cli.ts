@@ -215,7 +215,8 @@ export async function main(argv: string[]): Promise<void> {
     let deps: Deps;
     try {
       const { openDeps } = await import('./deps.js');
-      deps = await openDeps(config, { log });
+      const { jobRunnerFactory } = await import('./compose.js');
+      deps = await openDeps(config, { log, jobs: jobRunnerFactory() });
       await readyOrClose(deps);
     } catch (err) {
       fail((err as Error).message);
@@ -291,7 +292,8 @@ async function serveStdioCommand(config: Config, log: ReturnType<typeof createLo
   const open = (): Promise<Deps> =>
     (opening ??= (async () => {
       const { openDeps } = await import('./deps.js');
-      const d = await openDeps(config, { log, deferCatalogue: true });
+      const { jobRunnerFactory } = await import('./compose.js');
+      const d = await openDeps(config, { log, deferCatalogue: true, jobs: jobRunnerFactory() });
       await readyOrClose(d);
       real = d;
       return d;

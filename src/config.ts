@@ -1,7 +1,7 @@
 /** Runtime configuration: defaults, overridden by environment, overridden by CLI flags. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isLoopbackHost } from './http/hardening.js';
+import { isLoopbackHost } from './loopback.js';
 import type { LogLevel } from './log.js';
 
 /** The forwarding headers an operator can name (--forwarded-header); the default is X-Forwarded-For. */

@@ -40,7 +40,7 @@ import { readManufacturers } from './store/spec-data.js';
 import { StoreOutages } from './store/outage.js';
 import { loadOrCreateSecret } from './secret.js';
 import { createJobRunner } from './jobs/pool.js';
-import type { JobRunner } from './jobs/types.js';
+import type { JobRunner, JobsFactory } from './jobs/types.js';
 
 export interface Deps {
   config: Config;
@@ -76,7 +76,8 @@ export interface Deps {
   answers: AnswerCache;
   /**
    * CPU-heavy jobs (lint, extract, large BOM checks and exports) off the event loop: a bounded
-   * worker pool with per-job limits (src/jobs/pool.ts; workers start on first use).
+   * worker pool with per-job limits (src/jobs/pool.ts; workers start on first use), created by the
+   * composition root (BuildOptions.jobs).
    */
   jobs: JobRunner;
   /**
@@ -128,6 +129,13 @@ export interface BuildOptions {
    * built on the calling thread).
    */
   indexWorker?: boolean | IndexBuildOptions;
+  /**
+   * The job runner (worker pool) the composition root creates (src/compose.ts), given the
+   * registries once they are read. Without it, a pool that knows no tool: offloaded tools still
+   * run in its workers (their entry holds the registry), but not at pool size 0 (refused, naming
+   * src/compose.ts).
+   */
+  jobs?: JobsFactory;
 }
 
 /** The shipped registries: small files, always read at start. */
@@ -486,8 +494,8 @@ function wire(
       gateway: gateway.name,
     });
   }
-  // Secrets stay in the main thread: a worker gets the configuration without them.
-  const jobs = createJobRunner({ ...config, secret: null, webhookSecret: null, stdioApiKey: null, databaseUrl: null }, log, () => knowledge);
+  // The pool is infrastructure the composition root made; deps only hands it to the handlers.
+  const jobs = (opts.jobs ?? createJobRunner)(config, log, () => knowledge);
   return {
     config,
     clock,

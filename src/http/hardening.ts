@@ -6,12 +6,9 @@
  * - a client that aborts an upload is a client event, logged at debug level, not a server error.
  */
 import type { Config } from '../config.js';
+import { isLoopbackHost } from '../loopback.js';
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(\.\d{1,3}){3})$/i;
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.test(host.trim());
-}
+export { isLoopbackHost };
 
 /** Why the server must not start with this gateway on this address, or null. */
 export function sandboxExposure(config: Pick<Config, 'host' | 'allowSandboxPayments'>, gatewayName: string): string | null {

@@ -19,6 +19,7 @@ import { DomainError, type ErrorCode } from '../domain/shared/errors.js';
 import type { Logger } from '../log.js';
 import { startWorkerModule } from '../worker-thread.js';
 import type { Knowledge } from '../store/datasets.js';
+import { runJob, type ToolJob } from './jobs.js';
 import type { JobFailure, JobMessage, WorkerData, WorkerMessage } from './protocol.js';
 import type { JobKind, JobOptions, JobPayloads, JobRunner, PoolLimits, PoolStats } from './types.js';
 
@@ -94,12 +95,14 @@ export class WorkerPool implements JobRunner {
     private readonly log: Logger,
     private readonly knowledge: () => Knowledge,
     private readonly start: WorkerFactory = startJobWorker,
+    /** Small work run on the calling thread (`inline`) that is a tool job. */
+    private readonly runTool: ToolJob = NO_TOOLS,
   ) {
     if (limits.size < 1) throw new Error('WorkerPool: size must be at least 1 (use InlineJobs for 0)');
   }
 
   run<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions): Promise<unknown> {
-    if (opts.inline) return runHere(kind, payload, opts, this.data.config, this.knowledge);
+    if (opts.inline) return runHere(kind, payload, opts, this.data.config, this.knowledge, this.runTool);
     if (this.closed) return Promise.reject(new DomainError('overloaded', `${opts.label}: the server is shutting down`, { retry_after: 1 }));
     const running = this.slots.filter((s) => s.job !== null).length;
     if (running + this.waiting.length >= this.limits.size + this.limits.queue) {
@@ -291,12 +294,14 @@ export class WorkerPool implements JobRunner {
 }
 
 /** A job on the calling thread, through the same job functions a worker runs. */
-async function runHere<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions, config: Config, knowledge: () => Knowledge): Promise<unknown> {
-  // Imported on first use: the job functions pull in the tool registry and the BOM engines.
-  const { runJob } = await import('./jobs.js');
-  const tools = async () => (await import('../tools/index.js')).TOOLS;
-  return runJob(kind, payload, { config, knowledge, tools }, (p, t, m) => opts.onProgress?.(p, t, m));
+function runHere<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions, config: Config, knowledge: () => Knowledge, runTool: ToolJob): Promise<unknown> {
+  return runJob(kind, payload, { config, knowledge, runTool }, (p, t, m) => opts.onProgress?.(p, t, m));
 }
+
+/** The 'tool' job where none was given: offloaded tools then cannot run on this thread. */
+const NO_TOOLS: ToolJob = async (name) => {
+  throw new Error(`${name}: this job runner was created without the tool job (createJobRunner's runTool); the composition root passes it (src/compose.ts)`);
+};
 
 /**
  * Pool size 0: jobs run on the main thread through the same job functions (no worker, so none of
@@ -307,10 +312,11 @@ export class InlineJobs implements JobRunner {
   constructor(
     private readonly config: Config,
     private readonly knowledge: () => Knowledge,
+    private readonly runTool: ToolJob = NO_TOOLS,
   ) {}
 
   async run<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions): Promise<unknown> {
-    const result = await runHere(kind, payload, opts, this.config, this.knowledge);
+    const result = await runHere(kind, payload, opts, this.config, this.knowledge, this.runTool);
     this.completed += 1;
     return result;
   }
@@ -326,9 +332,26 @@ export function poolLimits(config: Config): PoolLimits {
   return { size: config.poolSize, queue: config.poolQueue, timeMs: config.jobTimeMs, memoryMb: config.jobMemoryMb, outputBytes: config.jobOutputBytes };
 }
 
-/** The job runner of a configuration: a worker pool, or the main thread for pool size 0. */
-export function createJobRunner(config: Config, log: Logger, knowledge: () => Knowledge, start?: WorkerFactory): JobRunner {
+/** The configuration a job sees: the secrets stay with the main thread. */
+export function withoutSecrets(config: Config): Config {
+  return { ...config, secret: null, webhookSecret: null, stdioApiKey: null, databaseUrl: null };
+}
+
+export interface JobRunnerOptions {
+  /** The 'tool' job on this thread (pool size 0, inline work): from whoever holds the tool registry. */
+  runTool?: ToolJob;
+  /** How a worker is started (the shipped entry; tests may start another). */
+  start?: WorkerFactory;
+}
+
+/**
+ * The job runner of a configuration: a worker pool, or the main thread for pool size 0. Created
+ * by the composition root (src/compose.ts) and handed to the handlers through the deps. Secrets
+ * stay in the main thread: a worker gets the configuration without them.
+ */
+export function createJobRunner(config: Config, log: Logger, knowledge: () => Knowledge, opts: JobRunnerOptions = {}): JobRunner {
   const limits = poolLimits(config);
-  if (limits.size === 0) return new InlineJobs(config, knowledge);
-  return new WorkerPool(limits, { config, outputBytes: limits.outputBytes }, log, knowledge, start);
+  const workerConfig = withoutSecrets(config);
+  if (limits.size === 0) return new InlineJobs(workerConfig, knowledge, opts.runTool);
+  return new WorkerPool(limits, { config: workerConfig, outputBytes: limits.outputBytes }, log, knowledge, opts.start, opts.runTool);
 }

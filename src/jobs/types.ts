@@ -4,6 +4,9 @@
  */
 import type { BomCheckItem, BomExportRequest } from '../domain/bom/index.js';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { Knowledge } from '../store/datasets.js';
 
 /** Job kinds and their payloads: plain data (structured-cloned into a worker). */
 export interface JobPayloads {
@@ -67,3 +70,6 @@ export interface JobRunner {
   /** Stops the workers; waiting and running jobs are refused. */
   close(): Promise<void>;
 }
+
+/** How the deps get their job runner from the composition root: given the registries once they are read. */
+export type JobsFactory = (config: Config, log: Logger, knowledge: () => Knowledge) => JobRunner;

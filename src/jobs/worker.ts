@@ -1,12 +1,13 @@
 /**
- * A pool worker (node:worker_threads): runs jobs of src/jobs/jobs.ts one at a time and answers
+ * A pool worker's entry (node:worker_threads): runs jobs of src/jobs/jobs.ts one at a time and answers
  * with the result or a failure as plain data. Its heap is bounded by the pool (resourceLimits);
  * the answer's JSON size is checked here, before it is copied to the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isDomainError } from '../domain/shared/errors.js';
 import { knowledgeOf, loadDatasets, type Knowledge } from '../store/datasets.js';
-import type { AnyTool } from '../tools/define.js';
+import { runOffloadedTool } from '../tools/offload.js';
+import { TOOLS } from '../tools/index.js';
 import { runJob, type JobEnv } from './jobs.js';
 import type { JobFailure, JobMessage, WorkerData, WorkerMessage } from './protocol.js';
 
@@ -16,11 +17,11 @@ const data = workerData as WorkerData;
 
 // Read before the worker reports ready: a job's time limit counts its own work, not the worker's start.
 const knowledge: Knowledge = knowledgeOf(loadDatasets(data.config.dataDir));
-const tools: readonly AnyTool[] = (await import('../tools/index.js')).TOOLS;
+// The worker's own entry is the one module of the pool that imports the tool registry.
 const env: JobEnv = {
   config: data.config,
   knowledge: () => knowledge,
-  tools: async () => tools,
+  runTool: (name, input, progress, signal) => runOffloadedTool(TOOLS, name, input, { config: data.config, knowledge: () => knowledge }, progress, signal),
 };
 
 const post = (m: WorkerMessage) => port.postMessage(m);

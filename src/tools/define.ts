@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
+import type { PresentedKey } from '../domain/accounts/credentials.js';
 import type { ErrorCode } from '../domain/shared/errors.js';
 
 export interface ToolAnnotations {
@@ -14,11 +15,8 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** A key presented outside the tool arguments (HTTP header, query string, stdio env). */
-export interface PresentedKey {
-  source: 'authorization' | 'x-api-key' | 'query:key' | 'env:ROBOT_PARTS_API_KEY' | 'body:api_key' | 'argument:api_key';
-  key: string;
-}
+/** A key presented outside the tool arguments: declared by the domain that reads it. */
+export type { PresentedKey };
 
 export type Surface = 'mcp-stdio' | 'mcp-http' | 'mcp-memory' | 'rest';
 

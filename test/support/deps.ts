@@ -1,4 +1,5 @@
 import { loadConfig, type Config } from '../../src/config.js';
+import { jobRunnerFactory } from '../../src/compose.js';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { silentLogger } from '../../src/log.js';
@@ -12,12 +13,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 /** Deps over a synthetic catalogue in an in-memory SQLite store. */
 export function testDeps(entities: StoredEntity[] = sampleEntities(), overrides: Partial<Config> = {}): Deps {
-  return buildDeps(testConfig(overrides), { log: silentLogger, catalogueData: catalogueData(entities) });
+  return buildDeps(testConfig(overrides), { log: silentLogger, catalogueData: catalogueData(entities), jobs: jobRunnerFactory() });
 }
 
 /** Deps over the shipped data/ catalogue. */
 export function realDeps(overrides: Partial<Config> = {}): Deps {
-  return buildDeps(testConfig(overrides), { log: silentLogger });
+  return buildDeps(testConfig(overrides), { log: silentLogger, jobs: jobRunnerFactory() });
 }
 
 /** A tool context with no caller (no key, no address), as an in-process caller of runTool has. */

@@ -3,8 +3,13 @@
  * env, body) as PresentedKey entries; the tool's own `api_key` argument is passed separately.
  * Several identical keys are fine; two different ones are an error, never a silent pick.
  */
-import type { PresentedKey } from '../../tools/define.js';
 import { DomainError } from '../shared/errors.js';
+
+/** A key presented outside the tool arguments (HTTP header, query string, stdio env). */
+export interface PresentedKey {
+  source: 'authorization' | 'x-api-key' | 'query:key' | 'env:ROBOT_PARTS_API_KEY' | 'body:api_key' | 'argument:api_key';
+  key: string;
+}
 
 export type KeySource = PresentedKey['source'];
 

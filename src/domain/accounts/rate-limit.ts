@@ -2,7 +2,7 @@
  * Hourly rate limits: the pure policy. A fixed window per subject that opens at the subject's
  * first request and lasts one hour; requests beyond the limit are refused (and not counted)
  * until the window ends. The window state lives in the database (see RateLimiter in
- * src/store/ledger.ts), so restarts do not reset it.
+ * src/domain/accounts/ledger.ts), so restarts do not reset it.
  */
 import { DomainError } from '../shared/errors.js';
 import { sha256Hex } from './keys.js';
@@ -104,7 +104,7 @@ export function rateLimitedError(d: RateLimitDecision): DomainError {
   );
 }
 
-/** What enforceRateLimit needs from the store (structurally the RateLimiter of src/store/ledger.ts). */
+/** What enforceRateLimit needs from the store (structurally the RateLimiter of src/domain/accounts/ledger.ts). */
 export interface RateLimitHitter {
   hit(subject: string, limitPerHour: number, now: Date): Promise<RateLimitDecision>;
 }

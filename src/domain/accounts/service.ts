@@ -2,7 +2,7 @@
  * Accounts as the tools see them: registration, authentication, balance and charging.
  * Works on raw keys and e-mails, hands only their digests to the Ledger.
  */
-import type { AccountRecord, ChargeRequest, Ledger } from '../../store/ledger.js';
+import type { AccountRecord, ChargeRequest, Ledger } from './ledger.js';
 import { DomainError, invalidInput } from '../shared/errors.js';
 import crypto from 'node:crypto';
 import { generateApiKey, KeyedDigests, looksLikeApiKey } from './keys.js';
@@ -113,7 +113,7 @@ export class AccountService {
 
   /**
    * Runs a paid operation and debits `cost` only if it succeeds (see the charging model in
-   * src/store/ledger.ts). insufficient_credits (402) carries credits_remaining and recharge_url.
+   * src/domain/accounts/ledger.ts). insufficient_credits (402) carries credits_remaining and recharge_url.
    */
   async charge<T>(input: ChargeInput<T>): Promise<Charged<T>> {
     const account = 'account' in input ? input.account : await this.authenticate(input.key);

@@ -3,7 +3,7 @@
  * records, the company's other names and product families (src/domain/catalogue/names.ts), the
  * open-source layer, the catalogue, close spellings. Each entry names the call that shows it.
  */
-import type { PartsContext } from './parts.js';
+import type { PartsContext } from './context.js';
 import { closeSpellings, formNote, nameMatcher, readName, type Elsewhere } from './names.js';
 import { tokenize } from './search.js';
 import { tokensOf, whereUsed } from '../oss/where-used.js';

@@ -9,28 +9,21 @@ import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import { levenshtein } from '../shared/distance.js';
 import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './views.js';
-import type { Catalogue } from '../../store/catalogue.js';
+import type { Catalogue } from './store.js';
 import type { SpecIndex } from '../specs/index.js';
 import { compactFieldSpecs, compactSpec, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from '../specs/query.js';
 import type { UnreadValue } from '../specs/types.js';
 import type { WhereClause } from '../specs/where.js';
 import { productLinks, type ProductLinks } from '../specs/product.js';
 import { searchElsewhere } from './elsewhere.js';
+import type { PartsContext } from './context.js';
 import { readName, type Elsewhere } from './names.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from '../oss/where-used.js';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
 
-export interface PartsContext {
-  catalogue: Catalogue;
-  index: SearchIndex;
-  specs: SpecIndex;
-  /** Base URL for detail_url links; null when no server is reachable (stdio without a public URL). */
-  baseUrl: string | null;
-  /** The open-source layer, for the used_in summary of get_part (absent: no summary). */
-  layer?: WhereUsedLayer;
-}
+export type { PartsContext };
 
 export interface SearchParams {
   q?: string;

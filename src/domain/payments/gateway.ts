@@ -12,7 +12,7 @@
  * - status: read the stored order (orderStatusView).
  * Then add its name to createPaymentGateway() in ./index.ts.
  */
-import type { AccountRecord, PaymentOrderRecord, PaymentOrderStore } from '../../store/ledger.js';
+import type { AccountRecord, PaymentOrderRecord, PaymentOrderStore } from '../accounts/ledger.js';
 import { DomainError, invalidInput } from '../shared/errors.js';
 import { formatMinorUnits, type Plan, type PlanCatalog } from './plans.js';
 

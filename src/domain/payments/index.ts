@@ -1,5 +1,5 @@
 /** Payments: plans, the gateway seam, the sandbox gateway and create_payment. */
-import type { PaymentOrderStore } from '../../store/ledger.js';
+import type { PaymentOrderStore } from '../accounts/ledger.js';
 import type { Clock } from '../shared/clock.js';
 import type { PaymentGateway } from './gateway.js';
 import type { PlanCatalog } from './plans.js';

@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { AccountRecord, PaymentOrderStore } from '../../store/ledger.js';
+import type { AccountRecord, PaymentOrderStore } from '../accounts/ledger.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { invalidInput } from '../shared/errors.js';
 import {

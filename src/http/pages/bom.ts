@@ -7,7 +7,7 @@ import { invalidInput } from '../../domain/shared/errors.js';
 import type { AnyTool } from '../../tools/define.js';
 import { TOOLS } from '../../tools/index.js';
 import { html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 
 interface CheckOut {
   parts: { line: number; id: string; quantity: number; found: boolean; catalogue_id?: string | null; name?: string | null; category?: string | null }[];

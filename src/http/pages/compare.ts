@@ -1,6 +1,6 @@
 /** `/compare?ids=a,b,c`: compare_parts side by side, each row with its comparability reason. */
 import { html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 import { specCell } from './search.js';
 
 interface CompareOut {

@@ -1,6 +1,6 @@
 /** `/docs`: Swagger UI over this server's /openapi.json, its bundle served by the process (no CDN). */
 import { html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 
 export async function docsPage(_r: PageRequest): Promise<PageContent> {
   return {

@@ -1,6 +1,6 @@
 /** `/`: search box, categories with counts (get_catalogue_stats), entry points. */
 import { html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 
 interface Stats {
   total: number;

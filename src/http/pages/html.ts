@@ -177,3 +177,8 @@ ${scripts.map((s) => (s.includes('/vendor/') ? html`<script defer src="${s}"></s
   );
   return [open, close];
 }
+
+/** A stated value, or "not stated" (absent stays absent). */
+export function absent(v: unknown): Html {
+  return v === null || v === undefined || v === '' || v === 'N/A' ? html`<span class="muted">not stated</span>` : html`${v}`;
+}

@@ -26,15 +26,11 @@ import { robotPage, robotsPage, robotUrdf } from './robots.js';
 import { bomPage, bomPost } from './bom.js';
 import { intelligencePage } from './intelligence.js';
 import { docsPage } from './docs.js';
+import type { CallTool, PageRequest } from './types.js';
 
-/** Calls one tool for a page: its answer, or the DomainError it failed with (thrown). */
-export type CallTool = <T = Record<string, unknown>>(name: string, input: Record<string, unknown>) => Promise<T>;
+export { absent } from './html.js';
 
-export interface PageRequest {
-  c: Context<AppEnv>;
-  deps: Deps;
-  call: CallTool;
-}
+export type { CallTool, PageRequest };
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 /** Swagger UI sets style attributes: /docs allows inline styles (never inline scripts). */
@@ -189,6 +185,3 @@ ${did.length ? html`<p>Did you mean ${did.map((id, i) => html`${i ? ', ' : ''}<a
 }
 
 /** A short text for a value the data does not state. */
-export function absent(v: unknown): Html {
-  return v === null || v === undefined || v === '' || v === 'N/A' ? html`<span class="muted">not stated</span>` : html`${v}`;
-}

@@ -4,7 +4,7 @@
  * where=trl=N), and records, TRL and mean momentum per category, each a link to that category's search.
  */
 import { html, type Html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 
 interface Stats {
   known: number;

@@ -4,7 +4,8 @@
  * (alternatives, and the same-product links of the part) and check_compatibility.
  */
 import { html, HtmlPieces, htmlBytes, renderedOnce, type Html, type PageContent } from './html.js';
-import { absent, type PageRequest } from './index.js';
+import { absent } from './html.js';
+import type { PageRequest } from './types.js';
 import { specValue } from './search.js';
 
 type Spec = { field: string; unit: string | null; notation: string; level: string; value?: number; min?: number; max?: number; values?: string[]; rating?: string; qualifier?: string; source: string; evidence: string[] | null };

@@ -13,7 +13,7 @@ import type { Primitive, UrdfKinematics } from '../../ingest/oss/kinematics.js';
 import { ossLayerDataset } from '../../resources/oss-layer.js';
 import { robotsUsingEntity } from '../../domain/oss/where-used.js';
 import { esc, html, type Html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 
 type Rec = OssDocument['data'][number];
 

@@ -10,7 +10,7 @@
  * the pager) is written per request.
  */
 import { esc, formEncoded, html, HtmlPieces, htmlBytes, joinHtml, renderedOnce, type Html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 import type { CompactSpec } from '../../domain/specs/query.js';
 
 

@@ -16,50 +16,13 @@ import { registeredFlange } from './flange.js';
 import type { FlangeRegistry } from '../../domain/knowledge/flange.js';
 import { readFlangeRegistry } from '../../store/datasets.js';
 import { buildSpecsFile } from './specs-file.js';
+import { CATALOGUE_FILES, type CatalogueFileName, type ImportMeta, type ImportResult } from './types.js';
 
 export const LICENSE = 'CC BY 4.0';
 export const ATTRIBUTION = 'Data: RoboParts (https://roboparts.cc), CC BY 4.0';
 export const SOURCE = 'RoboParts public dataset';
 
-/** Files written, relative to the data directory. */
-export const CATALOGUE_FILES = ['catalogue/entities.json', 'catalogue/categories.json', 'catalogue/REPORT.md', 'catalogue/specs.json'] as const;
-export type CatalogueFileName = (typeof CATALOGUE_FILES)[number];
-
-export interface ImportCounts {
-  snapshot_records: number;
-  imported: number;
-  dropped: number;
-  quarantined: number;
-  clean: number;
-  by_category: Record<string, number>;
-  quarantined_by_reason: Record<string, number>;
-}
-
-export interface ImportMeta {
-  dataset_version: string;
-  license: string;
-  attribution: string;
-  source: string;
-  source_url: string;
-  snapshot_file: string;
-  snapshot_commit: string;
-  snapshot_sha256: string;
-  imported_at: string;
-  counts: ImportCounts;
-}
-
-export interface ImportResult {
-  meta: ImportMeta;
-  categories: CategoryDef[];
-  entities: StoredEntity[];
-  normalised: Normalised[];
-  renames: IdRename[];
-  duplicates: DuplicateFound[];
-  dropped: DroppedRecord[];
-  snapshot: Snapshot;
-  report: string;
-  files: Record<CatalogueFileName, string>;
-}
+export { CATALOGUE_FILES, type CatalogueFileName, type ImportCounts, type ImportMeta, type ImportResult } from './types.js';
 
 /** Case-insensitive id order, then exact (code-unit comparison, no locale). */
 export function compareIds(a: string, b: string): number {

@@ -5,7 +5,7 @@
  */
 import { DECLARED_KEYS } from '../../domain/catalogue/entity.js';
 import { TOP_LEVEL_KEYS } from './declared.js';
-import type { ImportResult } from './import.js';
+import type { ImportResult } from './types.js';
 import type { Normalised } from './normalise.js';
 
 type ReportInput = Omit<ImportResult, 'report' | 'files'>;
