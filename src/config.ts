@@ -95,6 +95,8 @@ export interface Config {
   poolSize: number;
   /** Jobs that may wait for a worker; beyond it a call is refused (overloaded, 503 with Retry-After). */
   poolQueue: number;
+  /** Running and waiting jobs of one client (address, else key) in the pool; beyond it that client gets overloaded (503). At least 1. */
+  poolClientJobs: number;
   /** Wall time of one job, ms; beyond it the worker is stopped and replaced (limit_exceeded). */
   jobTimeMs: number;
   /** V8 heap of one worker, MiB (limit_exceeded when a job needs more). */
@@ -116,7 +118,7 @@ export const ANSWER_CACHE_MAX = 1024;
  * share while both run), eight waiting jobs, 10 s and 256 MiB per job, 8 MiB of JSON per answer
  * (10,000 extracted joints take about 4 MB).
  */
-export const DEFAULT_POOL = { size: 2, queue: 8, timeMs: 10_000, memoryMb: 256, outputBytes: 8 * 1024 * 1024 } as const;
+export const DEFAULT_POOL = { size: 2, queue: 8, clientJobs: 4, timeMs: 10_000, memoryMb: 256, outputBytes: 8 * 1024 * 1024 } as const;
 
 const bool = (v: string | undefined) => v === '1' || v === 'true';
 
@@ -169,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     answerCacheEntries: intEnv(env, 'ROBOT_PARTS_ANSWER_CACHE', 128),
     poolSize: intEnv(env, 'ROBOT_PARTS_POOL_SIZE', DEFAULT_POOL.size),
     poolQueue: intEnv(env, 'ROBOT_PARTS_POOL_QUEUE', DEFAULT_POOL.queue),
+    poolClientJobs: intEnv(env, 'ROBOT_PARTS_POOL_CLIENT_JOBS', DEFAULT_POOL.clientJobs),
     jobTimeMs: intEnv(env, 'ROBOT_PARTS_JOB_TIME_MS', DEFAULT_POOL.timeMs),
     jobMemoryMb: intEnv(env, 'ROBOT_PARTS_JOB_MEMORY_MB', DEFAULT_POOL.memoryMb),
     jobOutputBytes: intEnv(env, 'ROBOT_PARTS_JOB_OUTPUT_BYTES', DEFAULT_POOL.outputBytes),
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   if (merged.port > 65535) throw new Error(`ROBOT_PARTS_PORT must be at most 65535, got ${merged.port}`);
   if (merged.databasePoolSize < 1) throw new Error('ROBOT_PARTS_DATABASE_POOL must be at least 1');
+  if (merged.poolClientJobs < 1) throw new Error('ROBOT_PARTS_POOL_CLIENT_JOBS must be at least 1');
   if (merged.jobTimeMs < 1) throw new Error('ROBOT_PARTS_JOB_TIME_MS must be at least 1');
   if (merged.jobMemoryMb < 32) throw new Error('ROBOT_PARTS_JOB_MEMORY_MB must be at least 32');
   if (merged.jobOutputBytes < 1024) throw new Error('ROBOT_PARTS_JOB_OUTPUT_BYTES must be at least 1024');

@@ -45,6 +45,8 @@ async function readInput(
   route: RestRoute<Record<string, unknown>>,
   types: Record<string, JsonType>,
   queries: Record<string, string[]>,
+  /** Receives an archive upload's bytes (unpacked later, in the pool). */
+  onArchive: (bytes: Uint8Array) => void,
 ): Promise<Record<string, unknown>> {
   let input: Record<string, unknown> = {};
   if (route.method === 'GET') {
@@ -55,8 +57,9 @@ async function readInput(
       input[k] = t === 'array' ? values : coerce(values[values.length - 1] ?? '', t);
     }
   } else if (route.upload && isUpload(c, route.upload.contentTypes)) {
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    input = { ...(route.upload.toInput(bytes, queries) as Record<string, unknown>) };
+    // Read here (the body limit counts it), unpacked in the worker pool after the rate-limit check.
+    input = { ...(route.upload.toInput(queries) as Record<string, unknown>) };
+    onArchive(new Uint8Array(await c.req.arrayBuffer()));
   } else {
     const text = await requestText(c);
     if (text.trim() !== '') {
@@ -83,8 +86,10 @@ function isUpload(c: Context<AppEnv>, types: readonly string[]): boolean {
 }
 
 /** queries: the request's query parameters (c.req.queries()), when the caller has them already. */
-export function restContext(c: Context<AppEnv>, deps: Deps, queries?: Record<string, string[]>): ToolContext {
-  return new RestToolContext(c, deps, queries === undefined ? c.req.queries('key') : queries.key);
+export function restContext(c: Context<AppEnv>, deps: Deps, queries?: Record<string, string[]>, archive: Uint8Array | null = null): ToolContext {
+  const ctx = new RestToolContext(c, deps, queries === undefined ? c.req.queries('key') : queries.key);
+  if (archive) ctx.archive = archive;
+  return ctx;
 }
 
 /**
@@ -98,6 +103,7 @@ class RestToolContext implements ToolContext {
   readonly credentials: ToolContext['credentials'];
   readonly clientAddress: string | null;
   readonly idempotencyKey: string | null;
+  archive?: Uint8Array;
 
   constructor(
     private readonly c: Context<AppEnv>,
@@ -129,13 +135,14 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
         let input: Record<string, unknown>;
         // The query string parsed once, for the arguments and for a key given as ?key=.
         const queries = c.req.queries();
+        let archive: Uint8Array | null = null;
         try {
-          input = await readInput(c, route, types, queries);
+          input = await readInput(c, route, types, queries, (bytes) => (archive = bytes));
         } catch (err) {
           if (err instanceof DomainError) return errorResponse(c, err);
           throw err;
         }
-        const ctx = restContext(c, deps, queries);
+        const ctx = restContext(c, deps, queries, archive);
         if (route.prepare) input = route.prepare(input, ctx) as Record<string, unknown>;
         const outcome = await runTool(tool, input, ctx);
         if (!outcome.ok) return errorResponse(c, outcome.error);

@@ -6,12 +6,12 @@
 import type { Config } from '../config.js';
 import { bomCheckEngines, buildBomExport, checkBom, recordLookup, renderBomCsv, toCheckParts } from '../domain/bom/index.js';
 import type { Knowledge } from '../store/datasets.js';
-import type { JobKind, JobPayloads } from './types.js';
+import type { JobKind, JobPayloads, ToolJobPayload } from './types.js';
 
 type Progress = (progress: number, total?: number, message?: string) => void;
 
 /** Runs an offloaded tool by name: given by whoever holds the tool registry (the worker's entry, or the composition root for pool size 0). */
-export type ToolJob = (name: string, input: Record<string, unknown>, progress: Progress, signal?: AbortSignal) => Promise<unknown>;
+export type ToolJob = (job: ToolJobPayload, progress: Progress) => Promise<unknown>;
 
 /** What a job may read besides its payload. */
 export interface JobEnv {
@@ -25,8 +25,7 @@ export interface JobEnv {
 export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K], env: JobEnv, progress: Progress): Promise<unknown> {
   switch (kind) {
     case 'tool': {
-      const { name, input } = payload as JobPayloads['tool'];
-      return env.runTool(name, input, progress);
+      return env.runTool(payload as JobPayloads['tool'], progress);
     }
     case 'check_bom': {
       const { items, records, baseUrl } = payload as JobPayloads['check_bom'];

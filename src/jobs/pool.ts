@@ -59,8 +59,25 @@ interface Pending {
   kind: JobKind;
   payload: unknown;
   opts: JobOptions;
+  /** Whose job it is (JobOptions.client, or '' for a caller without one). */
+  client: string;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  /** Stops listening to the caller's abort signal. */
+  unlisten: () => void;
+}
+
+function overloadedClient(label: string, perClient: number, retryAfter: number): DomainError {
+  return new DomainError(
+    'overloaded',
+    `${label}: this client already has ${perClient} job(s) running or waiting in the worker pool (its fair share); try again in ${retryAfter} s, or raise ROBOT_PARTS_POOL_CLIENT_JOBS`,
+    { retry_after: retryAfter, client_jobs_limit: perClient, setting: 'ROBOT_PARTS_POOL_CLIENT_JOBS' },
+  );
+}
+
+/** The caller went away (HTTP connection closed, MCP notifications/cancelled): its job is dropped. */
+function cancelled(label: string, running: boolean): DomainError {
+  return new DomainError('overloaded', `${label}: the caller went away; the job was cancelled${running ? ' and its worker replaced' : ' before it ran'}`, { cancelled: true, retry_after: 1 });
 }
 
 interface Slot {
@@ -84,10 +101,18 @@ export const startJobWorker: WorkerFactory = (data, resourceLimits) =>
 
 export class WorkerPool implements JobRunner {
   private readonly slots: Slot[] = [];
-  private readonly waiting: Pending[] = [];
+  /**
+   * Waiting jobs per client, in round-robin order: a worker that frees takes the first job of the
+   * first client with one waiting, and that client goes to the back of the line.
+   */
+  private readonly waiting = new Map<string, Pending[]>();
+  private queued = 0;
+  /** The turn at which each client's last job was dispatched (round-robin). */
+  private readonly lastServed = new Map<string, number>();
+  private turn = 0;
   private nextId = 1;
   private closed = false;
-  private readonly counts = { completed: 0, rejected_queue_full: 0, timeouts: 0, memory_exceeded: 0, output_exceeded: 0, workers_replaced: 0 };
+  private readonly counts = { completed: 0, rejected_queue_full: 0, rejected_client_share: 0, cancelled: 0, timeouts: 0, memory_exceeded: 0, output_exceeded: 0, workers_replaced: 0 };
 
   constructor(
     private readonly limits: PoolLimits,
@@ -104,15 +129,104 @@ export class WorkerPool implements JobRunner {
   run<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions): Promise<unknown> {
     if (opts.inline) return runHere(kind, payload, opts, this.data.config, this.knowledge, this.runTool);
     if (this.closed) return Promise.reject(new DomainError('overloaded', `${opts.label}: the server is shutting down`, { retry_after: 1 }));
+    if (opts.signal?.aborted) {
+      this.counts.cancelled += 1;
+      return Promise.reject(cancelled(opts.label, false));
+    }
     const running = this.slots.filter((s) => s.job !== null).length;
-    if (running + this.waiting.length >= this.limits.size + this.limits.queue) {
+    if (running + this.queued >= this.limits.size + this.limits.queue) {
       this.counts.rejected_queue_full += 1;
       return Promise.reject(overloaded(opts.label, this.limits, this.retryAfter()));
     }
+    const client = opts.client ?? '';
+    if (this.clientJobs(client) >= this.limits.perClient) {
+      this.counts.rejected_client_share += 1;
+      return Promise.reject(overloadedClient(opts.label, this.limits.perClient, this.retryAfter()));
+    }
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, kind, payload, opts, resolve, reject });
+      const job: Pending = { id: this.nextId++, kind, payload, opts, client, resolve, reject, unlisten: () => {} };
+      if (opts.signal) {
+        const signal = opts.signal;
+        const onAbort = () => this.cancel(job);
+        signal.addEventListener('abort', onAbort, { once: true });
+        job.unlisten = () => signal.removeEventListener('abort', onAbort);
+      }
+      const line = this.waiting.get(client);
+      if (line) line.push(job);
+      else this.waiting.set(client, [job]);
+      this.queued += 1;
       this.pump();
     });
+  }
+
+  /** A client's running and waiting jobs. */
+  private clientJobs(client: string): number {
+    let n = this.waiting.get(client)?.length ?? 0;
+    for (const s of this.slots) if (s.job?.client === client) n += 1;
+    return n;
+  }
+
+  /**
+   * The next waiting job, round-robin between clients: the first job of the client served least
+   * recently (a client new to the pool first; ties in arrival order).
+   */
+  private takeNext(): Pending | null {
+    let pick: string | null = null;
+    let oldest = Infinity;
+    for (const client of this.waiting.keys()) {
+      const served = this.lastServed.get(client) ?? -1;
+      if (served < oldest) {
+        oldest = served;
+        pick = client;
+      }
+    }
+    if (pick === null) return null;
+    const line = this.waiting.get(pick)!;
+    const job = line.shift()!;
+    if (line.length === 0) this.waiting.delete(pick);
+    this.queued -= 1;
+    this.lastServed.set(pick, this.turn++);
+    return job;
+  }
+
+  /** Forgets when clients with nothing in the pool were last served (the map stays as small as the pool). */
+  private forgetIdleClients(): void {
+    if (this.lastServed.size <= this.limits.size + this.limits.queue) return;
+    const active = new Set([...this.waiting.keys(), ...this.slots.filter((s) => s.job !== null).map((s) => s.job!.client)]);
+    for (const c of this.lastServed.keys()) if (!active.has(c)) this.lastServed.delete(c);
+  }
+
+  /** Every waiting job, taken out of the queue. */
+  private takeAll(): Pending[] {
+    const all = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    this.queued = 0;
+    return all;
+  }
+
+  /**
+   * The caller of `job` went away: a waiting job leaves the queue; a running one's worker is
+   * stopped and replaced (a worker cannot be interrupted mid-job), so it serves the next client.
+   */
+  private cancel(job: Pending): void {
+    const line = this.waiting.get(job.client);
+    const at = line ? line.indexOf(job) : -1;
+    if (line && at >= 0) {
+      line.splice(at, 1);
+      if (line.length === 0) this.waiting.delete(job.client);
+      this.queued -= 1;
+      this.counts.cancelled += 1;
+      job.reject(cancelled(job.opts.label, false));
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (!slot) return; // already settled
+    this.finish(slot);
+    this.counts.cancelled += 1;
+    this.retire(slot);
+    job.reject(cancelled(job.opts.label, true));
+    this.log.debug('pool job cancelled: its caller went away; worker replaced', { job: job.opts.label });
+    this.pump();
   }
 
   stats(): PoolStats {
@@ -121,7 +235,9 @@ export class WorkerPool implements JobRunner {
       queue_limit: this.limits.queue,
       workers: this.slots.length,
       busy: this.slots.filter((s) => s.job !== null).length,
-      queued: this.waiting.length,
+      queued: this.queued,
+      client_jobs_limit: this.limits.perClient,
+      clients: new Set([...this.waiting.keys(), ...this.slots.filter((s) => s.job !== null).map((s) => s.job!.client)]).size,
       ...this.counts,
     };
   }
@@ -129,12 +245,18 @@ export class WorkerPool implements JobRunner {
   async close(): Promise<void> {
     this.closed = true;
     const refusal = () => new DomainError('overloaded', 'the server is shutting down', { retry_after: 1 });
-    for (const p of this.waiting.splice(0)) p.reject(refusal());
+    for (const p of this.takeAll()) {
+      p.unlisten();
+      p.reject(refusal());
+    }
     await Promise.all(
       this.slots.splice(0).map((s) => {
         s.retired = true;
         if (s.timer) clearTimeout(s.timer);
-        if (s.job) s.job.reject(refusal());
+        if (s.job) {
+          s.job.unlisten();
+          s.job.reject(refusal());
+        }
         s.job = null;
         return s.worker.terminate().catch(() => 0);
       }),
@@ -150,14 +272,14 @@ export class WorkerPool implements JobRunner {
 
   /** Hands waiting jobs to idle ready workers; starts workers while there is work and room. */
   private pump(): void {
-    while (this.waiting.length > 0) {
+    while (this.queued > 0) {
       const idle = this.slots.find((s) => s.ready && s.job === null && !s.retired);
       if (idle) {
-        this.dispatch(idle, this.waiting.shift()!);
+        this.dispatch(idle, this.takeNext()!);
         continue;
       }
       const starting = this.slots.filter((s) => !s.ready).length;
-      if (this.slots.length < this.limits.size && starting < this.waiting.length) {
+      if (this.slots.length < this.limits.size && starting < this.queued) {
         this.spawn();
         continue;
       }
@@ -183,10 +305,12 @@ export class WorkerPool implements JobRunner {
 
   private dispatch(slot: Slot, job: Pending): void {
     slot.job = job;
+    this.forgetIdleClients();
     slot.worker.ref();
     slot.deadline = Date.now() + this.limits.timeMs;
     slot.timer = setTimeout(() => this.onTimeout(slot), this.limits.timeMs);
     const message: JobMessage = { id: job.id, kind: job.kind, payload: job.payload };
+    job.payload = null; // the worker has its copy
     try {
       slot.worker.postMessage(message);
     } catch (err) {
@@ -198,6 +322,7 @@ export class WorkerPool implements JobRunner {
 
   private finish(slot: Slot): Pending | null {
     const job = slot.job;
+    job?.unlisten();
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.job = null;
@@ -283,10 +408,13 @@ export class WorkerPool implements JobRunner {
       } else {
         job.reject(new Error(`pool worker exited (code ${code}) during ${job.opts.label}${err ? `: ${err.message}` : ''}`));
       }
-    } else if (!slot.ready && this.waiting.length > 0 && !this.closed) {
+    } else if (!slot.ready && this.queued > 0 && !this.closed) {
       // A worker that cannot start (bad build, bad data dir): refuse what waits instead of looping.
       this.log.error('pool worker could not start', { code, error: err?.message });
-      for (const p of this.waiting.splice(0)) p.reject(new Error(`pool worker could not start${err ? `: ${err.message}` : ''}`));
+      for (const p of this.takeAll()) {
+        p.unlisten();
+        p.reject(new Error(`pool worker could not start${err ? `: ${err.message}` : ''}`));
+      }
       return;
     }
     if (!this.closed) this.pump();
@@ -299,7 +427,7 @@ function runHere<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobO
 }
 
 /** The 'tool' job where none was given: offloaded tools then cannot run on this thread. */
-const NO_TOOLS: ToolJob = async (name) => {
+const NO_TOOLS: ToolJob = async ({ name }) => {
   throw new Error(`${name}: this job runner was created without the tool job (createJobRunner's runTool); the composition root passes it (src/compose.ts)`);
 };
 
@@ -322,14 +450,14 @@ export class InlineJobs implements JobRunner {
   }
 
   stats(): PoolStats {
-    return { size: 0, queue_limit: 0, workers: 0, busy: 0, queued: 0, completed: this.completed, rejected_queue_full: 0, timeouts: 0, memory_exceeded: 0, output_exceeded: 0, workers_replaced: 0 };
+    return { size: 0, queue_limit: 0, client_jobs_limit: 0, clients: 0, workers: 0, busy: 0, queued: 0, completed: this.completed, rejected_queue_full: 0, rejected_client_share: 0, cancelled: 0, timeouts: 0, memory_exceeded: 0, output_exceeded: 0, workers_replaced: 0 };
   }
 
   async close(): Promise<void> {}
 }
 
 export function poolLimits(config: Config): PoolLimits {
-  return { size: config.poolSize, queue: config.poolQueue, timeMs: config.jobTimeMs, memoryMb: config.jobMemoryMb, outputBytes: config.jobOutputBytes };
+  return { size: config.poolSize, queue: config.poolQueue, perClient: config.poolClientJobs, timeMs: config.jobTimeMs, memoryMb: config.jobMemoryMb, outputBytes: config.jobOutputBytes };
 }
 
 /** The configuration a job sees: the secrets stay with the main thread. */

@@ -8,10 +8,17 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Knowledge } from '../store/datasets.js';
 
+/** An offloaded tool's job: its validated arguments, and a REST archive upload to unpack into them there. */
+export interface ToolJobPayload {
+  name: string;
+  input: Record<string, unknown>;
+  archive?: Uint8Array;
+}
+
 /** Job kinds and their payloads: plain data (structured-cloned into a worker). */
 export interface JobPayloads {
   /** A tool defined with `offload: true`, its validated arguments passed on unchanged. */
-  tool: { name: string; input: Record<string, unknown> };
+  tool: ToolJobPayload;
   /** check_bom over records the caller read from the catalogue. */
   check_bom: { items: BomCheckItem[]; records: StoredEntity[]; baseUrl: string | null };
   /** export_bom's document (and its CSV) over records the caller read from the catalogue. */
@@ -32,6 +39,14 @@ export interface JobOptions {
   inline?: boolean;
   /** Progress the job reports (export_bom lines, a tool's progress notifications). */
   onProgress?: (progress: number, total?: number, message?: string) => void;
+  /**
+   * Whose job it is (the client's network address, else its key): the pool caps each client's
+   * running and waiting jobs and takes waiting jobs round-robin between clients. Absent: one
+   * shared client (in-process callers).
+   */
+  client?: string | null;
+  /** The caller went away (HTTP connection closed, MCP cancellation): the job is dropped, a running one's worker replaced. */
+  signal?: AbortSignal;
 }
 
 /** Per-job limits and the pool's size; see README "Limits". */
@@ -40,6 +55,8 @@ export interface PoolLimits {
   size: number;
   /** Jobs that may wait for a worker; beyond it a job is refused (overloaded, 503 with Retry-After). */
   queue: number;
+  /** Running and waiting jobs of one client (its fair share); beyond it that client is refused (overloaded, 503). */
+  perClient: number;
   /** Wall time of one job in a worker, ms; beyond it the worker is stopped and replaced. */
   timeMs: number;
   /** V8 heap (old generation) of one worker, MiB. */
@@ -52,11 +69,19 @@ export interface PoolLimits {
 export interface PoolStats {
   size: number;
   queue_limit: number;
+  /** Running and waiting jobs one client may have. */
+  client_jobs_limit: number;
+  /** Clients with a job running or waiting now. */
+  clients: number;
   workers: number;
   busy: number;
   queued: number;
   completed: number;
   rejected_queue_full: number;
+  /** Jobs refused because their client had its share running or waiting. */
+  rejected_client_share: number;
+  /** Jobs dropped because their caller went away (running ones: worker replaced). */
+  cancelled: number;
   timeouts: number;
   memory_exceeded: number;
   output_exceeded: number;

@@ -21,7 +21,7 @@ const knowledge: Knowledge = knowledgeOf(loadDatasets(data.config.dataDir));
 const env: JobEnv = {
   config: data.config,
   knowledge: () => knowledge,
-  runTool: (name, input, progress, signal) => runOffloadedTool(TOOLS, name, input, { config: data.config, knowledge: () => knowledge }, progress, signal),
+  runTool: (job, progress) => runOffloadedTool(TOOLS, job, { config: data.config, knowledge: () => knowledge }, progress),
 };
 
 const post = (m: WorkerMessage) => port.postMessage(m);

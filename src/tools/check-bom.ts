@@ -1,5 +1,6 @@
 import { BomCheckRequest, BomCheckResult, parseBomCheckRequest } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
+import { jobCaller } from './run.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 
@@ -18,6 +19,7 @@ export const checkBomTool = defineTool({
     const req = parseBomCheckRequest(input);
     const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
     // Large checks in the worker pool (src/jobs/jobs.ts runs the same checkBom there).
-    return (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline: req.items.length < POOL_MIN_BOM_ITEMS })) as BomCheckResult;
+    const inline = req.items.length < POOL_MIN_BOM_ITEMS;
+    return (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline, ...(inline ? {} : jobCaller(ctx)) })) as BomCheckResult;
   },
 });

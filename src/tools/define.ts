@@ -34,6 +34,8 @@ export interface ToolContext {
   /** Response headers a REST route should add (ignored by MCP). */
   setHeader: (name: string, value: string) => void;
   signal?: AbortSignal;
+  /** A REST archive upload (.zip, .tar.gz) as received: unpacked in the worker pool, after the rate-limit check, into the input's files. */
+  archive?: Uint8Array;
 }
 
 export interface RestResponse {
@@ -64,8 +66,14 @@ export interface RestRoute<I> {
   produces?: { contentType: string; schema: z.ZodType; description?: string }[];
   /** Request body limit of this route when it needs more than the server's general limit (inline file content). */
   bodyLimitBytes?: number;
-  /** POST: a binary body of one of these content types (an archive) becomes the input through toInput (query parameters beside it). */
-  upload?: { contentTypes: string[]; toInput: (bytes: Uint8Array, query: Record<string, string[]>) => Partial<I> };
+  /** POST: a binary body of one of these content types (an archive): toInput reads the query parameters; the body goes to the pool, where unpack reads it (offloaded tools only). */
+  upload?: {
+    contentTypes: string[];
+    /** The input read off the query string (cheap, on the main thread); the body is not read here. */
+    toInput: (query: Record<string, string[]>) => Partial<I>;
+    /** The input read off the archive: run in the worker pool (after the rate-limit check), merged over toInput's. */
+    unpack: (bytes: Uint8Array) => Partial<I>;
+  };
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { BomDocument, BomExportRequest, parseBomExportRequest } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
+import { jobCaller } from './run.js';
 import { requireAccount } from './access.js';
 import { defineTool } from './define.js';
 import { ApiKey } from './schemas.js';
@@ -80,6 +81,7 @@ export const exportBomTool = defineTool({
         return (await ctx.deps.jobs.run('export_bom', { req, records, now: ctx.deps.clock().toISOString() }, {
           label: 'export_bom',
           inline: req.items.length < POOL_MIN_BOM_ITEMS,
+          ...(req.items.length < POOL_MIN_BOM_ITEMS ? {} : jobCaller(ctx)),
           // Best effort: a notification the client can no longer receive (it went away) must neither
           // fail the export nor escape as an unhandled rejection, which would end the process.
           onProgress: (done, total, message) =>

@@ -19,14 +19,18 @@ export const packageInputShape = {
 export function archiveUpload<I>(): NonNullable<RestRoute<I>['upload']> {
   return {
     contentTypes: ['application/zip', 'application/x-zip-compressed', 'application/gzip', 'application/x-gzip', 'application/x-tar+gzip', 'application/octet-stream'],
-    toInput: (bytes, query) => {
+    toInput: (query) => {
       const entry = query.entry?.[query.entry.length - 1];
       if (!entry) throw invalidInput('entry', 'is required with an archive upload: ?entry=path/of/the/top/file inside the archive');
       const args: Record<string, string> = {};
       for (const [k, v] of Object.entries(query)) if (k.startsWith('arg.') && k.length > 4) args[k.slice(4)] = v[v.length - 1] ?? '';
+      return { entry, ...(Object.keys(args).length > 0 ? { args } : {}) } as unknown as Partial<I>;
+    },
+    // In the worker pool (src/tools/offload.ts), after the rate-limit and key checks.
+    unpack: (bytes) => {
       const { files } = readArchive(bytes, 'body');
       if (files.length === 0) throw invalidInput('body', 'the archive holds no description file (.xacro, .urdf, .xml, .yaml)');
-      return { files, entry, ...(Object.keys(args).length > 0 ? { args } : {}) } as unknown as Partial<I>;
+      return { files } as unknown as Partial<I>;
     },
   };
 }

@@ -45,9 +45,21 @@ export function unknownArgument(tool: AnyTool, rawInput: unknown): DomainError |
   return null;
 }
 
-/** An offloaded tool's call: its arguments to the worker pool, progress back to the caller. */
+/**
+ * Who a pool job belongs to and when its caller has gone: the client as the network sees it (its
+ * address), else its key (stdio, in-memory), so the pool shares its workers fairly between
+ * clients and drops the jobs of a caller that went away.
+ */
+export function jobCaller(ctx: ToolContext): { client: string | null; signal?: AbortSignal } {
+  const key = ctx.credentials[0]?.key;
+  const client = ctx.clientAddress !== null ? `address:${ctx.clientAddress}` : key ? `key:${key}` : null;
+  const signal = ctx.signal;
+  return signal ? { client, signal } : { client };
+}
+
+/** An offloaded tool's call: its arguments (and an uploaded archive, unpacked there) to the worker pool, progress back to the caller. */
 function offloaded(tool: AnyTool, input: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
-  return ctx.deps.jobs.run('tool', { name: tool.name, input }, { label: tool.name, onProgress: (p, total, message) => void ctx.progress(p, total, message).catch(() => {}) });
+  return ctx.deps.jobs.run('tool', { name: tool.name, input, ...(ctx.archive ? { archive: ctx.archive } : {}) }, { label: tool.name, ...jobCaller(ctx), onProgress: (p, total, message) => void ctx.progress(p, total, message).catch(() => {}) });
 }
 
 export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
@@ -59,7 +71,8 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
     await applyRateLimit(ctx, parsed.data);
     const { answers } = ctx.deps;
     // Keyed by tool, surface (detail URLs differ over stdio) and the validated arguments.
-    const key = tool.cacheable && answers.enabled ? `${tool.name}\u0000${ctx.surface}\u0000${JSON.stringify(parsed.data)}` : null;
+    if (ctx.archive && !tool.offload) throw new Error(`${tool.name}: an archive upload needs an offloaded tool (it is unpacked in the worker pool)`);
+    const key = tool.cacheable && answers.enabled && !ctx.archive ? `${tool.name}\u0000${ctx.surface}\u0000${JSON.stringify(parsed.data)}` : null;
     if (key !== null) {
       const hit = answers.get(key);
       if (hit !== undefined) {
