@@ -66,6 +66,10 @@ Options:
   --rate-limit-free <n>    requests/hour for free access, 0 disables (env ROBOT_PARTS_RATE_LIMIT_FREE; default 30,
                            none on a loopback address such as the default 127.0.0.1 unless --rate-limit)
   --rate-limit-paid <n>    requests/hour for paid plans, 0 disables (env ROBOT_PARTS_RATE_LIMIT_PAID; default 1000)
+  --registrations-per-hour <n>  keys one client address may register per hour, 0 disables
+                           (env ROBOT_PARTS_REGISTRATIONS_PER_HOUR; default 5, none on a loopback address unless --rate-limit)
+  --ipv6-prefix <n>        IPv6 clients counted as one per prefix of this length for rate limits,
+                           registrations and session shares (env ROBOT_PARTS_IPV6_PREFIX; default 64)
   --trusted-proxies <list> proxy addresses/CIDRs whose forwarding header is believed (env ROBOT_PARTS_TRUSTED_PROXIES)
   --forwarded-header <h>   the one header a trusted proxy sets: x-forwarded-for (default) or forwarded
                            (env ROBOT_PARTS_FORWARDED_HEADER); the other is ignored
@@ -151,6 +155,8 @@ export async function main(argv: string[]): Promise<void> {
               'rate-limit-free': { type: 'string' },
               'rate-limit-paid': { type: 'string' },
               'trusted-proxies': { type: 'string' },
+              'registrations-per-hour': { type: 'string' },
+              'ipv6-prefix': { type: 'string' },
               'forwarded-header': { type: 'string' },
               'cors-origins': { type: 'string' },
               'allow-sandbox-payments': { type: 'boolean' },
@@ -198,6 +204,8 @@ export async function main(argv: string[]): Promise<void> {
   set('rateLimitFree', nonNegInt('--rate-limit-free', values['rate-limit-free'] as string | undefined));
   set('rateLimitPaid', nonNegInt('--rate-limit-paid', values['rate-limit-paid'] as string | undefined));
   set('trustedProxies', list(values['trusted-proxies']));
+  set('registrationsPerHour', nonNegInt('--registrations-per-hour', values['registrations-per-hour'] as string | undefined));
+  set('ipv6Prefix', nonNegInt('--ipv6-prefix', values['ipv6-prefix'] as string | undefined, 128));
   set('forwardedHeader', (values['forwarded-header'] as string | undefined)?.trim().toLowerCase() as Config['forwardedHeader'] | undefined);
   set('corsOrigins', list(values['cors-origins']));
   set('allowSandboxPayments', values['allow-sandbox-payments'] ? true : undefined);

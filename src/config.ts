@@ -77,6 +77,14 @@ export interface Config {
   corsOrigins: string[];
   /** At most this many open MCP sessions per client address (after trusted-proxy resolution); 0 = no per-client share. */
   maxSessionsPerClient: number;
+  /**
+   * Keys one client address may register per hour (register_key; 429 with Retry-After beyond).
+   * Default 5, except on a loopback bind, where it is 0 (off) unless `rateLimit` asks for limits
+   * or a number is given, as with rateLimitFree.
+   */
+  registrationsPerHour: number;
+  /** IPv6 clients are one client per prefix of this length (rate limits, registrations, session shares); IPv4 is per address. */
+  ipv6Prefix: number;
   /** Stored Idempotency-Key replays expire after this many hours (a later retry is a new call). */
   replayTtlHours: number;
   /** At most this many stored replays per account (the oldest go first). */
@@ -109,6 +117,9 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 /** The spec's free rate limit (requests per hour), in force on any non-loopback bind unless configured. */
 export const DEFAULT_RATE_LIMIT_FREE = 30;
+
+/** Keys one client address may register per hour on a non-loopback bind unless configured. */
+export const DEFAULT_REGISTRATIONS_PER_HOUR = 5;
 
 /** Upper bound of ROBOT_PARTS_ANSWER_CACHE (a 100-hit search answer and its serialised forms take up to ~0.2 MB). */
 export const ANSWER_CACHE_MAX = 1024;
@@ -162,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     forwardedHeader: (env.ROBOT_PARTS_FORWARDED_HEADER || 'x-forwarded-for').trim().toLowerCase() as ForwardedHeader,
     corsOrigins: list(env.ROBOT_PARTS_CORS_ORIGINS),
     maxSessionsPerClient: intEnv(env, 'ROBOT_PARTS_MAX_SESSIONS_PER_CLIENT', 20),
+    registrationsPerHour: intEnv(env, 'ROBOT_PARTS_REGISTRATIONS_PER_HOUR', DEFAULT_REGISTRATIONS_PER_HOUR),
+    ipv6Prefix: intEnv(env, 'ROBOT_PARTS_IPV6_PREFIX', 64),
     replayTtlHours: intEnv(env, 'ROBOT_PARTS_REPLAY_TTL_HOURS', 24),
     maxReplaysPerAccount: intEnv(env, 'ROBOT_PARTS_MAX_REPLAYS_PER_ACCOUNT', 100),
     mailboxRules: env.ROBOT_PARTS_MAILBOX_RULES !== undefined ? list(env.ROBOT_PARTS_MAILBOX_RULES) : ['plus-tags', 'gmail-dots', 'googlemail'],
@@ -186,6 +199,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     merged.rateLimitFree = 0;
     merged.rateLimitFreeSource = 'loopback-off';
   } else merged.rateLimitFreeSource = 'default';
+  const explicitRegistrations =
+    overrides.registrationsPerHour !== undefined || (env.ROBOT_PARTS_REGISTRATIONS_PER_HOUR !== undefined && env.ROBOT_PARTS_REGISTRATIONS_PER_HOUR !== '');
+  if (!explicitRegistrations && isLoopbackHost(merged.host) && !merged.rateLimit) merged.registrationsPerHour = 0;
+  if (merged.ipv6Prefix < 1 || merged.ipv6Prefix > 128) throw new Error(`--ipv6-prefix / ROBOT_PARTS_IPV6_PREFIX must be 1 to 128, got ${merged.ipv6Prefix}`);
   if (merged.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(merged.databaseUrl)) {
     throw new Error('ROBOT_PARTS_DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL');
   }

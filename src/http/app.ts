@@ -8,6 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compactHeap, compactHeapSoon } from '../compact-heap.js';
+import { sampledWarnings } from '../log.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/shared/errors.js';
 import type { AnyTool } from '../tools/define.js';
@@ -25,6 +26,7 @@ import { mountRestRoutes } from './rest.js';
 import { cors } from './cors.js';
 import { mountPages } from './pages/index.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
+import { responseHeaders } from './response-headers.js';
 
 export interface AppOptions {
   tools?: readonly AnyTool[];
@@ -92,6 +94,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   // An origin allowed cross-origin (CORS) is an allowed origin.
   const allowedOrigins = [...config.allowedOrigins, ...config.corsOrigins];
 
+  // nosniff and frame-ancestors 'none' on every response, refusals included (src/http/response-headers.ts).
+  app.use('*', responseHeaders());
   app.use('*', async (c, next) => {
     const headers = requestHeaders(c);
     c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies, config.forwardedHeader));
@@ -99,12 +103,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     const started = timed ? performance.now() : 0;
     const host = headers.get('host') ?? undefined;
     if (!isAllowedHost(host, allowedHosts)) {
-      log.warn('rejected host', { host, path: c.req.path });
+      sampledWarnings(log).warn('rejected host', { host, path: c.req.path }); // cut and sampled (src/log.ts)
       return errorResponse(c, new DomainError('forbidden', 'Host not allowed', { field: 'Host' }));
     }
     const origin = headers.get('origin') ?? undefined;
     if (!isAllowedOrigin(origin, allowedOrigins)) {
-      log.warn('rejected origin', { origin, path: c.req.path });
+      sampledWarnings(log).warn('rejected origin', { origin, path: c.req.path });
       return errorResponse(c, new DomainError('forbidden', 'Origin not allowed', { field: 'Origin' }));
     }
     await next();

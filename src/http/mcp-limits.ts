@@ -26,6 +26,29 @@ interface RpcRequest {
   params?: { uri?: unknown } | null;
 }
 
+/**
+ * A stream replay (GET /mcp with Last-Event-ID) counts as one request of the caller's window: it
+ * re-sends every event after that id, as much work as the calls that made them. Refused: HTTP 429
+ * with Retry-After and a JSON-RPC error naming the limit. Null when it may proceed.
+ */
+export async function limitMcpReplay(c: Context<AppEnv>, deps: Deps, caller: { credentials: PresentedKey[]; clientAddress: string | null }): Promise<Response | null> {
+  const headers: Record<string, string> = {};
+  let refusal: DomainError | null = null;
+  try {
+    await applyRateLimit(
+      { deps, surface: 'mcp-http', credentials: caller.credentials, clientAddress: caller.clientAddress, idempotencyKey: null, progress: async () => {}, setHeader: (k, v) => (headers[k] = v) },
+      {},
+    );
+  } catch (err) {
+    if (!isDomainError(err)) throw err;
+    refusal = err;
+  }
+  for (const [k, v] of Object.entries(headers)) c.header(k, v);
+  if (refusal === null) return null;
+  const code = refusal.code === 'rate_limited' ? RATE_LIMITED_RPC_CODE : -32602;
+  return c.json({ jsonrpc: '2.0', id: null, error: { code, message: `${refusal.code}: ${refusal.message}`, data: refusal.toBody() } }, refusal.status as 429);
+}
+
 /** Is this JSON-RPC message a request counted against the caller's window? */
 export function isLimitedMcpRead(m: unknown): boolean {
   const r = m as RpcRequest | null;

@@ -21,9 +21,11 @@ import { DomainError } from '../domain/shared/errors.js';
 import { isPlainObject } from '../domain/shared/freeze.js';
 import { clientAddress, coalesced, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { SessionEventStore } from './event-store.js';
-import { limitMcpReads } from './mcp-limits.js';
+import { limitMcpReplay, limitMcpReads } from './mcp-limits.js';
 import { presentedKeys } from './security.js';
 import { SessionQuota } from './session-quota.js';
+import { sampledWarnings } from '../log.js';
+import { clientGroup } from '../domain/accounts/client-group.js';
 import { json, KEY_OPTIONAL, operation, type OpenApiPaths } from './openapi.js';
 
 interface Session {
@@ -276,6 +278,10 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       if (Array.isArray(body) && !claimsEnvelope(body)) return jsonRpcError(c, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
       const limited = await limitMcpReads(c, deps, body, authOf().extra!.caller as HttpCallerInfo);
       if (limited) return limited;
+    } else if (method === 'GET' && requestHeader(c, 'last-event-id') !== undefined) {
+      // A replay re-sends a stream's events: counted by the rate limit like a call.
+      const limited = await limitMcpReplay(c, deps, authOf().extra!.caller as HttpCallerInfo);
+      if (limited) return limited;
     }
     // A request on one of this server's open sessions that claims no 2026 envelope is a 2025-era
     // session request: served by its session without asking the SDK to classify it again
@@ -306,12 +312,12 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     const isInit = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!isInit) return jsonRpcError(c, 400, -32000, 'Bad Request: no valid session; send initialize first');
     if (sessions.size >= deps.config.maxSessions) {
-      deps.log.warn('mcp session limit reached', { sessions: sessions.size });
+      sampledWarnings(deps.log).warn('mcp session limit reached', { sessions: sessions.size });
       return jsonRpcError(c, 503, -32000, 'Too many open sessions; retry later or use an existing session');
     }
-    const client = clientAddress(c) ?? 'unknown';
+    const client = clientGroup(clientAddress(c) ?? 'unknown', deps.config.ipv6Prefix); // IPv6 by prefix: one /64 is one client
     if (!quota.canOpen(client)) {
-      deps.log.warn('mcp per-client session share reached', { sessions: quota.sessionsOf(client), limit: quota.limit });
+      sampledWarnings(deps.log).warn('mcp per-client session share reached', { sessions: quota.sessionsOf(client), limit: quota.limit });
       return jsonRpcError(c, 429, -32000, `Too many open sessions from this client (${quota.limit}); close one (DELETE /mcp) or reuse an existing session`);
     }
 

@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { SandboxGateway, WebhookBodySchema } from '../domain/payments/sandbox.js';
 import { SIGNATURE_HEADER } from '../domain/payments/signature.js';
+import { sampledWarnings } from '../log.js';
 import { errorResponse, type AppEnv } from './common.js';
 import { FREE, htmlPage, json, jsonSchema, operation, type OpenApiPaths } from './openapi.js';
 
@@ -26,7 +27,7 @@ export function mountPaymentRoutes(app: Hono<AppEnv>, deps: Deps): OpenApiPaths 
       return c.json(r);
     } catch (err) {
       if (err instanceof DomainError) {
-        deps.log.warn('payment webhook refused', { code: err.code, error: err.message });
+        sampledWarnings(deps.log).warn('payment webhook refused', { code: err.code, error: err.message });
         return errorResponse(c, err);
       }
       throw err;
@@ -68,7 +69,7 @@ export function mountPaymentRoutes(app: Hono<AppEnv>, deps: Deps): OpenApiPaths 
       try {
         if (!gateway.tokenMatches(id, c.req.query('token'))) throw refuse(id);
         const html = await gateway.payPage(id, { simulateAction: gateway.payPath(id, '/simulate') });
-        c.header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'");
+        c.header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
         return c.html(html);
       } catch (err) {
         if (err instanceof DomainError) return errorResponse(c, err);

@@ -10,7 +10,7 @@ import { DomainError, invalidInput } from '../domain/shared/errors.js';
 import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
 import { runTool } from '../tools/run.js';
 import { stringifyOutput } from '../wire/prepared.js';
-import { clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
+import { bodyFraming, clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
 import { presentedKeys } from './security.js';
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | undefined;
@@ -61,6 +61,7 @@ async function readInput(
     input = { ...(route.upload.toInput(queries) as Record<string, unknown>) };
     onArchive(new Uint8Array(await c.req.arrayBuffer()));
   } else {
+    assertJsonBody(c, route);
     const text = await requestText(c);
     if (text.trim() !== '') {
       let body: unknown;
@@ -78,6 +79,27 @@ async function readInput(
   if (route.defaults) for (const [k, v] of Object.entries(route.defaults)) if (input[k] === undefined) input[k] = v;
   if (route.fixed) Object.assign(input, route.fixed);
   return input;
+}
+
+/** application/json, or a +json type (application/merge-patch+json ...). */
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json$/;
+
+/**
+ * A JSON route's body must say it is JSON: a cross-site page may POST text/plain (or a form)
+ * without a preflight, so such a body is refused (415) before it is read. A POST without a body
+ * and without a Content-Type carries nothing to read and passes.
+ */
+function assertJsonBody(c: Context<AppEnv>, route: RestRoute<Record<string, unknown>>): void {
+  const raw = requestHeader(c, 'content-type');
+  const type = (raw ?? '').split(';')[0]!.trim().toLowerCase();
+  if (JSON_TYPE.test(type)) return;
+  const { length, chunked } = bodyFraming(c);
+  if (raw === undefined && !chunked && (length === undefined || length.trim() === '0')) return;
+  const expected = route.upload ? `application/json, or an archive as ${route.upload.contentTypes.join(', ')}` : 'application/json';
+  throw new DomainError('unsupported_media_type', `Content-Type: ${raw === undefined ? 'missing' : JSON.stringify(raw.slice(0, 100))}; ${route.method} ${route.path} takes ${expected}`, {
+    field: 'Content-Type',
+    expected: route.upload ? ['application/json', ...route.upload.contentTypes] : ['application/json'],
+  });
 }
 
 function isUpload(c: Context<AppEnv>, types: readonly string[]): boolean {

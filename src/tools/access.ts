@@ -4,8 +4,9 @@
  * an error. Rate limits apply to HTTP surfaces only (REST and MCP over HTTP), never stdio.
  */
 import { resolveApiKey, requireApiKey } from '../domain/accounts/credentials.js';
+import { clientGroup } from '../domain/accounts/client-group.js';
 import { enforceRateLimit, limitForPlan, rateLimitSubject } from '../domain/accounts/rate-limit.js';
-import { isDomainError } from '../domain/shared/errors.js';
+import { DomainError, isDomainError } from '../domain/shared/errors.js';
 import type { AccountRecord } from '../store/ledger.js';
 import type { ToolContext } from './define.js';
 
@@ -40,7 +41,30 @@ export async function applyRateLimit(ctx: ToolContext, input: unknown): Promise<
       if (!isDomainError(err) || err.code === 'store_unavailable') throw err;
     }
   }
-  const subject = account && key ? rateLimitSubject({ keyDigest: accounts.digests.key(key) }) : rateLimitSubject({ address: ctx.clientAddress ?? 'unknown' });
+  const subject = account && key ? rateLimitSubject({ keyDigest: accounts.digests.key(key) }) : rateLimitSubject({ address: clientGroup(ctx.clientAddress ?? 'unknown', config.ipv6Prefix) });
   const limit = limitForPlan(account?.plan ?? null, { free: config.rateLimitFree, paid: config.rateLimitPaid });
   await enforceRateLimit(rateLimiter, subject, limit, clock(), ctx.setHeader);
+}
+
+/**
+ * Counts a registration against the client's hourly registration window (its address, IPv6 by
+ * prefix): beyond `registrationsPerHour` register_key answers rate_limited (429, Retry-After)
+ * naming the limit. HTTP surfaces only; 0 disables it.
+ */
+export async function applyRegistrationLimit(ctx: ToolContext): Promise<void> {
+  if (ctx.surface !== 'rest' && ctx.surface !== 'mcp-http') return;
+  const { config, rateLimiter, clock } = ctx.deps;
+  if (config.registrationsPerHour === 0) return;
+  const subject = `reg:${rateLimitSubject({ address: clientGroup(ctx.clientAddress ?? 'unknown', config.ipv6Prefix) })}`;
+  try {
+    await enforceRateLimit(rateLimiter, subject, config.registrationsPerHour, clock());
+  } catch (err) {
+    if (!isDomainError(err) || err.code !== 'rate_limited') throw err;
+    const retry = err.details.retry_after as number;
+    throw new DomainError(
+      'rate_limited',
+      `register_key: at most ${config.registrationsPerHour} keys per client address per hour (limit registrations_per_hour, --registrations-per-hour); retry in ${retry} s`,
+      { limit: config.registrationsPerHour, limit_name: 'registrations_per_hour', retry_after: retry },
+    );
+  }
 }

@@ -116,7 +116,8 @@ export const listPartsTool = defineTool({
       account,
       cost: DEEP_LIST_COST,
       reason: 'entities.deep',
-      reference: `list_parts:${input.category ?? '*'}:${input.include_quarantine ? 'q' : ''}:${offset}:${input.limit ?? ''}`,
+      // Every argument that changes the answer (the key only picks the account): a reused Idempotency-Key with other fields is a conflict, never the first body.
+      reference: `list_parts:${input.category ?? '*'}:${input.include_quarantine ? 'q' : ''}:${offset}:${input.limit ?? ''}:${pick ? pick.join(',') : '*'}`,
       idempotencyKey: ctx.idempotencyKey,
       run: () => build(true),
     });

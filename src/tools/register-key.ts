@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { applyRegistrationLimit } from './access.js';
 import { defineTool } from './define.js';
 
 export const registerKeyTool = defineTool({
@@ -17,6 +18,9 @@ export const registerKeyTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   rest: [{ method: 'POST', path: '/api/register', summary: 'Register a free key (100 credits)' }],
-  handler: async ({ email }, ctx) => ctx.deps.accounts.register(email),
+  handler: async ({ email }, ctx) => {
+    await applyRegistrationLimit(ctx); // per client address and hour, before the address is looked at
+    return ctx.deps.accounts.register(email);
+  },
   text: (o) => `Registered: api_key ${o.api_key} (${o.credits} credits, plan ${o.plan}). ${o.message}`,
 });

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'limit_exceeded'
   | 'overloaded'
+  | 'unsupported_media_type'
   | 'internal';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -43,6 +44,8 @@ const STATUS: Record<ErrorCode, number> = {
   limit_exceeded: 422,
   /** The worker pool's queue is full: `retry_after` (seconds) says when to try again. */
   overloaded: 503,
+  /** A JSON route was sent another Content-Type (a cross-site text/plain POST needs no preflight). */
+  unsupported_media_type: 415,
   internal: 500,
 };
 

@@ -173,6 +173,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
   const files = ctx.files ?? new Map<string, string>();
   const packages = ctx.packages ?? new Map<string, string>();
   const passed = ctx.args ?? {};
+  const passedArg = (name: string): string | undefined => (Object.hasOwn(passed, name) ? passed[name] : undefined);
   const global = new Scope(null);
   const macros = new Map<string, Macro>();
   const argDefaults = new Map<string, string>();
@@ -214,7 +215,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     const a = rest.trim();
     switch (kind) {
       case 'arg': {
-        const v = passed[a] ?? argDefaults.get(a);
+        const v = passedArg(a) ?? argDefaults.get(a); // own properties only: $(arg __proto__) is an argument like any other
         if (v === undefined) fail(`argument "${a}" is not passed and has no default`, [`argument ${a}`], at);
         return v!;
       }
@@ -651,7 +652,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     macros: macros.size,
     macro_calls: calls,
     includes,
-    args: [...argNames].map((name) => ({ name, value: passed[name] ?? argDefaults.get(name)!, source: name in passed ? ('passed' as const) : ('default' as const) })),
+    args: [...argNames].map((name) => ({ name, value: passedArg(name) ?? argDefaults.get(name)!, source: Object.hasOwn(passed, name) ? ('passed' as const) : ('default' as const) })),
     files_read: filesRead,
   };
 }
