@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
-import { createServer, type HttpCallerInfo } from '../server.js';
+import { createServer, LEGACY_PROTOCOL_VERSIONS, type HttpCallerInfo } from '../server.js';
 import type { AnyTool } from '../tools/define.js';
 import { sseEventBytes } from '../mcp/prepared-message.js';
 import { DomainError } from '../domain/shared/errors.js';
@@ -33,7 +33,13 @@ interface Session {
   lastSeen: number;
   /** Requests of this session being served now. */
   busy: number;
+  /** The revision initialize negotiated (2025-03-26 sessions take JSON-RPC batches). */
+  protocolVersion: string;
+  events: SessionEventStore;
 }
+
+/** The one revision of those served that requires receiving JSON-RPC batches (2025-06-18 removed them). */
+export const BATCH_PROTOCOL_VERSION = '2025-03-26';
 
 /** Retry-After (seconds) of a 429 when every session of the client's share is busy. */
 export const SESSION_BUSY_RETRY_SECONDS = 5;
@@ -271,6 +277,28 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     return body;
   }
 
+  /** Is this batch one an open 2025-03-26 session takes (named by the request, holding no initialize)? */
+  function batchSession(c: Context<AppEnv>, batch: unknown[]): boolean {
+    const sid = opts.stateless ? undefined : requestHeader(c, 'mcp-session-id');
+    const s = sid === undefined ? undefined : sessions.get(sid);
+    return s !== undefined && s.protocolVersion === BATCH_PROTOCOL_VERSION && batch.length > 0 && !batch.some((m) => isInitializeRequest(m));
+  }
+
+  /**
+   * A resumption (GET with Last-Event-ID) from an event the session no longer keeps: refused here
+   * saying so (the SDK would answer "Invalid event ID format"). Null when the event is kept.
+   */
+  function unresumable(c: Context<AppEnv>, s: Session): Response | null {
+    if (c.req.method !== 'GET') return null;
+    const last = requestHeader(c, 'last-event-id');
+    if (last === undefined) return null;
+    const state = s.events.stateOf(last);
+    if (state === 'kept') return null;
+    return state === 'expired'
+      ? jsonRpcError(c, 400, -32000, `Event ${last} expired: the session no longer keeps it (the store keeps the last two events of each recent stream and at most 64 events / 256 kB besides); re-send the request`)
+      : jsonRpcError(c, 400, -32000, `Unknown event ${last}: this session never sent it; resume with the id of an event received on this session`);
+  }
+
   app.all('/mcp', async (c) => coalesced(c, await serve(c)));
 
   async function serve(c: Context<AppEnv>): Promise<Response> {
@@ -284,6 +312,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     /** Serves the request on an open 2025-era session. */
     const onSession = async (s: Session, now: number) => {
       s.lastSeen = now;
+      const refused = unresumable(c, s);
+      if (refused) return refused;
       s.busy++;
       try {
         return await s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authOf() });
@@ -296,9 +326,12 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
       const parsed = await parseBody(c);
       if (parsed instanceof Response) return parsed;
       body = parsed;
-      // Batching was removed from the protocol in 2025-06-18; a batch is refused on every legacy
-      // path (session, new session, stateless) as stdio refuses it, before any of it is served.
-      if (Array.isArray(body) && !claimsEnvelope(body)) return jsonRpcError(c, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
+      // Batching was removed from the protocol in 2025-06-18; 2025-03-26 requires receiving batches,
+      // so a batch is served on an open 2025-03-26 session (never holding initialize) and refused on
+      // every other legacy path (other sessions, a new session, stateless), before any of it is served.
+      if (Array.isArray(body) && !claimsEnvelope(body) && !batchSession(c, body)) {
+        return jsonRpcError(c, 400, -32600, `Invalid Request: JSON-RPC batches are served only on sessions of protocol revision ${BATCH_PROTOCOL_VERSION} (never with initialize); send one message per request`);
+      }
       const limited = await limitMcpReads(c, deps, body, authOf().extra!.caller as HttpCallerInfo);
       if (limited) return limited;
     }
@@ -366,15 +399,18 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     }
 
     const server = createServer(deps, { surface: 'mcp-http', era: 'legacy', preparedMessages: true, tools: opts.tools });
+    const events = new SessionEventStore();
+    const asked = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+    const protocolVersion = typeof asked === 'string' && LEGACY_PROTOCOL_VERSIONS.includes(asked) ? asked : LEGACY_PROTOCOL_VERSIONS[0]!;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: opts.maxBody,
       // SSE events carry ids (and a retry hint) so a dropped stream resumes with Last-Event-ID;
       // the store is per session and bounded (src/http/event-store.ts).
-      eventStore: new SessionEventStore(),
+      eventStore: events,
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime(), busy: 0 });
+        sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime(), busy: 0, protocolVersion, events });
         quota.opened(id, client);
         deps.log.debug('mcp session opened', { session: id });
       },
