@@ -8,7 +8,7 @@
  * JSON Schemas) is computed once per process; an instance is its handlers and nothing else.
  */
 import { randomUUID } from 'node:crypto';
-import { ProtocolError, ResourceNotFoundError, Server, type CallToolResult, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ResourceNotFoundError, Server, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { Deps } from './deps.js';
 import { resolveApiKey } from './domain/accounts/credentials.js';
 import { DomainError } from './domain/shared/errors.js';
@@ -221,8 +221,17 @@ export const SERVER_CAPABILITIES = {
 const HINT = { ttlMs: CACHE_TTL_MS, cacheScope: 'public' } as const;
 /** Built once: an instance only adds its handlers (closures over deps and the era). */
 const SERVER_INFO = { name: SERVER_NAME, version: SERVER_VERSION, title: 'Robot Parts', websiteUrl: SERVER_WEBSITE_URL, icons: SERVER_ICONS };
+/**
+ * The 2025-era revisions `initialize` negotiates: those the README lists (2025-11-25, 2025-06-18,
+ * 2025-03-26). The SDK also knows 2024-11-05 and 2024-10-07, which this server does not claim: a
+ * client asking for one is answered with the latest it serves. The 2026 revision is added by the
+ * SDK's handler that serves it.
+ */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= '2025-03-26');
+
 const SERVER_OPTIONS = {
   capabilities: SERVER_CAPABILITIES,
+  supportedProtocolVersions: [...LEGACY_PROTOCOL_VERSIONS],
   instructions: INSTRUCTIONS,
   cacheHints: {
     'tools/list': HINT,

@@ -184,7 +184,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     });
   }
 
-  const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: limits.mcp, generalBody: config.bodyLimitBytes, largeBodyTools: limits.mcpTools });
+  const mcp = mountMcp(app, deps, { stateless: config.stateless, maxBody: limits.mcp, generalBody: config.bodyLimitBytes, largeBodyTools: limits.mcpTools, tools: opts.tools });
   // The routes that are not tools or datasets, as the modules mounting them describe them.
   const documented: OpenApiPaths[] = [SERVICE_PATHS, mcpPaths(config.stateless)];
   documented.push(mountPaymentRoutes(app, deps));

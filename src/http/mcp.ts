@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
-import { createServer, type HttpCallerInfo } from '../server.js';
+import { createServer, LEGACY_PROTOCOL_VERSIONS, type HttpCallerInfo } from '../server.js';
+import type { AnyTool } from '../tools/define.js';
 import { sseEventBytes } from '../mcp/prepared-message.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { isPlainObject } from '../domain/shared/freeze.js';
@@ -32,6 +33,30 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   close: () => Promise<void>;
   lastSeen: number;
+  /** Requests of this session being served now. */
+  busy: number;
+  /** The revision initialize negotiated (2025-03-26 sessions take JSON-RPC batches). */
+  protocolVersion: string;
+  events: SessionEventStore;
+}
+
+/** The one revision of those served that requires receiving JSON-RPC batches (2025-06-18 removed them). */
+export const BATCH_PROTOCOL_VERSION = '2025-03-26';
+
+/** Retry-After (seconds) of a 429 when every session of the client's share is busy. */
+export const SESSION_BUSY_RETRY_SECONDS = 5;
+
+/**
+ * Is an answer being streamed on the session (an SSE stream of a POST, or a replay, open)? The
+ * standalone GET stream does not count: a client keeps it open while it does nothing, and this
+ * server sends nothing on it (no list changes, no subscriptions). SDK 2.4.0's private map; absent,
+ * none is assumed.
+ */
+function streamsAnswer(transport: WebStandardStreamableHTTPServerTransport): boolean {
+  const streams = (transport as unknown as { _streamMapping?: Map<unknown, unknown> })._streamMapping;
+  if (!(streams instanceof Map)) return false;
+  for (const key of streams.keys()) if (key !== '_GET_stream') return true;
+  return false;
 }
 
 export interface McpHttpHandle {
@@ -169,13 +194,13 @@ function jsonRpcError(c: Context<AppEnv>, status: number, code: number, message:
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status as 400, headers);
 }
 
-export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number; generalBody?: number; largeBodyTools?: ReadonlySet<string> }): McpHttpHandle {
+export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boolean; maxBody: number; generalBody?: number; largeBodyTools?: ReadonlySet<string>; tools?: readonly AnyTool[] }): McpHttpHandle {
   const sessions = new Map<string, Session>();
   const quota = new SessionQuota(deps.config.maxSessionsPerClient);
   const idleMs = deps.config.sessionIdleSeconds * 1000;
   const allowed = opts.stateless ? 'POST' : 'GET, POST, DELETE';
 
-  const modern = createMcpHandler(({ era }) => createServer(deps, { surface: 'mcp-http', era }), {
+  const modern = createMcpHandler(({ era }) => createServer(deps, { surface: 'mcp-http', era, tools: opts.tools }), {
     // stateless: the SDK's per-request legacy serving; otherwise legacy traffic never reaches
     // this handler (it is routed to the sessions below first).
     legacy: opts.stateless ? 'stateless' : 'reject',
@@ -224,7 +249,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
    * result carries the whole error.
    */
   async function statelessJson(c: Context<AppEnv>, body: unknown, auth: AuthInfo): Promise<Response> {
-    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy' });
+    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy', tools: opts.tools });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: opts.maxBody });
     await server.connect(transport);
     try {
@@ -254,6 +279,28 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     return body;
   }
 
+  /** Is this batch one an open 2025-03-26 session takes (named by the request, holding no initialize)? */
+  function batchSession(c: Context<AppEnv>, batch: unknown[]): boolean {
+    const sid = opts.stateless ? undefined : requestHeader(c, 'mcp-session-id');
+    const s = sid === undefined ? undefined : sessions.get(sid);
+    return s !== undefined && s.protocolVersion === BATCH_PROTOCOL_VERSION && batch.length > 0 && !batch.some((m) => isInitializeRequest(m));
+  }
+
+  /**
+   * A resumption (GET with Last-Event-ID) from an event the session no longer keeps: refused here
+   * saying so (the SDK would answer "Invalid event ID format"). Null when the event is kept.
+   */
+  function unresumable(c: Context<AppEnv>, s: Session): Response | null {
+    if (c.req.method !== 'GET') return null;
+    const last = requestHeader(c, 'last-event-id');
+    if (last === undefined) return null;
+    const state = s.events.stateOf(last);
+    if (state === 'kept') return null;
+    return state === 'expired'
+      ? jsonRpcError(c, 400, -32000, `Event ${last} expired: the session no longer keeps it (the store keeps the last two events of each recent stream and at most 64 events / 256 kB besides); re-send the request`)
+      : jsonRpcError(c, 400, -32000, `Unknown event ${last}: this session never sent it; resume with the id of an event received on this session`);
+  }
+
   app.all('/mcp', async (c) => coalesced(c, await serve(c)));
 
   async function serve(c: Context<AppEnv>): Promise<Response> {
@@ -265,17 +312,28 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     const authOf = () => (auth ??= authInfo(c));
     let body: unknown;
     /** Serves the request on an open 2025-era session. */
-    const onSession = (s: Session, now: number) => {
+    const onSession = async (s: Session, now: number) => {
       s.lastSeen = now;
-      return s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authOf() });
+      const refused = unresumable(c, s);
+      if (refused) return refused;
+      s.busy++;
+      try {
+        return await s.transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: authOf() });
+      } finally {
+        s.busy--;
+        s.lastSeen = deps.clock().getTime();
+      }
     };
     if (method === 'POST') {
       const parsed = await parseBody(c);
       if (parsed instanceof Response) return parsed;
       body = parsed;
-      // Batching was removed from the protocol in 2025-06-18; a batch is refused on every legacy
-      // path (session, new session, stateless) as stdio refuses it, before any of it is served.
-      if (Array.isArray(body) && !claimsEnvelope(body)) return jsonRpcError(c, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
+      // Batching was removed from the protocol in 2025-06-18; 2025-03-26 requires receiving batches,
+      // so a batch is served on an open 2025-03-26 session (never holding initialize) and refused on
+      // every other legacy path (other sessions, a new session, stateless), before any of it is served.
+      if (Array.isArray(body) && !claimsEnvelope(body) && !batchSession(c, body)) {
+        return jsonRpcError(c, 400, -32600, `Invalid Request: JSON-RPC batches are served only on sessions of protocol revision ${BATCH_PROTOCOL_VERSION} (never with initialize); send one message per request`);
+      }
       const limited = await limitMcpReads(c, deps, body, authOf().extra!.caller as HttpCallerInfo);
       if (limited) return limited;
     } else if (method === 'GET' && requestHeader(c, 'last-event-id') !== undefined) {
@@ -311,26 +369,54 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: { stateless: boole
     if (method !== 'POST') return jsonRpcError(c, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     const isInit = Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
     if (!isInit) return jsonRpcError(c, 400, -32000, 'Bad Request: no valid session; send initialize first');
-    if (sessions.size >= deps.config.maxSessions) {
-      sampledWarnings(deps.log).warn('mcp session limit reached', { sessions: sessions.size });
-      return jsonRpcError(c, 503, -32000, 'Too many open sessions; retry later or use an existing session');
-    }
     const client = clientGroup(clientAddress(c) ?? 'unknown', deps.config.ipv6Prefix); // IPv6 by prefix: one /64 is one client
     if (!quota.canOpen(client)) {
-      sampledWarnings(deps.log).warn('mcp per-client session share reached', { sessions: quota.sessionsOf(client), limit: quota.limit });
-      return jsonRpcError(c, 429, -32000, `Too many open sessions from this client (${quota.limit}); close one (DELETE /mcp) or reuse an existing session`);
+      // The share is full: the client's least recently used idle session makes room (a client that
+      // never sent DELETE is not locked out); it answers 404 from now on, and its client re-initialises.
+      const lru = quota.leastRecentlyUsed(
+        client,
+        (id) => {
+          const s = sessions.get(id);
+          return s !== undefined && s.busy === 0 && !streamsAnswer(s.transport);
+        },
+        (id) => sessions.get(id)?.lastSeen ?? -Infinity,
+      );
+      if (lru === null) {
+        sampledWarnings(deps.log).warn('mcp per-client session share reached', { sessions: quota.sessionsOf(client), limit: quota.limit });
+        return jsonRpcError(c, 429, -32000, `Too many open sessions from this client (${quota.limit}), each busy with a request; end one (DELETE /mcp) or reuse an existing session`, {
+          'Retry-After': String(SESSION_BUSY_RETRY_SECONDS),
+        });
+      }
+      const s = sessions.get(lru);
+      if (s) {
+        sessions.delete(lru);
+        quota.closed(lru);
+        deps.log.info('mcp session closed for a new one of its client', { session: lru, limit: quota.limit });
+        void s.close().catch(() => {});
+      } else quota.closed(lru);
+    }
+    if (sessions.size >= deps.config.maxSessions) {
+      sampledWarnings(deps.log).warn('mcp session limit reached', { sessions: sessions.size });
+      // The first session to expire idle frees a slot: its remaining idle time (at least 1 s).
+      let oldest = now;
+      for (const s of sessions.values()) if (s.busy === 0 && s.lastSeen < oldest) oldest = s.lastSeen;
+      const wait = Math.max(1, Math.ceil((oldest + idleMs - now) / 1000));
+      return jsonRpcError(c, 503, -32000, 'Too many open sessions; retry later or use an existing session', { 'Retry-After': String(wait) });
     }
 
-    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy', preparedMessages: true });
+    const server = createServer(deps, { surface: 'mcp-http', era: 'legacy', preparedMessages: true, tools: opts.tools });
+    const events = new SessionEventStore();
+    const asked = (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+    const protocolVersion = typeof asked === 'string' && LEGACY_PROTOCOL_VERSIONS.includes(asked) ? asked : LEGACY_PROTOCOL_VERSIONS[0]!;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: opts.maxBody,
       // SSE events carry ids (and a retry hint) so a dropped stream resumes with Last-Event-ID;
       // the store is per session and bounded (src/http/event-store.ts).
-      eventStore: new SessionEventStore(),
+      eventStore: events,
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime() });
+        sessions.set(id, { transport, close: async () => { await server.close(); }, lastSeen: deps.clock().getTime(), busy: 0, protocolVersion, events });
         quota.opened(id, client);
         deps.log.debug('mcp session opened', { session: id });
       },

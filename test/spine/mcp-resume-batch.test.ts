@@ -1,7 +1,8 @@
 /**
  * Protocol consistency of the legacy (2025-era) HTTP wire, over a real loopback server:
  * - a JSON-RPC batch is refused with -32600 on a 2025-11-25 session, as a first message, and in
- *   stateless mode, as stdio refuses it (batching was removed in 2025-06-18);
+ *   stateless mode (batching was removed in 2025-06-18), and answered on a 2025-03-26 session;
+ * - initialize negotiates the revisions the README lists, no 2024 ones;
  * - on a stateful 2025-11-25 session every SSE event carries an id (and the stream a retry hint),
  *   and a client that lost a stream gets its missed messages again with Last-Event-ID;
  * - the per-session event store is bounded and never replays another stream's events.
@@ -9,7 +10,9 @@
 import diagnostics_channel from 'node:diagnostics_channel';
 import type net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LONG_STRING, messageBytes, SessionEventStore } from '../../src/http/event-store.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { EVENT_STORE_MAX_BYTES, LONG_STRING, messageBytes, SessionEventStore } from '../../src/http/event-store.js';
 import { SSE_RETRY_MS } from '../../src/http/mcp.js';
 import { startTestServer } from '../support/http.js';
 
@@ -63,7 +66,7 @@ describe('legacy HTTP wire', () => {
   it('a batch on an open 2025-11-25 session is refused with -32600 and serves none of its messages', async () => {
     const r = await post(srv.url, [{ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 3, method: 'ping' }], onSession());
     expect(r.status).toBe(400);
-    expect(await r.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batches are not supported') } });
+    expect(await r.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batches are served only on sessions of protocol revision 2025-03-26') } });
     // the session still serves single messages
     const ok = await post(srv.url, { jsonrpc: '2.0', id: 4, method: 'ping' }, onSession());
     expect(ok.status).toBe(200);
@@ -151,13 +154,109 @@ describe('legacy HTTP wire', () => {
   });
 
   it('an unknown Last-Event-ID is refused, not answered with a partial replay', async () => {
-    const g = await fetch(`${srv.url}/mcp`, { headers: { accept: 'text/event-stream', ...onSession(), 'last-event-id': 'nope:1' } });
+    const g = await fetch(`${srv.url}/mcp`, { headers: { accept: 'text/event-stream', ...onSession(), 'last-event-id': 'nope:99999999' } });
     expect(g.status).toBe(400);
-    await g.text();
+    expect(((await g.json()) as { error: { message: string } }).error.message).toMatch(/^Unknown event nope:99999999: this session never sent it/);
+  });
+
+  it('a Last-Event-ID the session dropped is refused as expired, not as an invalid format', async () => {
+    const first = await post(srv.url, { jsonrpc: '2.0', id: 70, method: 'ping' }, onSession());
+    const held = events(await first.text())[0]!.id!;
+    // More answers than the store keeps (64 events) on later streams.
+    for (let i = 0; i < 40; i++) await (await post(srv.url, { jsonrpc: '2.0', id: 71 + i, method: 'ping' }, onSession())).text();
+    const g = await fetch(`${srv.url}/mcp`, { headers: { accept: 'text/event-stream', ...onSession(), 'last-event-id': held } });
+    expect(g.status).toBe(400);
+    const message = ((await g.json()) as { error: { message: string } }).error.message;
+    expect(message).toMatch(new RegExp(`^Event ${held} expired`));
+    expect(message).not.toMatch(/format/);
   });
 });
 
+describe('2025-03-26 sessions and the negotiable revisions', () => {
+  let srv: Awaited<ReturnType<typeof startTestServer>>;
+  const post = (body: unknown, extra: Record<string, string> = {}) => fetch(`${srv.url}/mcp`, { method: 'POST', headers: { ...HEADERS, ...extra }, body: JSON.stringify(body) });
+  const init = (v: string) => ({ ...INIT, params: { ...INIT.params, protocolVersion: v } });
+  beforeAll(async () => {
+    srv = await startTestServer();
+  });
+  afterAll(async () => {
+    await srv?.stop();
+  });
+
+  it('a JSON-RPC batch on a 2025-03-26 session is answered, one response per request', async () => {
+    const r = await post(init('2025-03-26'));
+    const sid = r.headers.get('mcp-session-id')!;
+    const opened = events(await r.text()).find((e) => e.data.includes('"result"'))!;
+    expect(JSON.parse(opened.data).result.protocolVersion).toBe('2025-03-26');
+    const on = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' };
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, on)).status).toBe(202);
+    const batch = await post(
+      [
+        { jsonrpc: '2.0', id: 'a', method: 'ping' },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'search_parts', arguments: { q: 'servo' } } },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'zz' } },
+      ],
+      on,
+    );
+    expect(batch.status).toBe(200);
+    const text = await batch.text();
+    const answers = (batch.headers.get('content-type')!.startsWith('text/event-stream') ? events(text).filter((e) => e.data !== '').flatMap((e) => [JSON.parse(e.data)].flat()) : [JSON.parse(text)].flat()) as { id: string; result?: { structuredContent?: unknown } }[];
+    expect(answers.map((a) => a.id).sort()).toEqual(['a', 'b']);
+    expect(answers.find((a) => a.id === 'b')!.result!.structuredContent).toBeDefined();
+    // initialize is never part of a batch, even on a 2025-03-26 session
+    const withInit = await post([init('2025-03-26')], on);
+    expect(withInit.status).toBe(400);
+    await withInit.text();
+  });
+
+  it('initialize negotiates exactly the revisions the README lists; 2024 ones get the latest', async () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const row = readme.split('\n').find((l) => /^\| `2025-.*\| legacy \|/.test(l))!;
+    const listed = [...row.split('|')[1]!.matchAll(/`([\d-]+)`/g)].map((m) => m[1]!);
+    expect(listed).toEqual(['2025-11-25', '2025-06-18', '2025-03-26']);
+    const negotiated = async (v: string) => {
+      const r = await post(init(v));
+      const sid = r.headers.get('mcp-session-id');
+      const got = JSON.parse(events(await r.text()).find((e) => e.data.includes('"result"'))!.data).result.protocolVersion as string;
+      if (sid) await fetch(`${srv.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sid, 'mcp-protocol-version': got } });
+      return got;
+    };
+    for (const v of listed) expect(await negotiated(v)).toBe(v);
+    for (const v of ['2024-11-05', '2024-10-07']) expect(await negotiated(v)).toBe(listed[0]);
+  });
+});
+
+const msgOf = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { n } });
+
 describe('SessionEventStore', () => {
+  it('keeps the largest answer and the event before it, so a stream dropped before the answer resumes; dropped ones are expired', async () => {
+    const s = new SessionEventStore();
+    const answerOf = (n: number) => ({ jsonrpc: '2.0' as const, id: n, result: { content: [{ type: 'text' as const, text: 'x'.repeat(200_000) }], structuredContent: { pad: 'x'.repeat(199_980) } } });
+    const prime = await s.storeEvent('a', {} as never);
+    const big = await s.storeEvent('a', answerOf(1));
+    expect(messageBytes(answerOf(1))).toBeGreaterThan(EVENT_STORE_MAX_BYTES);
+    expect(s.stateOf(prime)).toBe('kept');
+    const sent: string[] = [];
+    await s.replayEventsAfter(prime, { send: async (id) => void sent.push(id) });
+    expect(sent).toEqual([big]);
+    // Four later streams write: stream a is no longer among the protected, and its events go.
+    for (const st of ['b', 'c', 'd', 'e']) {
+      await s.storeEvent(st, {} as never);
+      await s.storeEvent(st, answerOf(2));
+    }
+    expect(s.stateOf(prime)).toBe('expired');
+    expect(s.stateOf('a:999999')).toBe('unknown');
+    expect(s.stateOf('garbage')).toBe('unknown');
+    // A long stream loses its oldest events first: resuming from a kept one replays every later one.
+    const t = new SessionEventStore(3, 1_000_000, 1);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await t.storeEvent('x', msgOf(i)));
+    expect(ids.map((id) => t.stateOf(id))).toEqual(['expired', 'expired', 'expired', 'kept', 'kept', 'kept']);
+    const replayed: string[] = [];
+    await t.replayEventsAfter(ids[3]!, { send: async (id) => void replayed.push(id) });
+    expect(replayed).toEqual(ids.slice(4));
+  });
+
   const msg = (n: number, pad = 0) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { n, pad: 'x'.repeat(pad) } });
 
   it('keeps at most maxEvents and maxBytes, dropping the oldest', async () => {
