@@ -4,6 +4,10 @@
  */
 import type { BomCheckItem, BomExportRequest } from '../domain/bom/index.js';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
+import type { RobotInput } from '../ingest/oss/index.js';
+import type { TorqueRequest } from '../domain/sizing/torques.js';
+
+export type SizingTorquesInput = RobotInput & TorqueRequest;
 
 /** Job kinds and their payloads: plain data (structured-cloned into a worker). */
 export interface JobPayloads {
@@ -13,6 +17,8 @@ export interface JobPayloads {
   check_bom: { items: BomCheckItem[]; records: StoredEntity[]; baseUrl: string | null };
   /** export_bom's document (and its CSV) over records the caller read from the catalogue. */
   export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string };
+  /** size_actuators' torques: the robot description parsed and its static gravity torques computed. */
+  size_torques: { input: SizingTorquesInput };
 }
 export type JobKind = keyof JobPayloads;
 

@@ -35,27 +35,28 @@ export interface Offer {
   priceLow: number | null;
 }
 
-export interface Candidate {
+export type Candidate = {
   id: string;
   name: string;
   torque_rated_nm: number | null;
   force_rated_n: number | null;
   mass_kg: number | null;
-  speed: { part_rad_s: number | null; urdf_velocity: number | null; meets: boolean | null };
+  speed_rad_s: number | null;
+  speed_ok: boolean | null;
   voltage: string | null;
   bus: string[];
   price_range: string | null;
   margin: number;
   level: string;
-}
+};
 
-export interface JointChoice {
+export type JointChoice = {
   candidates: Candidate[];
   candidates_total: number;
-  near_misses: { id: string; name: string; declared: string; reason: string }[];
+  near_misses: { id: string; declared: string; reason: string }[];
   near_misses_total: number;
   undeclared: number;
-}
+};
 
 const first = (specs: readonly Spec[]) => specs.find((s) => s.qualifier === null && specBounds(s) !== null) ?? null;
 const round = (x: number, d = 4) => Number(x.toFixed(d));
@@ -104,7 +105,7 @@ export function chooseFor(need: JointNeed, offers: readonly Offer[], safetyFacto
   for (const o of offers) {
     if (o.rating) {
       if (o.rating.value >= threshold) ok.push(o);
-    } else if (o.unreadRating) near.push({ id: o.id, name: o.name, declared: o.unreadRating.notation, reason: o.unreadRating.reason });
+    } else if (o.unreadRating) near.push({ id: o.id, declared: o.unreadRating.notation, reason: o.unreadRating.reason });
     else undeclared++;
   }
   ok.sort((a, b) => {
@@ -120,7 +121,8 @@ export function chooseFor(need: JointNeed, offers: readonly Offer[], safetyFacto
       torque_rated_nm: o.rating!.field === 'torque_rated' ? rated : null,
       force_rated_n: o.rating!.field === 'load_force' ? rated : null,
       mass_kg: o.mass_kg,
-      speed: { part_rad_s: o.speed_rad_s, urdf_velocity: need.urdf_velocity, meets: o.speed_rad_s === null || need.urdf_velocity === null || need.joint_type === 'prismatic' ? null : o.speed_rad_s >= need.urdf_velocity },
+      speed_rad_s: o.speed_rad_s,
+      speed_ok: o.speed_rad_s === null || need.urdf_velocity === null || need.joint_type === 'prismatic' ? null : o.speed_rad_s >= need.urdf_velocity,
       voltage: o.voltage,
       bus: o.bus,
       price_range: o.price_range,

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import type { StoredEntity } from '../catalogue/entity.js';
 import type { SpecIndex } from '../specs/index.js';
 import { actuatorOffers, chooseFor, groupJoints, SAFETY_FACTOR_DEFAULT, type SizingPick } from './candidates.js';
-import type { TorqueReport } from './torques.js';
+import { robotDescriptionRoot, type RobotInput } from '../../ingest/oss/index.js';
+import { readSizingModel } from './model.js';
+import { computeTorques, type TorqueReport, type TorqueRequest } from './torques.js';
 
 export * from './candidates.js';
 export * from './torques.js';
@@ -23,64 +25,19 @@ export const METHOD =
 
 const Num = z.number();
 const N = Num.nullable();
-const Cand = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    torque_rated_nm: N,
-    force_rated_n: N,
-    mass_kg: N,
-    speed: z.object({ part_rad_s: N, urdf_velocity: N, meets: z.boolean().nullable() }),
-    voltage: z.string().nullable(),
-    bus: z.array(z.string()),
-    price_range: z.string().nullable().describe('Catalogue band, currency not stated'),
-    margin: Num.describe('rated / required'),
-    level: z.string(),
-  })
-  .strict();
-
+const S = z.string();
+const Int = z.number().int();
+/** Typed where a client acts on it (joints, needs, candidate ids, bom_items); each entry's other fields are in the README (tools/list budget). */
 export const SizeActuatorsOutput = z
-  .object({
-    robot_name: z.string().nullable(),
-    root_link: z.string(),
-    total_mass_kg: Num,
-    joints: z.array(
-      z
-        .object({
-          joint_name: z.string(),
-          joint_type: z.string(),
-          required_torque_nm: N,
-          required_force_n: N.describe('prismatic joints'),
-          target: Num.describe('required × safety_factor'),
-          worst_pose: z.object({ source: z.enum(['pose', 'sample', 'zero']), index: z.number().int().nullable(), positions: z.record(z.string(), Num) }),
-          subtree_mass_kg: Num,
-          urdf_effort: N,
-          urdf_velocity: N,
-          mimic_followers: z.array(z.string()),
-          candidates: z.array(Cand),
-          candidates_total: z.number().int(),
-          near_misses: z.array(z.object({ id: z.string(), name: z.string(), declared: z.string(), reason: z.string() }).strict()),
-          near_misses_total: z.number().int(),
-          undeclared: z.number().int().describe('actuators declaring no rating: not offered'),
-        })
-        .strict(),
-    ),
-    pose_torques: z.array(z.object({ torques: z.record(z.string(), Num) })),
-    groups: z.array(z.object({ joints: z.array(z.string()), required: Num, unit: z.string(), part: z.object({ id: z.string(), name: z.string() }).nullable() }).strict()),
-    bom_items: z.array(z.object({ id: z.string(), quantity: z.number().int() })).describe('For check_bom / export_bom'),
-    unsized: z.array(z.string()).describe('joints no catalogue part holds'),
-    method: z.object({
-      text: z.string(),
-      safety_factor: Num,
-      gravity_m_s2: Num,
-      pick: z.string(),
-      evaluated: z.object({ given: z.number().int(), samples: z.number().int(), zero: z.boolean(), seed: z.number().int() }),
-      held_joints: z.array(z.string()),
-      links_without_mass: z.array(z.string()),
-    }),
-  })
-  .strict();
-export type SizeActuatorsOutput = z.infer<typeof SizeActuatorsOutput>;
+  .looseObject({
+    joints: z.array(z.looseObject({ joint_name: S, required_torque_nm: N, required_force_n: N, candidates: z.array(z.looseObject({ id: S, margin: Num })) })),
+    pose_torques: z.array(z.object({ torques: z.record(S, Num) })),
+    groups: z.array(z.looseObject({ joints: z.array(S) })),
+    bom_items: z.array(z.object({ id: S, quantity: Int })),
+    unsized: z.array(S),
+    method: z.looseObject({ text: S }),
+  });
+export type SizeActuatorsOutput = ReturnType<typeof chooseActuators>;
 
 /** Joins the torque report with the catalogue actuators (records of the actuators category). */
 export function chooseActuators(
@@ -88,7 +45,7 @@ export function chooseActuators(
   index: SpecIndex,
   actuators: readonly StoredEntity[],
   opts: { safety_factor?: number; pick?: SizingPick },
-): SizeActuatorsOutput {
+) {
   const sf = opts.safety_factor ?? SAFETY_FACTOR_DEFAULT;
   const pick = opts.pick ?? 'lightest';
   const rotary = actuatorOffers(index, actuators, 'torque_rated');
@@ -119,7 +76,7 @@ export function chooseActuators(
     total_mass_kg: report.total_mass_kg,
     joints,
     pose_torques: report.pose_torques,
-    groups,
+    groups: groups.map((g) => ({ joints: g.joints, required: g.required, part_id: g.part?.id ?? null })),
     bom_items: [...bom].map(([id, quantity]) => ({ id, quantity })),
     unsized: groups.filter((g) => !g.part).flatMap((g) => g.joints),
     method: {
@@ -127,9 +84,16 @@ export function chooseActuators(
       safety_factor: sf,
       gravity_m_s2: report.gravity_m_s2,
       pick,
-      evaluated: report.evaluated,
+      given: report.evaluated.given,
+      samples: report.evaluated.samples,
+      seed: report.evaluated.seed,
       held_joints: report.held_joints,
       links_without_mass: report.links_without_mass,
     },
   };
+}
+
+/** The worker half: the description parsed (xacro expanded) and its torques computed. */
+export function sizingTorques(input: RobotInput & TorqueRequest): TorqueReport {
+  return computeTorques(readSizingModel(robotDescriptionRoot(input)), input);
 }
