@@ -120,11 +120,15 @@ export function toolContextFromExtra(deps: Deps, surface: Surface, extra: Extra)
   };
 }
 
-/** The tools/list entry of a definition (schemas converted here; cached per definition by toolListEntries). */
+/**
+ * The tools/list entry of a definition (schemas converted here; cached per definition by toolListEntries).
+ * The display name is written once, as annotations.title: hosts of every protocol revision read it
+ * (a Tool.title, where a revision has one, takes precedence over it but says the same; leaving it
+ * out keeps tools/list within its budget).
+ */
 export function toolListEntry(tool: AnyTool): Tool {
   return {
     name: tool.name,
-    title: tool.title,
     description: tool.description,
     inputSchema: toPortableJsonSchema(tool.inputSchema, 'input') as Tool['inputSchema'],
     outputSchema: toPortableJsonSchema(tool.outputSchema, 'output') as Tool['outputSchema'],

@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.js';
 import { bomCheckEngines, buildBomExport, checkBom, recordLookup, renderBomCsv, toCheckParts } from '../domain/bom/index.js';
+import { sizingTorques } from '../domain/sizing/index.js';
 import type { Knowledge } from '../store/datasets.js';
 import type { JobKind, JobPayloads, ToolJobPayload } from './types.js';
 
@@ -45,6 +46,8 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
       });
       return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null, document_uri: null };
     }
+    case 'size_torques':
+      return sizingTorques((payload as JobPayloads['size_torques']).input);
     default:
       throw new Error(`unknown job kind ${String(kind)}`);
   }

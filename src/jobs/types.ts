@@ -7,6 +7,8 @@ import type { StoredEntity } from '../domain/catalogue/entity.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Knowledge } from '../store/datasets.js';
+import type { RobotInput } from '../ingest/oss/index.js';
+import type { TorqueRequest } from '../domain/sizing/torques.js';
 
 /** An offloaded tool's job: its validated arguments, and a REST archive upload to unpack into them there. */
 export interface ToolJobPayload {
@@ -14,6 +16,8 @@ export interface ToolJobPayload {
   input: Record<string, unknown>;
   archive?: Uint8Array;
 }
+
+export type SizingTorquesInput = RobotInput & TorqueRequest;
 
 /** Job kinds and their payloads: plain data (structured-cloned into a worker). */
 export interface JobPayloads {
@@ -23,6 +27,8 @@ export interface JobPayloads {
   check_bom: { items: BomCheckItem[]; records: StoredEntity[]; baseUrl: string | null };
   /** export_bom's document (and its CSV) over records the caller read from the catalogue. */
   export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string };
+  /** size_actuators' torques: the robot description parsed and its static gravity torques computed. */
+  size_torques: { input: SizingTorquesInput };
 }
 export type JobKind = keyof JobPayloads;
 

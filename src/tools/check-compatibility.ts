@@ -11,12 +11,11 @@ export const checkCompatibilityTool = defineTool({
   errors: ['not_found'],
   title: 'Check two parts for compatibility',
   description:
-    'Compatibility of two catalogue parts by id in four dimensions: mechanical (ISO 9409-1 flanges), electrical (voltage ranges), ' +
-    'communication (buses, protocols, bridges) and software (ROS, SDKs), each with its evidence. Unknown never counts as compatible. ' +
-    'Non-physical records (protocols, models): applicable=false.',
+    'Two parts by id in four dimensions with evidence: mechanical (ISO 9409-1 flanges), electrical (voltage), communication (buses, protocols, bridges), software (ROS, SDKs). ' +
+    'Unknown never counts as compatible; non-physical records: applicable=false.',
   inputSchema: z.object({
-    a: EntityId.describe('Id of the first part, e.g. "ACT-001"'),
-    b: EntityId.describe('Id of the second part'),
+    a: EntityId.describe('First part, e.g. "ACT-001"'),
+    b: EntityId.describe('Second part'),
   }),
   outputSchema: CompatibilityResult,
   annotations: READ_ONLY,

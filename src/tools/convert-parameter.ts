@@ -19,19 +19,17 @@ export const convertParameterTool = defineTool({
   name: 'convert_parameter',
   title: 'Read, convert and compare a vendor parameter',
   description:
-    'Reads one vendor parameter notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V", "12-bit") and returns its quantity, ' +
-    'SI value, exact formula, stated conditions (voltage, peak vs rated, output end), dialect and comparability level A-D. ' +
-    'With `to`, converts exactly to that unit; another quantity is refused with the reason (ok=false), never guessed. ' +
-    'With `compare_with`, whether the two values can be compared (level, reason, order in SI units). ' +
-    'An unreadable notation comes back recognized=false. SI prefixes are case-sensitive (mNm is not MNm).',
+    'Reads one vendor notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V"): quantity, SI value, exact formula, conditions (voltage, peak vs rated, output end), dialect, level A-D. ' +
+    '`to`: exact conversion (another quantity: ok=false with the reason). `compare_with`: whether the two compare (level, reason, SI order). ' +
+    'Unreadable: recognized=false. SI prefixes are case-sensitive.',
   inputSchema: z.object({
-    value: Notation.describe('A vendor parameter notation, verbatim, e.g. "0.11 sec/60°", "15 kgf·cm", "12~24V"'),
+    value: Notation.describe('Verbatim, e.g. "0.11 sec/60°", "15 kgf·cm"'),
     to: z
       .string()
       .min(1)
       .max(40)
       .optional()
-      .describe('Target unit, e.g. "Nm", "rad/s", "rpm", "sec/60deg", "arcmin"'),
+      .describe('Target unit, e.g. "Nm", "rpm", "sec/60deg"'),
     compare_with: Notation.optional().describe('A second notation to compare with'),
   }),
   outputSchema: z.object({

@@ -11,10 +11,8 @@ export const findAlternativesTool = defineTool({
   errors: ['not_found'],
   title: 'Find alternative parts',
   description:
-    'Parts of the same category (same type ranks higher) from other products, ranked by closeness of declared specs, ' +
-    'with reasons (value vs value, difference, level) and the fields not compared. ' +
-    'Records of the same product (upstream duplicate_of, or one company\'s same model code) are never offered (see part.same_as); ' +
-    'versions are, marked. must: hard constraints in the search_parts where form.',
+    'Same-category parts of other products (same type first) ranked by closeness of declared specs, with reasons and the fields not compared. ' +
+    'The same product (part.same_as) is never offered; versions are, marked. must: where-form constraints.',
   inputSchema: z.object({
     id: EntityId,
     limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),

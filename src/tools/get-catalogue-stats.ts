@@ -4,7 +4,7 @@ import { defineTool, READ_ONLY } from './define.js';
 export const getCatalogueStatsTool = defineTool({
   name: 'get_catalogue_stats',
   title: 'Catalogue statistics',
-  description: 'Counts of catalogue entities by category (with the spec name of each category), the quarantined count, the dataset version and its licence.',
+  description: 'Entities per category (with its spec name), quarantined count, dataset version and licence.',
   inputSchema: z.object({}),
   outputSchema: z.object({
     total: z.number().int(),

@@ -21,6 +21,7 @@ import { comparePartsTool } from './compare-parts.js';
 import { findAlternativesTool } from './find-alternatives.js';
 import { findWhereUsedTool } from './find-where-used.js';
 import { lintUrdfTool } from './lint-urdf.js';
+import { sizeActuatorsTool } from './size-actuators.js';
 import { getAnalyticsTool } from './get-analytics.js';
 
 export const TOOLS: readonly AnyTool[] = [
@@ -41,6 +42,7 @@ export const TOOLS: readonly AnyTool[] = [
   extractRobotPartsTool,
   findWhereUsedTool,
   lintUrdfTool,
+  sizeActuatorsTool,
   getAnalyticsTool,
   registerKeyTool,
   getBalanceTool,

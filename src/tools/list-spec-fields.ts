@@ -29,9 +29,8 @@ export const listSpecFieldsTool = defineTool({
   errors: ['unknown_category'],
   title: 'List filterable spec fields',
   description:
-    'The normalised spec fields search_parts filters (where) and sorts on: quantity, SI unit, ops, accepted units, ' +
-    'records declaring and read exactly (per category), min and max, set-field values (buses, protocols, ROS), an example. ' +
-    'Counts leave quarantined records out; category counts one category.',
+    'The spec fields search_parts filters and sorts on: quantity, SI unit, ops, units, records declaring and read exactly (per category), min, max, set values, an example. ' +
+    'Quarantined records not counted.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: z.object({
     category: z.string().nullable(),

@@ -27,13 +27,13 @@ export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "AC
 export const ApiKey = z
   .string()
   .max(300)
-  .describe('API key (gtk_...); optional when the transport sends one');
+  .describe('gtk_... key, unless the transport sends one');
 
 export const Cursor = z.string().max(200).describe('Opaque cursor from a previous page\'s next_cursor');
 
 export const NextCursor = z.string().nullable().describe('null on the last page');
 
-export const Category = z.string().min(1).max(100).describe('Category slug ("actuators") or spec name ("robot foundation models")');
+export const Category = z.string().min(1).max(100).describe('Slug ("actuators") or spec name');
 
 export const DatasetMeta = z.object({
   license: z.string(),

@@ -25,19 +25,16 @@ export const searchPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
-    'Keyword search and spec filters over the robot-parts catalogue. ' +
-    'q: every term must match a word or its start (case-insensitive); ranked id > name > manufacturer > type > interface > description. ' +
-    'where: filters on normalised specs, AND-combined with q (then optional), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"}]; ' +
-    'values in any unit convert_parameter reads. A part that does not declare a field never matches. ' +
-    'meta.filters: failed = declared, read, and outside the filter; unknown_excluded = applicable but undeclared, unread or a bound; not_applicable = other categories; near_misses = unread declared texts to check. ' +
-    'No hit: meta.elsewhere gives calls that find the name. ' +
-    'list_spec_fields gives the fields, units and values. sort orders by a numeric field. Quarantined entries are excluded unless include_quarantine.',
+    'Keyword search and spec filters over the catalogue. q: every term matches a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
+    'where: normalised spec filters (list_spec_fields), AND-combined with q, in any unit convert_parameter reads; an undeclared field never matches. ' +
+    'meta.filters counts failed, unknown_excluded (undeclared, unread or a bound), not_applicable, and near_misses to check. ' +
+    'No hit: meta.elsewhere. Quarantined entries only with include_quarantine.',
   inputSchema: z
     .object({
       q: z
         .string()
         .optional()
-        .describe(`Space-separated literal terms, e.g. "dynamixel xm540" (at most ${SEARCH_Q_MAX_CHARS} characters, ${SEARCH_MAX_TERMS} terms); optional with where`),
+        .describe(`Terms, e.g. "dynamixel xm540" (≤ ${SEARCH_Q_MAX_CHARS} characters, ${SEARCH_MAX_TERMS} terms)`),
       where: WhereArg.optional(),
       sort: SortArg.optional(),
       category: Category.optional(),

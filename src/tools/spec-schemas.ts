@@ -4,21 +4,21 @@ import { WHERE_OPS } from '../domain/specs/where.js';
 
 export const WhereClauseSchema = z
   .object({
-    field: z.string().describe('A spec field (list_spec_fields), e.g. "torque_rated", "voltage", "bus"'),
+    field: z.string().describe('e.g. "torque_rated", "bus"'),
     op: z.string().describe(`One of ${WHERE_OPS.join(' ')}`),
     value: z
       .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])
-      .describe('With its unit ("30 N·m", "48 V"), a name ("EtherCAT"), or a list for in'),
+      .describe('With unit ("30 N·m"), a name, or a list for in'),
   })
   .strict();
 
 export const WhereArg = z
   .union([z.array(WhereClauseSchema).max(20), z.string().max(2000)])
   .describe(
-    'Spec filters (AND): a list of {field, op, value}, or text "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN". Ops: = != < <= > >= in covers.',
+    'Filters (AND): [{field, op, value}] or "torque_rated>=30 N·m; bus in EtherCAT|CAN"',
   );
 
-export const SortArg = z.string().max(100).describe('Numeric spec field, ascending; "-field" descending (undeclared last)');
+export const SortArg = z.string().max(100).describe('Numeric field; "-field" descending (undeclared last)');
 
 export const CompactSpecSchema = z
   .object({

@@ -5,7 +5,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { testDeps } from '../support/deps.js';
 import { memoryClient } from '../support/mcp.js';
 
-const VERBS = ['search', 'get', 'list', 'check', 'rule', 'convert', 'screen', 'export', 'register', 'create', 'extract', 'compare', 'find', 'lint', 'design'];
+const VERBS = ['search', 'get', 'list', 'check', 'rule', 'convert', 'screen', 'export', 'register', 'create', 'extract', 'compare', 'find', 'lint', 'design', 'size'];
 
 describe('tool registry', () => {
   it('names are unique, snake_case and verb-first', () => {

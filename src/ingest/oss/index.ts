@@ -146,6 +146,19 @@ export function extractRobotParts(input: RobotInput): ExtractRobotPartsOutput {
   return { ...result, detected: kind === 'auto', lint: null, limits };
 }
 
+/** The parsed (xacro expanded) URDF document of one file (content) or a package (files, entry, args), for size_actuators. */
+export function robotDescriptionRoot(input: RobotInput): ReturnType<typeof loadDescription>['root'] {
+  oneSource(input);
+  if (input.kind !== undefined && input.kind !== 'auto' && input.kind !== 'urdf') throw invalidInput('kind', 'sizing reads a URDF / xacro description: use kind auto or urdf');
+  if (input.content !== undefined) {
+    assertInputSize(input.content, 'content');
+    const text = input.content.charCodeAt(0) === 0xfeff ? input.content.slice(1) : input.content;
+    if (detectKind(text) !== 'urdf') throw invalidInput('content', 'is not a URDF or xacro description (<robot> with <link> and <joint>)');
+    return describe({ content: text, args: input.args }, 'content').root;
+  }
+  return describe(input, 'files').root;
+}
+
 /** lint_urdf: one file (content) or a package (files, entry, args). Malformed XML is an xml_malformed finding with line and column. */
 export function lintRobotDescription(input: RobotInput): LintResult {
   oneSource(input);
