@@ -1,4 +1,4 @@
-import { BomCheckRequest, BomCheckResult, parseBomCheckRequest } from '../domain/bom/index.js';
+import { BomCheckRequest, BomCheckResult, catalogueIds, parseBomCheckRequest, validateCustomItems } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -16,7 +16,8 @@ export const checkBomTool = defineTool({
   rest: [{ method: 'POST', path: '/api/bom/check', summary: 'Compatibility problems across a BOM' }],
   handler: async (input, ctx) => {
     const req = parseBomCheckRequest(input);
-    const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
+    validateCustomItems(req.items, ctx.deps.knowledge);
+    const records = await ctx.deps.catalogue.getMany(catalogueIds(req.items));
     // Large checks in the worker pool (src/jobs/jobs.ts runs the same checkBom there).
     return (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline: req.items.length < POOL_MIN_BOM_ITEMS })) as BomCheckResult;
   },

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DomainError, invalidInput } from '../shared/errors.js';
+import { CustomPart, oneOfIdOrCustom } from './custom.js';
 
 /** At most this many items in one export or check (product.md: 413 beyond). */
 export const BOM_MAX_ITEMS = 500;
@@ -22,7 +23,8 @@ export type BomFormat = (typeof BOM_FORMATS)[number];
 
 export const BomItem = z
   .object({
-    id: z.string().trim().min(1).max(200).describe('A catalogue id or your own'),
+    id: z.string().trim().min(1).max(200).optional().describe('A catalogue id or your own; or custom'),
+    custom: CustomPart.optional(),
     name: z.string().max(500).optional().describe('Display name, copied verbatim into the BOM'),
     category: z.string().max(200).optional().describe('Category, e.g. actuators'),
     manufacturer: z.string().max(500).optional().describe('Manufacturer; suggests its official store'),
@@ -36,6 +38,12 @@ export const BomItem = z
       .optional()
       .describe('Unit price in `currency`; omit when unknown (line left out of the total)'),
     quantity: z.number().int().min(1).max(1_000_000).describe('How many of this part (integer, at least 1)'),
+  })
+  .superRefine((v, ctx) => {
+    oneOfIdOrCustom(v, ctx);
+    if (!v.custom) return;
+    if (v.price !== undefined) ctx.addIssue({ code: 'custom', path: ['price'], message: 'a custom part takes its price inside custom: custom.price {amount, currency}' });
+    if (v.name !== undefined) ctx.addIssue({ code: 'custom', path: ['name'], message: 'a custom part takes its name inside custom (custom.name)' });
   })
   .describe('One BOM line as the caller sends it');
 export type BomItem = z.infer<typeof BomItem>;
@@ -52,7 +60,7 @@ export const BomExportRequest = z.object({
     .string()
     .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as CNY, USD, EUR')
     .optional()
-    .describe('ISO 4217 code of the item prices; when omitted the BOM says not given'),
+    .describe('ISO 4217 code of the items\' price (custom prices carry their own); omitted: not stated'),
   add_required: z
     .boolean()
     .default(false)
@@ -91,6 +99,28 @@ export function parseBomExportRequest(raw: unknown): BomExportRequest {
 
 export const PRICE_SOURCES_DOC = 'item (sent), catalogue:<field>, or none (not in total)';
 
+/** A price seen elsewhere, for reference only: never a unit price, never in a total. */
+export const ReferencePrice = z.object({
+  kind: z.enum(['catalogue_price_range', 'open_source_bom']),
+  as_written: z.string(),
+  amount: z.string().nullable().describe('Exact decimal; null for a range'),
+  currency: z.string().nullable().describe('null: currency not stated'),
+  robot: z.string().nullable(),
+  file: z.string().nullable(),
+  line: z.number().int().nullable(),
+  item: z.string().nullable(),
+});
+export type ReferencePrice = z.infer<typeof ReferencePrice>;
+
+/** The open-source BOM prices of one catalogue part (the caller reads them from the layer). */
+export const PartReferences = z.object({
+  id: z.string(),
+  lines: z.array(z.number().int()).describe('BOM lines of this part'),
+  prices: z.array(ReferencePrice),
+  total: z.number().int().describe('Prices found; at most 5 listed'),
+});
+export type PartReferences = z.infer<typeof PartReferences>;
+
 export const SupplierSuggestion = z.object({
   name: z.string(),
   url: z.string(),
@@ -110,6 +140,8 @@ export type LineSuppliers = z.infer<typeof LineSuppliers>;
 export const BomLine = z.object({
   line: z.number().int(),
   id: z.string(),
+  source: z.enum(['catalogue', 'user', 'not_found']).describe('user: your custom part'),
+  currency: z.string().nullable().describe('Of unit_price; null: not stated'),
   name: z.string().nullable(),
   category: z.string().nullable(),
   manufacturer: z.string().nullable(),
@@ -129,6 +161,7 @@ export const BomLine = z.object({
     id: z.string().nullable(),
     quarantine: z.boolean().nullable(),
     price_range: z.string().nullable().describe('Not a unit price'),
+    price_range_note: z.string().nullable(),
   }),
   suppliers: LineSuppliers.optional(),
   print_suggestions: z.array(z.string()),
@@ -195,10 +228,18 @@ export type PrintSuggestion = z.infer<typeof PrintSuggestion>;
 export type StructuralPrintSuggestion = z.infer<typeof StructuralPrintSuggestion>;
 export type AdapterPlateSuggestion = z.infer<typeof AdapterPlateSuggestion>;
 
+export const CurrencyTotal = z.object({
+  currency: z.string().nullable().describe('null: not stated'),
+  total: z.number(),
+  total_text: z.string(),
+  lines: z.array(z.number().int()),
+});
+
 export const BomMetadata = z.object({
   project_name: z.string().nullable(),
-  total_cost: z.number().describe('total_cost_text is exact'),
-  total_cost_text: z.string(),
+  total_cost: z.number().nullable().describe('Exact in total_cost_text; null: no price, or several currencies'),
+  total_cost_text: z.string().nullable(),
+  totals_by_currency: z.array(CurrencyTotal).describe('Never summed across currencies'),
   total_items: z.number().int(),
   total_quantity: z.number().int(),
   currency: z.string().nullable(),
@@ -227,6 +268,7 @@ export const BomDocument = z.object({
   metadata: BomMetadata,
   items: z.array(BomLine),
   print_suggestions: z.array(PrintSuggestion),
+  reference_prices: z.array(PartReferences).describe('Open-source BOM prices; not in totals'),
   suggested_lines: z
     .array(SuggestedLine)
     .describe('add_required: unpriced'),
