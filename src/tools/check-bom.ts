@@ -7,9 +7,9 @@ export const checkBomTool = defineTool({
   name: 'check_bom',
   title: 'Check a BOM for conflicts',
   description:
-    'Problems across a list of parts (catalogue ids with quantities): supply voltages no single rail covers, parts with no common bus or needing a bridge, ' +
-    'flanges needing adapter plates, quarantined parts, red-line marks, and dimensions the data cannot settle (listed as unknown, never as fine). ' +
-    'Each finding names parts, dimension, severity and evidence; connections states what works (buses, bridges, rails). Free; at most 500 items.',
+    'Problems across a set of parts (catalogue ids, or your own as custom): no host, supply voltages no single rail covers, no common bus or a bridge needed, ' +
+    'flanges needing adapter plates, quarantined parts, red-line marks, and what the data cannot settle (unknown, never fine). ' +
+    'Findings name parts, dimension, severity and evidence; connections states what works. Free; at most 500 items.',
   inputSchema: BomCheckRequest,
   outputSchema: BomCheckResult,
   annotations: READ_ONLY,

@@ -41,11 +41,9 @@ export const exportBomTool = defineTool({
   access: { key: 'required', charged: true },
   title: 'Export a bill of materials',
   description:
-    `Export a BOM as CSV (default) or JSON, with exact line costs and totals per currency, supplier suggestions and 3D-print suggestions (adapter plates). ` +
-    `Costs ${BOM_EXPORT_COST} credit when some line has a price (0 when none has), charged only on success; an Idempotency-Key (header, or _meta.idempotencyKey) makes a retry free and identical. ` +
-    'At most 500 items. Lines without a price are listed and left out of the totals; open-source BOM prices are references only. ' +
-    'Catalogue ids fill a line\'s missing name, category and manufacturer (filled_from_catalogue). ' +
-    'add_required adds what check_bom says the set needs, unpriced.',
+    `BOM as CSV (default) or JSON: exact line costs, totals per currency (never added up), supplier and 3D-print suggestions. ` +
+    `${BOM_EXPORT_COST} credit if a line has a price (else 0), on success only; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free and identical. ` +
+    'At most 500 items; unpriced lines stay out of the totals; open-source BOM prices are references. Catalogue ids fill missing name, category, manufacturer.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

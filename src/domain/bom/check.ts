@@ -42,13 +42,11 @@ export const BomCheckItem = z
   .object({
     id: z.string().trim().min(1).max(200).optional().describe('Catalogue id (case-insensitive); or custom'),
     custom: CustomPart.optional(),
-    quantity: z.number().int().min(1).max(1_000_000).default(1).describe('How many (does not change verdicts; echoed back)'),
+    quantity: z.number().int().min(1).max(1_000_000).default(1),
     role: z
       .enum(ROLES)
       .optional()
-      .describe(
-        'Default by category (chips: host; actuators, controllers, grippers: actuator; sensors, data_acquisition: sensor; power; others: passive). Power and passive parts get no bus findings.',
-      ),
+      .describe('Default from category (chips host; actuators, controllers, grippers actuator; sensors, data_acquisition sensor; power; else passive)'),
   })
   .superRefine((v, ctx) => {
     oneOfIdOrCustom(v, ctx);
@@ -130,7 +128,7 @@ export const BomCheckResult = z.object({
       id: z.string(),
       quantity: z.number().int(),
       found: z.boolean(),
-      source: z.enum(['catalogue', 'user', 'not_found']).describe('user: your custom part'),
+      source: z.enum(['catalogue', 'user', 'not_found']),
       catalogue_id: z.string().nullable(),
       name: z.string().nullable(),
       category: z.string().nullable(),

@@ -107,7 +107,7 @@ function printText(p: PrintSuggestion): string {
 /** A part's open-source BOM prices in one cell: "13.89 USD (SO-ARM100, <file> line 76)". */
 function referenceText(r: PartReferences | undefined): string {
   if (!r) return '';
-  const shown = r.prices.map((p) => `${p.amount ?? p.as_written} ${p.currency ?? '(currency not stated)'} (${p.robot}, ${p.file} line ${p.line})`);
+  const shown = r.prices.map((p) => `${p.amount} ${p.currency ?? '(currency not stated)'} (${p.robot}, ${p.file} line ${p.line})`);
   return `${shown.join('; ')}${r.total > r.prices.length ? `; ${r.total - r.prices.length} more` : ''}; reference only, not in the total`;
 }
 
@@ -151,8 +151,12 @@ export function renderBomCsv(doc: BomDocument, includeSuppliers: boolean): strin
   const columns = bomCsvColumns(includeSuppliers);
   const byId = new Map(doc.print_suggestions.map((p) => [p.id, p]));
   const m = doc.metadata;
+  const byPart = new Map(doc.reference_prices.map((r) => [r.id, r]));
   const refs = new Map<number, PartReferences>();
-  for (const r of doc.reference_prices) for (const n of r.lines) refs.set(n, r);
+  for (const l of doc.items) {
+    const r = l.catalogue.id === null ? undefined : byPart.get(l.catalogue.id);
+    if (r) refs.set(l.line, r);
+  }
   const rows: Record<string, string>[] = doc.items.map((l) => lineRow(l, refs, includeSuppliers, byId));
   // What check_bom says the set still needs: marked row_type "suggested", never priced, not in the total.
   for (const s of doc.suggested_lines) {

@@ -31,26 +31,41 @@ export type CustomRole = (typeof CUSTOM_ROLES)[number];
 /** The largest unit price of a user-declared part (same bound as an item price, src/domain/bom/schema.ts). */
 const MAX_PRICE = 1e12;
 
+/**
+ * The declaration. Written compactly for tools/list (three tools carry it, issue 26's budget): the
+ * bounds are checked by one refinement (each issue naming its field) instead of schema keywords.
+ */
 export const CustomPart = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: z.string(),
     role: z.enum(CUSTOM_ROLES),
-    buses: z.array(z.string().trim().min(1).max(60)).max(20).optional().describe('Written forms of data/buses.json, e.g. USB, CAN'),
-    voltage_v: z
-      .object({ min: z.number().min(0).max(100_000), max: z.number().min(0).max(100_000) })
-      .strict()
-      .refine((v) => v.min <= v.max, { message: 'min must not exceed max', path: ['min'] })
-      .optional(),
-    price: z
-      .object({ amount: z.number().min(0).max(MAX_PRICE), currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as USD, EUR, CNY') })
-      .strict()
-      .optional()
-      .describe('Unit price'),
-    mass_kg: z.number().positive().max(100_000).optional(),
-    flange: z.string().trim().min(1).max(100).optional().describe('Registered designation, e.g. ISO 9409-1-50-4-M6'),
+    buses: z.array(z.string()).optional(),
+    voltage_v: z.object({ min: z.number(), max: z.number() }).strict().optional(),
+    price: z.object({ amount: z.number(), currency: z.string() }).strict().optional(),
+    mass_kg: z.number().optional(),
+    flange: z.string().optional(),
   })
   .strict()
-  .describe('Your own part (source: user)');
+  .superRefine((c, ctx) => {
+    const bad = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    if (c.name.trim() === '' || c.name.length > 200) bad(['name'], 'must be 1 to 200 characters');
+    if (c.buses && c.buses.length > 20) bad(['buses'], 'at most 20 buses');
+    c.buses?.forEach((b, i) => {
+      if (b.trim() === '' || b.length > 60) bad(['buses', i], 'must be 1 to 60 characters, e.g. USB, CAN, EtherCAT');
+    });
+    const v = c.voltage_v;
+    if (v) {
+      for (const k of ['min', 'max'] as const) if (!(v[k] >= 0 && v[k] <= 100_000)) bad(['voltage_v', k], 'volts from 0 to 100000');
+      if (v.min > v.max) bad(['voltage_v', 'min'], 'min must not exceed max');
+    }
+    if (c.price) {
+      if (!(c.price.amount >= 0 && c.price.amount <= MAX_PRICE)) bad(['price', 'amount'], `from 0 to ${MAX_PRICE}`);
+      if (!/^[A-Z]{3}$/.test(c.price.currency)) bad(['price', 'currency'], 'an ISO 4217 code such as USD, EUR, CNY');
+    }
+    if (c.mass_kg !== undefined && !(c.mass_kg > 0 && c.mass_kg <= 100_000)) bad(['mass_kg'], 'kilograms, above 0 and at most 100000');
+    if (c.flange !== undefined && (c.flange.trim() === '' || c.flange.length > 100)) bad(['flange'], 'a registered designation, e.g. ISO 9409-1-50-4-M6');
+  })
+  .describe('Your own part (source user); buses as data/buses.json names them');
 export type CustomPart = z.infer<typeof CustomPart>;
 
 /** How a custom role reads for the engine (see the file comment). */

@@ -39,8 +39,7 @@ export interface BomExportDeps {
   references?: ReadonlyMap<string, { prices: ReferencePrice[]; total: number }>;
 }
 
-/** How a catalogue price_range is shown (pricing.ts: its unit is not stated). */
-export const PRICE_RANGE_NOTE = 'a range, currency not stated: never a unit price, never in a total';
+
 
 const orNull = (s: string | undefined) => (s === undefined ? null : s);
 
@@ -175,9 +174,7 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     if (record) {
       const r = deps.references?.get(record.id.toLowerCase());
       if (r && r.prices.length > 0) {
-        const kept = refs.get(record.id.toLowerCase());
-        if (kept) kept.lines.push(line);
-        else refs.set(record.id.toLowerCase(), { id: record.id, lines: [line], prices: r.prices, total: r.total });
+        if (!refs.has(record.id.toLowerCase())) refs.set(record.id.toLowerCase(), { id: record.id, prices: r.prices, total: r.total });
       }
     }
 
@@ -213,7 +210,6 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
         id: record?.id ?? null,
         quarantine: record ? record.quarantine : null,
         price_range: record?.price_range ?? null,
-        price_range_note: record?.price_range ? PRICE_RANGE_NOTE : null,
       },
       print_suggestions: [],
     };
@@ -311,7 +307,7 @@ export function referencePrices(hits: readonly { robot: string; bom_lines: reado
     for (const b of r.bom_lines) {
       for (const p of b.unit_prices) {
         if (p.amount === null) continue;
-        all.push({ kind: 'open_source_bom', as_written: p.as_written, amount: p.amount, currency: p.currency, robot: r.robot, file: b.source_url, line: b.line, item: b.item });
+        all.push({ as_written: p.as_written, amount: p.amount, currency: p.currency, robot: r.robot, file: b.source_url, line: b.line });
       }
     }
   }
