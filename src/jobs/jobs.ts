@@ -33,7 +33,7 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
       return checkBom(toCheckParts(items, recordLookup(records)), bomCheckEngines({ ...env.knowledge(), baseUrl }));
     }
     case 'export_bom': {
-      const { req, records, now } = payload as JobPayloads['export_bom'];
+      const { req, records, now, references } = payload as JobPayloads['export_bom'];
       const k = env.knowledge();
       const doc = buildBomExport(req, {
         lookup: recordLookup(records),
@@ -41,6 +41,7 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
         printRules: k.printRules,
         flanges: k.flanges,
         now: new Date(now),
+        references: new Map(references ?? []),
         onProgress: (done, total) => progress(done, total, `BOM lines ${done}/${total}`),
         check: (items, lookup) => checkBom(toCheckParts(items, lookup), bomCheckEngines(k)),
       });

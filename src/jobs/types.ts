@@ -2,7 +2,7 @@
  * The jobs the worker pool runs (src/jobs/pool.ts) and what a caller sees of it (deps.jobs).
  * Types and one constant: importing this module loads nothing.
  */
-import type { BomCheckItem, BomExportRequest } from '../domain/bom/index.js';
+import type { BomCheckItem, BomExportRequest, ReferencePrice } from '../domain/bom/index.js';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -26,7 +26,7 @@ export interface JobPayloads {
   /** check_bom over records the caller read from the catalogue. */
   check_bom: { items: BomCheckItem[]; records: StoredEntity[]; baseUrl: string | null };
   /** export_bom's document (and its CSV) over records the caller read from the catalogue. */
-  export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string };
+  export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string; references?: [string, { prices: ReferencePrice[]; total: number }][] };
   /** size_actuators' torques: the robot description parsed and its static gravity torques computed. */
   size_torques: { input: SizingTorquesInput };
 }

@@ -1,4 +1,4 @@
-import { BomCheckRequest, BomCheckResult, parseBomCheckRequest } from '../domain/bom/index.js';
+import { BomCheckRequest, BomCheckResult, catalogueIds, parseBomCheckRequest, validateCustomItems } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { jobCaller } from './run.js';
 import { partsContext } from './context.js';
@@ -8,16 +8,17 @@ export const checkBomTool = defineTool({
   name: 'check_bom',
   title: 'Check a BOM for conflicts',
   description:
-    'Problems across a list of parts (catalogue ids with quantities): supply voltages no single rail covers, parts with no common bus or needing a bridge, ' +
-    'flanges needing adapter plates, quarantined parts, red-line marks, and dimensions the data cannot settle (listed as unknown, never as fine). ' +
-    'Each finding names parts, dimension, severity and evidence; connections states what works (buses, bridges, rails). Free; at most 500 items.',
+    'Problems across a set of parts (catalogue ids, or your own as custom): no host, supply voltages no single rail covers, no common bus or a bridge needed, ' +
+    'flanges needing adapter plates, quarantined parts, red-line marks, and what the data cannot settle (unknown, never fine). ' +
+    'Findings name parts, dimension, severity and evidence; connections states what works. Free; at most 500 items.',
   inputSchema: BomCheckRequest,
   outputSchema: BomCheckResult,
   annotations: READ_ONLY,
   rest: [{ method: 'POST', path: '/api/bom/check', summary: 'Compatibility problems across a BOM' }],
   handler: async (input, ctx) => {
     const req = parseBomCheckRequest(input);
-    const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
+    validateCustomItems(req.items, ctx.deps.knowledge);
+    const records = await ctx.deps.catalogue.getMany(catalogueIds(req.items));
     // Large checks in the worker pool (src/jobs/jobs.ts runs the same checkBom there).
     const inline = req.items.length < POOL_MIN_BOM_ITEMS;
     return (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline, ...(inline ? {} : jobCaller(ctx)) })) as BomCheckResult;

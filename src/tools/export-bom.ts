@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { BomDocument, BomExportRequest, parseBomExportRequest } from '../domain/bom/index.js';
+import { BomDocument, BomExportRequest, catalogueIds, isCostedExport, parseBomExportRequest, partReferencePrices, validateCustomItems } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { jobCaller } from './run.js';
 import { requireAccount } from './access.js';
@@ -29,16 +29,22 @@ function requestDigest(req: unknown): string {
   return createHash('sha256').update(JSON.stringify(req)).digest('hex').slice(0, 32);
 }
 
+/** "total 12.5 USD", "totals 12.5 USD; 99 CNY (never added up)", or that no line has a price. */
+function totalsText(m: BomDocument['metadata']): string {
+  const g = m.totals_by_currency;
+  if (g.length === 0) return 'no line has a price: no total, not charged as a costed export';
+  const one = (t: (typeof g)[number]) => `${t.total_text} ${t.currency ?? '(currency not stated)'}`;
+  return g.length === 1 ? `total ${one(g[0])}` : `totals ${g.map(one).join('; ')} (per currency, never added up)`;
+}
+
 export const exportBomTool = defineTool({
   name: 'export_bom',
   access: { key: 'required', charged: true },
   title: 'Export a bill of materials',
   description:
-    `Export a BOM as CSV (default) or JSON, with exact line and total costs, supplier suggestions and 3D-print suggestions (adapter plates). ` +
-    `Costs ${BOM_EXPORT_COST} credit, charged only on success; an Idempotency-Key (header, or _meta.idempotencyKey) makes a retry free and identical. ` +
-    'At most 500 items. Lines without a price are listed and left out of the total. ' +
-    'Catalogue ids fill a line\'s missing name, category and manufacturer (filled_from_catalogue). ' +
-    'add_required adds what check_bom says the set needs, unpriced.',
+    `BOM as CSV (default) or JSON: exact line costs, totals per currency (never added up), supplier and 3D-print suggestions. ` +
+    `${BOM_EXPORT_COST} credit if a line has a price (else 0), on success only; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free and identical. ` +
+    'At most 500 items; unpriced lines stay out of the totals; open-source BOM prices are references. Catalogue ids fill missing name, category, manufacturer.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -60,7 +66,7 @@ export const exportBomTool = defineTool({
             body: out.csv ?? '',
           };
         }
-        const doc: BomDocument = { metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions, suggested_lines: out.suggested_lines };
+        const doc: BomDocument = { metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions, reference_prices: out.reference_prices, suggested_lines: out.suggested_lines };
         return { body: JSON.stringify(doc) };
       },
     },
@@ -68,17 +74,21 @@ export const exportBomTool = defineTool({
   handler: async (input, ctx) => {
     const { api_key: _key, ...raw } = input;
     const req = parseBomExportRequest(raw); // 413 beyond 500 items, before any charge
+    validateCustomItems(req.items, ctx.deps.knowledge);
     const { account } = await requireAccount(ctx, input);
+    // An export with no priced line is not a costed export: 0 credits (usage recorded, no ledger entry).
+    const costed = isCostedExport(req);
     const charged = await ctx.deps.accounts.charge({
       account,
-      cost: BOM_EXPORT_COST,
-      reason: 'bom.export',
+      cost: costed ? BOM_EXPORT_COST : 0,
+      reason: costed ? 'bom.export' : 'bom.export.unpriced',
       reference: `bom:${requestDigest(req)}`,
       idempotencyKey: ctx.idempotencyKey,
       run: async () => {
-        const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
+        const records = await ctx.deps.catalogue.getMany(catalogueIds(req.items));
+        const references = records.map((r) => [r.id.toLowerCase(), partReferencePrices(ctx.deps.ossLayer, r)] as [string, ReturnType<typeof partReferencePrices>]);
         // Large exports in the worker pool (src/jobs/jobs.ts builds the same document there).
-        return (await ctx.deps.jobs.run('export_bom', { req, records, now: ctx.deps.clock().toISOString() }, {
+        return (await ctx.deps.jobs.run('export_bom', { req, records, now: ctx.deps.clock().toISOString(), references }, {
           label: 'export_bom',
           inline: req.items.length < POOL_MIN_BOM_ITEMS,
           ...(req.items.length < POOL_MIN_BOM_ITEMS ? {} : jobCaller(ctx)),
@@ -97,8 +107,8 @@ export const exportBomTool = defineTool({
     return { ...charged.result, document_uri: charged.result.document_uri ?? null, billing: { credits_charged: charged.reported.charged, credits_remaining: charged.reported.credits_remaining } };
   },
   text: (o) =>
-    `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, total ${o.metadata.total_cost_text}${o.metadata.currency ? ` ${o.metadata.currency}` : ''}` +
-    `${o.metadata.total_is_partial ? ` (partial: lines ${o.metadata.unpriced_lines.join(', ')} unpriced)` : ''}; ${o.billing.credits_remaining} credits left.` +
+    `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, ${totalsText(o.metadata)}` +
+    `${o.metadata.total_is_partial && o.metadata.priced_lines > 0 ? ` (partial: lines ${o.metadata.unpriced_lines.join(', ')} unpriced)` : ''}; ${o.billing.credits_charged} credit${o.billing.credits_charged === 1 ? '' : 's'} charged, ${o.billing.credits_remaining} left.` +
     (o.suggested_lines.length ? ` Suggested (unpriced, not in the total): ${o.suggested_lines.map((s) => s.name).join('; ')}.` : '') +
     (o.csv ? `\n\n${o.csv}` : '') +
     (o.document_uri ? `\nThe CSV is too large to show inline: read ${o.document_uri} (resources/read).` : ''),

@@ -59,10 +59,10 @@ describe('CSV formula-injection neutralisation', () => {
     const header = (csv: string) => (parse(csv, { bom: true, to_line: 1 }) as string[][])[0];
     expect(header(renderBomCsv(doc, false))).toEqual([
       'row_type', 'line', 'id', 'name', 'category', 'manufacturer', 'specs', 'supplier', 'quantity', 'unit_price', 'line_total',
-      'currency', 'price_source', 'price_note', 'catalogue_id', 'catalogue_price_range', 'quarantine', 'print_suggestions',
+      'currency', 'price_source', 'price_note', 'catalogue_id', 'catalogue_price_range', 'quarantine', 'print_suggestions', 'source', 'reference_prices',
     ]);
     expect(header(renderBomCsv(doc, true))).toEqual(bomCsvColumns(true));
-    expect(bomCsvColumns(true).slice(-4)).toEqual(['official_stores', 'distributors', 'supplier_notes', 'print_suggestions']);
+    expect(bomCsvColumns(true).slice(-6)).toEqual(['official_stores', 'distributors', 'supplier_notes', 'print_suggestions', 'source', 'reference_prices']);
   });
 
   it('writes UTF-8 with BOM and CRLF line ends', () => {

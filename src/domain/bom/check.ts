@@ -34,19 +34,24 @@ import { DomainError } from '../shared/errors.js';
 import { lookupFlange, type FlangeRegistry } from '../knowledge/flange.js';
 import { declaredFlanges } from '../compatibility/mechanical.js';
 import { BOM_MAX_ITEMS, zodToDomainError } from './schema.js';
+import { CustomPart, customEntity, engineRole, oneOfIdOrCustom } from './custom.js';
 
 // ------------------------------------------------------------------ request
 
-export const BomCheckItem = z.object({
-  id: z.string().trim().min(1).max(200).describe('Catalogue id (case-insensitive)'),
-  quantity: z.number().int().min(1).max(1_000_000).default(1).describe('How many (does not change verdicts; echoed back)'),
-  role: z
-    .enum(ROLES)
-    .optional()
-    .describe(
-      'Default by category (chips: host; actuators, controllers, grippers: actuator; sensors, data_acquisition: sensor; power; others: passive). Power and passive parts get no bus findings.',
-    ),
-});
+export const BomCheckItem = z
+  .object({
+    id: z.string().trim().min(1).max(200).optional().describe('Catalogue id (case-insensitive); or custom'),
+    custom: CustomPart.optional(),
+    quantity: z.number().int().min(1).max(1_000_000).default(1),
+    role: z
+      .enum(ROLES)
+      .optional()
+      .describe('Default from category (chips host; actuators, controllers, grippers actuator; sensors, data_acquisition sensor; power; else passive)'),
+  })
+  .superRefine((v, ctx) => {
+    oneOfIdOrCustom(v, ctx);
+    if (v.custom && v.role !== undefined) ctx.addIssue({ code: 'custom', path: ['role'], message: 'a custom part takes its role inside custom (custom.role)' });
+  });
 export type BomCheckItem = z.infer<typeof BomCheckItem>;
 
 export const BomCheckRequest = z.object({
@@ -73,6 +78,7 @@ export function parseBomCheckRequest(raw: unknown): BomCheckRequest {
 // ------------------------------------------------------------------ result
 
 export const FINDING_KINDS = [
+  'no_host',
   'no_common_bus',
   'bridge_required',
   'voltage_rails',
@@ -122,6 +128,7 @@ export const BomCheckResult = z.object({
       id: z.string(),
       quantity: z.number().int(),
       found: z.boolean(),
+      source: z.enum(['catalogue', 'user', 'not_found']),
       catalogue_id: z.string().nullable(),
       name: z.string().nullable(),
       category: z.string().nullable(),
@@ -182,12 +189,37 @@ export interface BomCheckPart {
   record: StoredEntity | null;
   /** The role declared on the line, if any. */
   role?: Role;
+  /** True for a user-declared (custom) part: its record is the declaration (src/domain/bom/custom.ts). */
+  user?: boolean;
 }
 
-/** Request items -> parts with their catalogue records (lookup: e.g. recordLookup(await catalogue.getMany(ids))). */
-export function toCheckParts(items: readonly BomCheckItem[], lookup: (id: string) => StoredEntity | null | undefined): BomCheckPart[] {
-  return items.map((it, i) => ({ line: i + 1, id: it.id, quantity: it.quantity, record: lookup(it.id) ?? null, ...(it.role ? { role: it.role } : {}) }));
+/** An item as check_bom and export_bom take it: a catalogue id or a user-declared part. */
+export interface CheckableItem {
+  id?: string;
+  custom?: CustomPart;
+  quantity: number;
+  role?: Role;
 }
+
+/**
+ * Request items -> parts with their records (lookup: e.g. recordLookup(await catalogue.getMany(ids))).
+ * A custom item's record is its declaration, its role the declared one (custom.ts engineRole).
+ */
+export function toCheckParts(items: readonly CheckableItem[], lookup: (id: string) => StoredEntity | null | undefined): BomCheckPart[] {
+  return items.map((it, i) => {
+    if (it.custom) {
+      const record = customEntity(it.custom);
+      const role = engineRole(it.custom.role);
+      return { line: i + 1, id: record.id, quantity: it.quantity, record, user: true, ...(role ? { role } : {}) };
+    }
+    const id = it.id ?? '';
+    return { line: i + 1, id, quantity: it.quantity, record: lookup(id) ?? null, ...(it.role ? { role: it.role } : {}) };
+  });
+}
+
+/** The catalogue ids among the items (for the caller's catalogue lookup). */
+export const catalogueIds = (items: readonly { id?: string; custom?: unknown }[]): string[] =>
+  [...new Set(items.flatMap((i) => (i.custom === undefined && i.id !== undefined ? [i.id] : [])))];
 
 // ------------------------------------------------------------------ helpers
 
@@ -239,7 +271,8 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
     id: p.id,
     quantity: p.quantity,
     found: p.record !== null,
-    catalogue_id: p.record?.id ?? null,
+    source: p.user ? ('user' as const) : p.record ? ('catalogue' as const) : ('not_found' as const),
+    catalogue_id: p.user ? null : (p.record?.id ?? null),
     name: p.record ? p.record.name_en || p.record.name : null,
     category: p.record?.category ?? null,
     role: p.record ? roleOfRecord(p.record) : null,
@@ -354,6 +387,7 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
   const connections: Connections = { hosts: [], groups: [], rails: [] };
   if (supplied.length >= 2) connections.rails = electrical(supplied, res, findings);
   const hosts = onBus.filter((n) => isHostRole(n.role.role));
+  if (hosts.length === 0 && onBus.length > 0) findings.push(noHost(onBus));
   if (hosts.length > 0 && onBus.length > hosts.length) connections.hosts = communicationToHosts(onBus, hosts, res, findings);
   else if (onBus.length >= 2) connections.groups = communication(onBus, res, findings);
   if (bolted.length >= 2) mechanical(bolted, res, engines.flanges, findings);
@@ -376,6 +410,24 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
     },
     connections: { statement: connectionStatement(connections, errors, warnings, findings.length - errors - warnings), ...connections },
     basis: BOM_CHECK_BASIS,
+  };
+}
+
+/**
+ * No host or bus master in the set (decision, issue 42): the bus check can only compare the
+ * devices with each other, and nothing says which computer runs them, so the set is not called
+ * problem-free. A warning naming the devices the check would have tied to a host.
+ */
+function noHost(devices: Node[]): Finding {
+  return {
+    kind: 'no_host',
+    severity: 'warning',
+    dimension: 'communication',
+    parts: devices.map(partOf),
+    message: 'No computer in the set: nothing checks how the devices are reached.',
+    remedy: 'Add the computer that runs them: a catalogue id (role host), or your own, e.g. {"custom": {"name": "Laptop", "role": "host", "buses": ["USB"]}, "quantity": 1}.',
+    evidence: devices.map((n) => ({ id: n.record.id, field: 'role', value: n.role.role })),
+    detail: { roles: Object.fromEntries(devices.map((n) => [n.record.id, roleNote(n)])) },
   };
 }
 

@@ -3,7 +3,8 @@
  *
  * - Fixed column order (BOM_CSV_COLUMNS; the three supplier columns only when suppliers were
  *   requested). One row per BOM line (row_type "item"), one per suggested line (row_type
- *   "suggested", unpriced, with add_required), then one row_type "total" row.
+ *   "suggested", unpriced, with add_required), then one row_type "total" row per currency (never
+ *   summed across currencies; one without an amount when no line has a price).
  * - Formula injection (OWASP "CSV Injection"): every TEXT cell that begins with = + - @, a tab
  *   or a carriage return gets a single quote in front; so does one whose first visible character
  *   is a formula character (after any run of controls, format characters, white space, Unicode
@@ -14,7 +15,7 @@
  * - UTF-8 with a byte order mark and CRLF line ends (RFC 4180), so spreadsheets read CJK names.
  */
 import { lazyRequire } from '../../lazy-require.js';
-import type { BomDocument, BomLine, LineSuppliers, PrintSuggestion, SupplierSuggestion } from './schema.js';
+import type { BomDocument, BomLine, LineSuppliers, PartReferences, PrintSuggestion, SupplierSuggestion } from './schema.js';
 
 /** csv-stringify, loaded by the first CSV export (src/lazy-require.ts). */
 const csv = lazyRequire<typeof import('csv-stringify/sync')>('csv-stringify/sync');
@@ -78,7 +79,7 @@ export const BOM_CSV_BASE_COLUMNS = [
   'quarantine',
 ] as const;
 export const BOM_CSV_SUPPLIER_COLUMNS = ['official_stores', 'distributors', 'supplier_notes'] as const;
-export const BOM_CSV_TAIL_COLUMNS = ['print_suggestions'] as const;
+export const BOM_CSV_TAIL_COLUMNS = ['print_suggestions', 'source', 'reference_prices'] as const;
 
 /** Columns holding numbers written by the service: never neutralised. */
 export const BOM_CSV_NUMERIC_COLUMNS = new Set<string>(['line', 'quantity', 'unit_price', 'line_total']);
@@ -103,7 +104,14 @@ function printText(p: PrintSuggestion): string {
   return parts.join('; ');
 }
 
-function lineRow(l: BomLine, currency: string | null, includeSuppliers: boolean, byId: Map<string, PrintSuggestion>): Record<string, string> {
+/** A part's open-source BOM prices in one cell: "13.89 USD (SO-ARM100, <file> line 76)". */
+function referenceText(r: PartReferences | undefined): string {
+  if (!r) return '';
+  const shown = r.prices.map((p) => `${p.amount} ${p.currency ?? '(currency not stated)'} (${p.robot}, ${p.file} line ${p.line})`);
+  return `${shown.join('; ')}${r.total > r.prices.length ? `; ${r.total - r.prices.length} more` : ''}; reference only, not in the total`;
+}
+
+function lineRow(l: BomLine, refs: Map<number, PartReferences>, includeSuppliers: boolean, byId: Map<string, PrintSuggestion>): Record<string, string> {
   const row: Record<string, string> = {
     row_type: 'item',
     line: String(l.line),
@@ -116,11 +124,11 @@ function lineRow(l: BomLine, currency: string | null, includeSuppliers: boolean,
     quantity: String(l.quantity),
     unit_price: l.unit_price_text ?? '',
     line_total: l.line_total_text ?? '',
-    currency: currency ?? '',
+    currency: l.currency ?? '',
     price_source: l.price_source,
     price_note: l.price_note ?? '',
     catalogue_id: l.catalogue.id ?? '',
-    catalogue_price_range: l.catalogue.price_range ?? '',
+    catalogue_price_range: l.catalogue.price_range === null ? '' : `${l.catalogue.price_range} (currency not stated)`,
     quarantine: l.catalogue.quarantine === null ? '' : String(l.catalogue.quarantine),
   };
   if (includeSuppliers) {
@@ -134,6 +142,8 @@ function lineRow(l: BomLine, currency: string | null, includeSuppliers: boolean,
     .filter((p): p is PrintSuggestion => p !== undefined)
     .map(printText)
     .join(' | ');
+  row.source = l.source;
+  row.reference_prices = referenceText(refs.get(l.line));
   return row;
 }
 
@@ -141,7 +151,13 @@ export function renderBomCsv(doc: BomDocument, includeSuppliers: boolean): strin
   const columns = bomCsvColumns(includeSuppliers);
   const byId = new Map(doc.print_suggestions.map((p) => [p.id, p]));
   const m = doc.metadata;
-  const rows: Record<string, string>[] = doc.items.map((l) => lineRow(l, m.currency, includeSuppliers, byId));
+  const byPart = new Map(doc.reference_prices.map((r) => [r.id, r]));
+  const refs = new Map<number, PartReferences>();
+  for (const l of doc.items) {
+    const r = l.catalogue.id === null ? undefined : byPart.get(l.catalogue.id);
+    if (r) refs.set(l.line, r);
+  }
+  const rows: Record<string, string>[] = doc.items.map((l) => lineRow(l, refs, includeSuppliers, byId));
   // What check_bom says the set still needs: marked row_type "suggested", never priced, not in the total.
   for (const s of doc.suggested_lines) {
     const row: Record<string, string> = Object.fromEntries(columns.map((c) => [c, '']));
@@ -155,15 +171,28 @@ export function renderBomCsv(doc: BomDocument, includeSuppliers: boolean): strin
     row.print_suggestions = plate ? printText(plate) : '';
     rows.push(row);
   }
-  const total: Record<string, string> = Object.fromEntries(columns.map((c) => [c, '']));
-  total.row_type = 'total';
-  total.quantity = String(m.total_quantity);
-  total.line_total = m.total_cost_text;
-  total.currency = m.currency ?? '';
-  total.price_note = m.total_is_partial
-    ? `partial: line(s) ${m.unpriced_lines.join(', ')} have no price and are excluded`
-    : `all ${m.priced_lines} line(s) priced`;
-  rows.push(total);
+  // One total row per currency (never summed across currencies); one empty total when nothing is priced.
+  const groups = m.totals_by_currency;
+  const partial = m.total_is_partial ? `partial: line(s) ${m.unpriced_lines.join(', ')} have no price and are excluded` : `all ${m.priced_lines} line(s) priced`;
+  for (const g of groups) {
+    const total: Record<string, string> = Object.fromEntries(columns.map((c) => [c, '']));
+    total.row_type = 'total';
+    total.quantity = String(doc.items.filter((l) => g.lines.includes(l.line)).reduce((acc, l) => acc + l.quantity, 0));
+    total.line_total = g.total_text;
+    total.currency = g.currency ?? '';
+    total.price_note =
+      groups.length > 1
+        ? `${g.lines.length} line(s) priced in ${g.currency ?? 'a currency not stated'}, not summed with the other currencies; ${partial}`
+        : `${partial}${g.currency === null ? '; currency not stated' : ''}`;
+    rows.push(total);
+  }
+  if (groups.length === 0) {
+    const total: Record<string, string> = Object.fromEntries(columns.map((c) => [c, '']));
+    total.row_type = 'total';
+    total.quantity = String(m.total_quantity);
+    total.price_note = 'no line has a price: no total';
+    rows.push(total);
+  }
   const safe = rows.map((r) => columns.map((c) => (BOM_CSV_NUMERIC_COLUMNS.has(c) ? r[c] : neutraliseCell(r[c] ?? ''))));
   return csv().stringify(safe, {
     header: true,

@@ -6,10 +6,12 @@
 import type { StoredEntity } from '../catalogue/entity.js';
 import { lookupFlange, ruleFlange, type FlangeRegistry, type FlangeRulingRecord } from '../knowledge/flange.js';
 import { declaredFlanges } from '../compatibility/mechanical.js';
-import { amountToNumber, formatAmount, mulAmount, sumAmounts, type Amount } from './money.js';
+import { amountFromNumber, amountToNumber, formatAmount, mulAmount, sumAmounts, type Amount } from './money.js';
 import { noCatalogueUnitPrice, PRICE_BASIS, priceLine, type CataloguePricer } from './pricing.js';
 import { adapterPlate, partTorque, structuralVerdict, type PrintRules } from './print.js';
-import type { BomDocument, BomExportRequest, BomLine, PrintSuggestion, SuggestedLine } from './schema.js';
+import type { BomDocument, BomExportRequest, BomLine, PartReferences, PrintSuggestion, ReferencePrice, SuggestedLine } from './schema.js';
+import { customEntity, customId } from './custom.js';
+import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer } from '../oss/where-used.js';
 import type { BomCheckResult, Finding } from './check.js';
 import { printServices, suggestSuppliers, type SupplierIndex } from './suppliers.js';
 
@@ -33,7 +35,11 @@ export interface BomExportDeps {
   onProgress?: (done: number, total: number) => void;
   /** check_bom over the request's items (for add_required): checkBom with the shipped engines. */
   check?: (items: BomExportRequest['items'], lookup: RecordLookup) => BomCheckResult;
+  /** Open-source BOM prices per catalogue id (lower case), read by the caller (referencePrices). */
+  references?: ReadonlyMap<string, { prices: ReferencePrice[]; total: number }>;
 }
+
+
 
 const orNull = (s: string | undefined) => (s === undefined ? null : s);
 
@@ -142,13 +148,35 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
   const structural: { line: number; id: string; reason: string }[] = [];
   const supplierMemo = new Map<string, ReturnType<typeof suggestSuppliers>>();
 
+  const byCurrency = new Map<string, { currency: string | null; amounts: Amount[]; lines: number[] }>();
+  const refs = new Map<string, PartReferences>();
+
   req.items.forEach((item, i) => {
     const line = i + 1;
-    const record = deps.lookup(item.id) ?? null;
-    const price = priceLine(item, record, currency, pricer);
+    const custom = item.custom;
+    const record = custom ? null : (deps.lookup(item.id ?? '') ?? null);
+    const price = custom
+      ? custom.price
+        ? { unit: amountFromNumber(custom.price.amount), source: 'item' as const, note: null }
+        : { unit: null, source: 'none' as const, note: 'no price given: excluded from the total' }
+      : priceLine(item, record, currency, pricer);
+    const lineCurrency = price.unit === null ? null : custom ? custom.price!.currency : price.source.startsWith('catalogue:') ? (pricer(record!)?.currency ?? currency) : currency;
     const lineTotal = price.unit === null ? null : mulAmount(price.unit, item.quantity);
     if (lineTotal === null) unpriced.push(line);
-    else totals.push(lineTotal);
+    else {
+      totals.push(lineTotal);
+      const key = lineCurrency ?? '';
+      const g = byCurrency.get(key) ?? { currency: lineCurrency, amounts: [], lines: [] };
+      g.amounts.push(lineTotal);
+      g.lines.push(line);
+      byCurrency.set(key, g);
+    }
+    if (record) {
+      const r = deps.references?.get(record.id.toLowerCase());
+      if (r && r.prices.length > 0) {
+        if (!refs.has(record.id.toLowerCase())) refs.set(record.id.toLowerCase(), { id: record.id, prices: r.prices, total: r.total });
+      }
+    }
 
     // Fields the caller left out come from the catalogue record (and say so).
     const filled: BomLine['filled_from_catalogue'] = [];
@@ -160,14 +188,16 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     };
     const l: BomLine = {
       line,
-      id: item.id,
-      name: fill('name', item.name, record?.name),
+      id: custom ? customId(custom) : (item.id ?? ''),
+      source: custom ? 'user' : record ? 'catalogue' : 'not_found',
+      currency: lineCurrency,
+      name: custom ? custom.name : fill('name', item.name, record?.name),
       category: fill('category', item.category, record?.category),
       manufacturer: fill('manufacturer', item.manufacturer, record?.manufacturer),
       filled_from_catalogue: filled,
       specs: orNull(item.specs),
       supplier: orNull(item.supplier),
-      price: item.price ?? null,
+      price: custom ? (custom.price?.amount ?? null) : (item.price ?? null),
       quantity: item.quantity,
       unit_price: price.unit === null ? null : amountToNumber(price.unit),
       unit_price_text: price.unit === null ? null : formatAmount(price.unit),
@@ -187,7 +217,7 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
       const query = {
         manufacturers: [item.manufacturer, record?.manufacturer],
         categories: [item.category, record?.category],
-        texts: [item.name, item.specs, record?.name, record?.name_en, record?.type, record?.protocol, record?.interface, ...(record?.interfaces ?? [])],
+        texts: [custom?.name ?? item.name, item.specs, record?.name, record?.name_en, record?.type, record?.protocol, record?.interface, ...(record?.interfaces ?? [])],
       };
       // A part repeated on many lines asks the same question: answered once (copied per line).
       const key = JSON.stringify(query);
@@ -197,11 +227,13 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     }
     lines.push(l);
 
-    const v = structuralVerdict(deps.printRules, item, record);
-    if (v.printable) structural.push({ line, id: item.id, reason: v.reason });
-    if (record) {
-      const rows = declaredFlanges(record).map((f) => lookupFlange(deps.flanges, f));
-      if (rows.length > 0 && rows.every((r) => r !== null)) flanged.push({ line, id: item.id, designations: rows.map((r) => r!.designation), record });
+    const v = structuralVerdict(deps.printRules, { ...item, name: custom?.name ?? item.name }, record);
+    if (v.printable) structural.push({ line, id: l.id, reason: v.reason });
+    // A custom part's flange counts like a catalogue part's (its declaration as a record).
+    const flangeRecord = custom ? customEntity(custom) : record;
+    if (flangeRecord) {
+      const rows = declaredFlanges(flangeRecord).map((f) => lookupFlange(deps.flanges, f));
+      if (rows.length > 0 && rows.every((r) => r !== null)) flanged.push({ line, id: l.id, designations: rows.map((r) => r!.designation), record: flangeRecord });
     }
     if (deps.onProgress && (line % 50 === 0 || line === total)) deps.onProgress(line, total);
   });
@@ -230,16 +262,22 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     for (const n of touched) lines[n - 1].print_suggestions.push(p.id);
   }
 
-  const sum = sumAmounts(totals);
+  // Totals per currency, in order of first line; never summed across currencies.
+  const groups = [...byCurrency.values()].map((g) => {
+    const sum = sumAmounts(g.amounts);
+    return { currency: g.currency, total: amountToNumber(sum), total_text: formatAmount(sum), lines: g.lines };
+  });
+  const single = groups.length === 1 ? groups[0] : null;
   const suggested = req.add_required && deps.check ? requiredLines(deps.check(req.items, deps.lookup).findings, suggestions) : [];
   return {
     metadata: {
       project_name: req.project_name ?? null,
-      total_cost: amountToNumber(sum),
-      total_cost_text: formatAmount(sum),
+      total_cost: single ? single.total : null,
+      total_cost_text: single ? single.total_text : null,
+      totals_by_currency: groups,
       total_items: lines.length,
       total_quantity: req.items.reduce((acc, it) => acc + it.quantity, 0),
-      currency,
+      currency: single ? single.currency : null,
       created_at: deps.now.toISOString(),
       priced_lines: totals.length,
       unpriced_lines: unpriced,
@@ -249,8 +287,31 @@ export function buildBomExport(req: BomExportRequest, deps: BomExportDeps): BomD
     },
     items: lines,
     print_suggestions: suggestions,
+    reference_prices: [...refs.values()],
     suggested_lines: suggested,
   };
+}
+
+/** At most this many reference prices per part are listed (the rest counted in `total`). */
+export const REFERENCE_PRICES_MAX = 5;
+
+/**
+ * The prices open-source BOM lines state for a part (the where-used hits of its model number),
+ * for reference: each with the robot, the file, the line and the currency as the line states it
+ * (null when the file names none). Only plain amounts; a line's several currencies are several
+ * prices. At most REFERENCE_PRICES_MAX listed.
+ */
+export function referencePrices(hits: readonly { robot: string; bom_lines: readonly { source_url: string; line: number; item: string; unit_prices: readonly { as_written: string; amount: string | null; currency: string | null }[] }[] }[]): { prices: ReferencePrice[]; total: number } {
+  const all: ReferencePrice[] = [];
+  for (const r of hits) {
+    for (const b of r.bom_lines) {
+      for (const p of b.unit_prices) {
+        if (p.amount === null) continue;
+        all.push({ as_written: p.as_written, amount: p.amount, currency: p.currency, robot: r.robot, file: b.source_url, line: b.line });
+      }
+    }
+  }
+  return { prices: all.slice(0, REFERENCE_PRICES_MAX), total: all.length };
 }
 
 /**
@@ -272,4 +333,22 @@ export function requiredLines(findings: readonly Finding[], prints: readonly Pri
     }
   }
   return out;
+}
+
+/** A catalogue part's reference prices from the open-source layer (where-used by its model number, as get_part's used_in). */
+export function partReferencePrices(layer: WhereUsedLayer, e: Pick<StoredEntity, 'name' | 'name_en' | 'manufacturer' | 'oss'>): { prices: ReferencePrice[]; total: number } {
+  const name = e.name_en && modelCodes(e.name_en).length > 0 ? e.name_en : e.name;
+  const matcher = entityMatcher(name);
+  if (matcher.model_codes.length === 0) return { prices: [], total: 0 };
+  return referencePrices(whereUsed(layer, matcher, { manufacturer: e.oss ? null : e.manufacturer }).robots);
+}
+
+/**
+ * Whether an export is a costed export (charged BOM_EXPORT_COST): some line has a price, its own
+ * (`price`) or its custom part's (`custom.price`). The catalogue holds no unit price (pricing.ts),
+ * and reference prices never price a line, so this is known from the request alone, before the
+ * charge. An export with no priced line costs 0 credits.
+ */
+export function isCostedExport(req: Pick<BomExportRequest, 'items'>): boolean {
+  return req.items.some((i) => (i.custom ? i.custom.price !== undefined : i.price !== undefined && i.price !== null));
 }

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DomainError, invalidInput } from '../shared/errors.js';
+import { CustomPart, oneOfIdOrCustom } from './custom.js';
 
 /** At most this many items in one export or check (product.md: 413 beyond). */
 export const BOM_MAX_ITEMS = 500;
@@ -22,22 +23,28 @@ export type BomFormat = (typeof BOM_FORMATS)[number];
 
 export const BomItem = z
   .object({
-    id: z.string().trim().min(1).max(200).describe('A catalogue id or your own'),
-    name: z.string().max(500).optional().describe('Display name, copied verbatim into the BOM'),
-    category: z.string().max(200).optional().describe('Category, e.g. actuators'),
-    manufacturer: z.string().max(500).optional().describe('Manufacturer; suggests its official store'),
-    specs: z.string().max(2000).optional().describe('Free-text specification, copied verbatim'),
-    supplier: z.string().max(500).optional().describe('Your own supplier for this line, copied verbatim'),
+    id: z.string().trim().min(1).max(200).optional().describe('Catalogue id or your own, or custom'),
+    custom: CustomPart.optional(),
+    name: z.string().max(500).optional().describe('Copied verbatim'),
+    category: z.string().max(200).optional(),
+    manufacturer: z.string().max(500).optional().describe('Suggests its official store'),
+    specs: z.string().max(2000).optional().describe('Copied verbatim'),
+    supplier: z.string().max(500).optional().describe('Copied verbatim'),
     price: z
       .number()
       .min(0)
       .max(BOM_MAX_UNIT_PRICE)
       .nullable()
       .optional()
-      .describe('Unit price in `currency`; omit when unknown (line left out of the total)'),
-    quantity: z.number().int().min(1).max(1_000_000).describe('How many of this part (integer, at least 1)'),
+      .describe('Unit price in `currency`; omit when unknown'),
+    quantity: z.number().int().min(1).max(1_000_000),
   })
-  .describe('One BOM line as the caller sends it');
+  .superRefine((v, ctx) => {
+    oneOfIdOrCustom(v, ctx);
+    if (!v.custom) return;
+    if (v.price !== undefined) ctx.addIssue({ code: 'custom', path: ['price'], message: 'a custom part takes its price inside custom: custom.price {amount, currency}' });
+    if (v.name !== undefined) ctx.addIssue({ code: 'custom', path: ['name'], message: 'a custom part takes its name inside custom (custom.name)' });
+  });
 export type BomItem = z.infer<typeof BomItem>;
 
 export const BomExportRequest = z.object({
@@ -45,18 +52,18 @@ export const BomExportRequest = z.object({
     .array(BomItem)
     .min(1)
     .describe(`The parts, one per line (at most ${BOM_MAX_ITEMS})`),
-  project_name: z.string().max(200).optional().describe('Project name written into the BOM metadata'),
+  project_name: z.string().max(200).optional().describe('Written into the metadata'),
   format: z.enum(BOM_FORMATS).default('csv').describe('csv (default) or json'),
-  include_suppliers: z.boolean().default(true).describe('Add supplier suggestions (official stores, distributors) to each line'),
+  include_suppliers: z.boolean().default(true).describe('Supplier suggestions per line'),
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as CNY, USD, EUR')
     .optional()
-    .describe('ISO 4217 code of the item prices; when omitted the BOM says not given'),
+    .describe('ISO 4217 code of `price` (custom prices carry theirs)'),
   add_required: z
     .boolean()
     .default(false)
-    .describe('Add the bridges and plates check_bom requires as unpriced suggested_lines'),
+    .describe('Add what check_bom requires as unpriced suggested_lines'),
 });
 export type BomExportRequest = z.infer<typeof BomExportRequest>;
 export type BomExportRequestInput = z.input<typeof BomExportRequest>;
@@ -91,6 +98,25 @@ export function parseBomExportRequest(raw: unknown): BomExportRequest {
 
 export const PRICE_SOURCES_DOC = 'item (sent), catalogue:<field>, or none (not in total)';
 
+/** A price an open-source BOM line states, for reference only: never a unit price, never in a total. */
+export const ReferencePrice = z.object({
+  as_written: z.string(),
+  amount: z.string(),
+  currency: z.string().nullable(),
+  robot: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+});
+export type ReferencePrice = z.infer<typeof ReferencePrice>;
+
+/** The open-source BOM prices of one catalogue part (the caller reads them from the layer). */
+export const PartReferences = z.object({
+  id: z.string(),
+  prices: z.array(ReferencePrice).describe('At most 5 of total'),
+  total: z.number().int(),
+});
+export type PartReferences = z.infer<typeof PartReferences>;
+
 export const SupplierSuggestion = z.object({
   name: z.string(),
   url: z.string(),
@@ -110,6 +136,8 @@ export type LineSuppliers = z.infer<typeof LineSuppliers>;
 export const BomLine = z.object({
   line: z.number().int(),
   id: z.string(),
+  source: z.enum(['catalogue', 'user', 'not_found']),
+  currency: z.string().nullable(),
   name: z.string().nullable(),
   category: z.string().nullable(),
   manufacturer: z.string().nullable(),
@@ -128,7 +156,7 @@ export const BomLine = z.object({
     found: z.boolean(),
     id: z.string().nullable(),
     quarantine: z.boolean().nullable(),
-    price_range: z.string().nullable().describe('Not a unit price'),
+    price_range: z.string().nullable().describe('Range, currency not stated; never in totals'),
   }),
   suppliers: LineSuppliers.optional(),
   print_suggestions: z.array(z.string()),
@@ -195,10 +223,18 @@ export type PrintSuggestion = z.infer<typeof PrintSuggestion>;
 export type StructuralPrintSuggestion = z.infer<typeof StructuralPrintSuggestion>;
 export type AdapterPlateSuggestion = z.infer<typeof AdapterPlateSuggestion>;
 
+export const CurrencyTotal = z.object({
+  currency: z.string().nullable(),
+  total: z.number(),
+  total_text: z.string(),
+  lines: z.array(z.number().int()),
+});
+
 export const BomMetadata = z.object({
   project_name: z.string().nullable(),
-  total_cost: z.number().describe('total_cost_text is exact'),
-  total_cost_text: z.string(),
+  total_cost: z.number().nullable().describe('null: no price or several currencies'),
+  total_cost_text: z.string().nullable(),
+  totals_by_currency: z.array(CurrencyTotal).describe('Never summed across currencies'),
   total_items: z.number().int(),
   total_quantity: z.number().int(),
   currency: z.string().nullable(),
@@ -227,6 +263,7 @@ export const BomDocument = z.object({
   metadata: BomMetadata,
   items: z.array(BomLine),
   print_suggestions: z.array(PrintSuggestion),
+  reference_prices: z.array(PartReferences).describe('Open-source BOM prices, not in totals'),
   suggested_lines: z
     .array(SuggestedLine)
     .describe('add_required: unpriced'),
