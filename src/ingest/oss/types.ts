@@ -185,7 +185,7 @@ export const BomItemRecord = z
     supplier_part: z.string().nullable(),
     links: z.array(Link),
     other_columns: z.record(z.string(), z.string()),
-    notes: z.array(z.string()).optional().describe('cells carried down, designators counted, duplicate rows'),
+    notes: z.array(z.string()).optional(),
   })
   .strict();
 export type BomItemRecord = z.infer<typeof BomItemRecord>;
@@ -265,7 +265,7 @@ export const BomTableInfo = z
     columns: z.array(z.object({ header: z.string(), read_as: z.string() }).strict()),
     ignored_columns: z.array(z.string()),
     document_currency: z.string().nullable(),
-    totals: z.array(z.object({ currency: z.string(), amount: z.string(), lines: z.number().int() }).strict()).optional().describe('quantity x unit price, or line total, per currency'),
+    totals: z.array(z.object({ currency: z.string(), amount: z.string(), lines: z.number().int() }).strict()).optional(),
     unpriced_lines: z.number().int().optional(),
   })
   .strict();
