@@ -62,7 +62,7 @@ describe.skipIf(!robotsPresent)('real BOM files', () => {
     expect(items(r)).toHaveLength(1);
     expect(items(r)[0]).toMatchObject({
       row_number: '1',
-      item: 'XT30(2+2)PB-M.G.B',
+      item: 'XT30(2+2)PB-M.G.B CONN-TH_XT30PB-M',
       quantity: 6,
       manufacturer: 'AMASS(艾迈斯)',
       manufacturer_part: 'XT30(2+2)PB-M.G.B',

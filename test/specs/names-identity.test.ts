@@ -10,9 +10,6 @@ import type { Client } from '@modelcontextprotocol/client';
 import { realDeps } from '../support/deps.js';
 import { call, errorBody, memoryClient } from '../support/mcp.js';
 import type { Deps } from '../../src/deps.js';
-import { parseManufacturers } from '../../src/domain/specs/manufacturers.js';
-import { nameMatcher } from '../../src/domain/catalogue/names.js';
-import { whereUsed } from '../../src/domain/oss/where-used.js';
 import { splitPieces } from '../../src/domain/compatibility/buses.js';
 import { screenEntity } from '../../src/domain/knowledge/redlines.js';
 
@@ -87,35 +84,7 @@ describe('names: one resolution layer', () => {
     }
   });
 
-  it('"Damiao" / "达妙": nothing in the snapshot or the robot files names them, so no alias is invented and nothing is reached', async () => {
-    const texts = [fs.readFileSync(path.join(DATA, 'catalogue/entities.json'), 'utf8'), ...fs.readdirSync(path.join(ROBOTS, 'bom')).map((f) => fs.readFileSync(path.join(ROBOTS, 'bom', f), 'latin1'))];
-    for (const q of ['Damiao', '达妙']) {
-      expect(texts.some((t) => t.toLowerCase().includes(q.toLowerCase()))).toBe(false);
-      const wu = await sc<WU>('find_where_used', { q });
-      expect(wu.counts.bom_lines).toBe(0);
-      expect(wu.elsewhere).toEqual([]);
-    }
-  });
-
-  it('with a table that holds the evidence, "Damiao" and "达妙" reach the DM 4340P lines through the DM family', () => {
-    const table = parseManufacturers({
-      meta: { name: 't', description: 't', license: 't', basis: 't' },
-      placeholders: [],
-      companies: [
-        {
-          canonical: 'Damiao',
-          aliases: [{ name: '达妙', evidence: { kind: 'written_form', note: 'test-written' } }],
-          brands: [],
-          families: [{ name: 'DM', evidence: { kind: 'written_form', note: 'test-written' } }],
-        },
-      ],
-    });
-    for (const q of ['Damiao', '达妙']) {
-      const r = whereUsed(deps.ossLayer, nameMatcher(table, q).matcher, { q });
-      const items = r.robots.flatMap((x) => x.bom_lines.map((b) => b.item));
-      expect(items.some((i) => /DM 4340P/.test(i))).toBe(true);
-    }
-  });
+  // Damiao / 达妙 (issue 44): public evidence now names them; test/specs/maker-names.test.ts.
 
   it('a close spelling and a company\'s other name are offered with the call that finds them', async () => {
     const o = await sc<{ meta: { total: number; elsewhere?: Elsewhere } }>('search_parts', { q: 'dynamxel' });

@@ -32,7 +32,8 @@ function otherNames(ctx: PartsContext, q: string, tool: 'search_parts' | 'find_w
   for (const f of r.forms) {
     if (f === r.via) continue;
     const count = tool === 'search_parts' ? catalogueCount(ctx, f.name, false) : layerCount(ctx, f.name).lines;
-    if (count > 0) out.push({ where: 'other_name', count, call: { tool, arguments: { q: f.name } }, note: formNote(r, f) });
+    const via = r.via.evidence ? `; "${q}" is ${formNote(r, r.via).replace(/^"[^"]*" is /, '')}` : '';
+    if (count > 0) out.push({ where: 'other_name', count, call: { tool, arguments: { q: f.name } }, note: formNote(r, f) + via });
   }
   return out;
 }
@@ -64,12 +65,23 @@ export function whereUsedElsewhere(ctx: PartsContext, q: string): Elsewhere[] {
   return out.slice(0, ELSEWHERE_MAX);
 }
 
-/** Close spellings of the terms no catalogue word starts with, each as a whole query with the term replaced. */
+/** A word on more than one record in this many is a generic word (actuator, motor), never offered for a name. */
+const GENERIC_SHARE = 20;
+
+/**
+ * Close spellings of the terms no catalogue word starts with, each as a whole query with the term
+ * replaced. A name is offered names: a word inside the term or holding it ("actuator" for
+ * "myactuator") is another word, not a misspelling, and a word on many records is generic.
+ */
 function spellings(ctx: PartsContext, terms: readonly string[]): Elsewhere[] {
   const out: Elsewhere[] = [];
+  let records: number | null = null;
   for (const t of terms) {
     if (catalogueCount(ctx, t, true) > 0) continue;
     for (const w of closeSpellings(t, ctx.index.words)) {
+      if (t.includes(w) || w.includes(t)) continue;
+      records ??= ctx.index.query([], { allWhenNoTerms: true, limit: 0 }).total;
+      if (catalogueCount(ctx, w, false) * GENERIC_SHARE > records) continue;
       const alt = terms.map((x) => (x === t ? w : x)).join(' ');
       const count = catalogueCount(ctx, alt, false);
       if (count > 0) out.push({ where: 'close_spelling', count, call: { tool: 'search_parts', arguments: { q: alt } }, note: `"${w}" is a catalogue word one or two letters from "${t}"` });

@@ -11,14 +11,16 @@
  */
 import { levenshteinWithin } from '../shared/distance.js';
 import { foldName, type ManufacturerEvidence, type ManufacturerTable } from '../specs/manufacturers.js';
-import { textMatcher, tokensOf, type Matcher } from '../oss/where-used.js';
+import { textMatcher, tokensOf, wholeMatcher, type Matcher } from '../oss/where-used.js';
 
-export type NameRelation = 'canonical' | 'alias' | 'brand' | 'family';
+export type NameRelation = 'canonical' | 'alias' | 'brand' | 'family' | 'model';
 
 export interface NameForm {
   name: string;
   relation: NameRelation;
   evidence: ManufacturerEvidence | null;
+  /** A model form: the maker's own code of the model it writes ("J4340P-2EC"); it matches as whole tokens only. */
+  model?: string;
 }
 
 export interface NameReading {
@@ -43,9 +45,18 @@ function byFold(table: ManufacturerTable): Map<string, NameReading> {
       ...c.brands.map((b) => ({ name: b.name, relation: 'brand' as const, evidence: b.evidence })),
       ...c.families.map((f) => ({ name: f.name, relation: 'family' as const, evidence: f.evidence })),
     ];
+    const models = (c.models ?? []).map((x) => ({ code: x.code, forms: [...new Set([x.code, ...x.forms])].map((name): NameForm => ({ name, relation: 'model', evidence: x.evidence, model: x.code })) }));
+    // The company's name reaches every model's lines; a model's form reaches that model's lines only.
+    const all = [...forms, ...models.flatMap((x) => x.forms)];
     for (const f of forms) {
       const k = foldName(f.name);
-      if (k !== '' && !m.has(k)) m.set(k, { company: c.canonical, via: f, forms });
+      if (k !== '' && !m.has(k)) m.set(k, { company: c.canonical, via: f, forms: all });
+    }
+    for (const x of models) {
+      for (const f of x.forms) {
+        const k = foldName(f.name);
+        if (k !== '' && !m.has(k)) m.set(k, { company: c.canonical, via: f, forms: x.forms });
+      }
     }
   }
   readers.set(table, m);
@@ -134,9 +145,39 @@ function bitCount(x: number): number {
 
 /** A short note on how a form names the company, with its evidence. */
 export function formNote(r: NameReading, f: NameForm): string {
-  const what = f.relation === 'canonical' ? `the name of ${r.company}` : f.relation === 'family' ? `a product family of ${r.company}` : `${f.relation === 'alias' ? 'another name' : 'a brand'} of ${r.company}`;
-  const ev = f.evidence ? `: ${f.evidence.note}${f.evidence.id ? ` (${f.evidence.id})` : ''}` : '';
+  const what =
+    f.relation === 'canonical'
+      ? `the name of ${r.company}`
+      : f.relation === 'family'
+        ? `a product family of ${r.company}`
+        : f.relation === 'model'
+          ? `how ${r.company}'s model ${f.model} is written`
+          : `${f.relation === 'alias' ? 'another name' : 'a brand'} of ${r.company}`;
+  const ev = f.evidence ? `: ${evidenceText(f.evidence)}` : '';
   return `"${f.name}" is ${what}${ev} (data/manufacturers.json)`;
+}
+
+/** An evidence's note with the record it cites or the public pages it names. */
+export function evidenceText(e: ManufacturerEvidence): string {
+  const where = [...(e.id ? [e.id] : []), ...(e.source_urls ?? [])];
+  return `${e.note}${where.length ? ` (${where.join(', ')})` : ''}`;
+}
+
+/**
+ * What a where-used answer says of the other forms a name query matched: one clause per form, and
+ * one per model (its forms together), each with its evidence.
+ */
+export function formsNote(r: NameReading, forms: readonly NameForm[]): string {
+  const parts: string[] = [];
+  const models = new Map<string, NameForm[]>();
+  for (const f of forms) {
+    if (f.relation !== 'model') parts.push(formNote(r, f));
+    else models.set(f.model!, [...(models.get(f.model!) ?? []), f]);
+  }
+  for (const [code, fs] of models) {
+    parts.push(`${r.company} model ${code}, written ${fs.map((f) => `"${f.name}"`).join(', ')} (whole words only): ${evidenceText(fs[0]!.evidence!)} (data/manufacturers.json)`);
+  }
+  return parts.join('; ');
 }
 
 /**
@@ -145,11 +186,12 @@ export function formNote(r: NameReading, f: NameForm): string {
  * The query's own terms and model codes are the ones reported.
  */
 export function nameMatcher(table: ManufacturerTable, q: string): { matcher: Matcher; named: NameReading | null; forms: NameForm[] } {
-  const first = textMatcher(q);
   const named = readName(table, q);
+  // A known model's form is matched as whole tokens, the query too ("DM 4340" is not "DM 4340P").
+  const first = named?.via.relation === 'model' ? wholeMatcher(q) : textMatcher(q);
   const forms = named ? named.forms.filter((f) => f !== named.via && tokensOf(f.name).length > 0) : [];
   if (forms.length === 0) return { matcher: first, named, forms };
-  const all = [first, ...forms.map((f) => textMatcher(f.name))];
+  const all = [first, ...forms.map((f) => (f.relation === 'model' ? wholeMatcher(f.name) : textMatcher(f.name)))];
   const matcher: Matcher = {
     terms: first.terms,
     model_codes: first.model_codes,

@@ -92,12 +92,17 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   const specFields = specQuery ? [...new Set([...specQuery.clauses.map((c) => c.field), ...(specQuery.sort ? [specQuery.sort.field] : [])])] : [];
 
   const offset = p.offset ?? 0;
+  // A maker's name written in several words ("T-Motor", "Harmonic Drive") is one name, not its words
+  // ("t" and "motor" each match other makers' records): its company's records only (aliases and brands included).
+  const company = terms.length > 1 ? wholeCompanyName(ctx, q) : null;
+  const ofCompany = company === null ? null : (id: string) => ctx.specs.get(id)?.manufacturer?.canonical === company;
+  const filter = spec && ofCompany ? (id: string) => ofCompany(id) && spec.filter(id) : (ofCompany ?? spec?.filter);
   // Category, quarantine and paging are applied inside the index, before its top-k selection.
   const { page, total, quarantinedExcluded: excluded } = ctx.index.query(
     terms,
     spec
-      ? { category, includeQuarantine: includeQ, offset, limit, filter: spec.filter, orderBy: spec.orderBy, allWhenNoTerms: true }
-      : { category, includeQuarantine: includeQ, offset, limit },
+      ? { category, includeQuarantine: includeQ, offset, limit, filter, orderBy: spec.orderBy, allWhenNoTerms: true }
+      : { category, includeQuarantine: includeQ, offset, limit, ...(filter ? { filter } : {}) },
   );
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
@@ -116,7 +121,8 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   }
   const meta: SearchResult['meta'] = {
     q: p.q ?? null,
-    terms,
+    // A maker's name read whole is one term.
+    terms: company === null ? terms : [q.trim().toLowerCase()],
     filters: spec?.filters ?? [],
     sort: spec?.sort ?? null,
     category,
@@ -150,6 +156,13 @@ function hasValue(v: unknown): boolean {
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === 'object') return Object.keys(v as object).length > 0;
   return true;
+}
+
+/** The company a multi-word query names as a whole (canonical, alias or brand; not a model or family), when some record is of it. */
+function wholeCompanyName(ctx: PartsContext, q: string): string | null {
+  const r = readName(ctx.specs.manufacturers, q);
+  if (r === null || r.via.relation === 'model' || r.via.relation === 'family') return null;
+  return r.company;
 }
 
 /** Paid field names that carry a value for this record (what a key would unlock). */

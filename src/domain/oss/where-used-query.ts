@@ -2,7 +2,7 @@
 import { invalidInput } from '../shared/errors.js';
 import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
-import { formNote, nameMatcher, type Elsewhere } from '../catalogue/names.js';
+import { evidenceText, formsNote, nameMatcher, type Elsewhere } from '../catalogue/names.js';
 import { layerCount, whereUsedElsewhere } from '../catalogue/elsewhere.js';
 
 /** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id). */
@@ -19,7 +19,7 @@ export async function findWhereUsed(
     const { matcher, named, forms } = nameMatcher(parts.specs.manufacturers, q);
     if (matcher.terms.length === 0) throw invalidInput('q', 'has no letters or digits to match');
     const r = whereUsed(layer, matcher, { q });
-    if (named && forms.length) r.notes.unshift(`"${q}" names ${named.company}: lines naming ${forms.map((f) => `"${f.name}"`).join(', ')} match too. ${forms.map((f) => formNote(named, f)).join('; ')}`);
+    if (named && forms.length) r.notes.unshift(`"${q}" names ${named.company}${named.via.evidence ? ` (${evidenceText(named.via.evidence)})` : ''}: lines naming ${forms.filter((f) => f.relation !== 'model').map((f) => `"${f.name}"`).join(', ') || 'its models'}${forms.some((f) => f.relation === 'model') && forms.some((f) => f.relation !== 'model') ? ' or its models' : ''} match too. ${formsNote(named, forms)}`);
     const out: WhereUsedResult & { entity: null; elsewhere?: Elsewhere[] } = { ...r, entity: null };
     if (r.counts.bom_lines + r.counts.urdf_mentions === 0) out.elsewhere = whereUsedElsewhere(parts, q);
     return out;

@@ -121,8 +121,11 @@ const fold = (s: string) => s.normalize('NFKC').toUpperCase();
 export const tokensOf = (s: string): string[] => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 const isDigit = (c: string) => c >= '0' && c <= '9';
 
-/** Whether `needle` (compacted, upper case) starts a run of adjacent tokens and ends on a token or letter/digit boundary. */
-export function runMatch(tokens: readonly string[], needle: string): boolean {
+/**
+ * Whether `needle` (compacted, upper case) starts a run of adjacent tokens and ends on a token or
+ * letter/digit boundary; `whole`: on a token's end only ("DM4340" is not in "DM 4340P").
+ */
+export function runMatch(tokens: readonly string[], needle: string, whole = false): boolean {
   if (needle === '') return false;
   for (let i = 0; i < tokens.length; i++) {
     let s = '';
@@ -133,7 +136,7 @@ export function runMatch(tokens: readonly string[], needle: string): boolean {
       if (s.length >= needle.length) {
         const end = needle.length - before; // position inside tokens[j] where the needle ends
         const t = tokens[j];
-        if (end === t.length || isDigit(t[end - 1]) !== isDigit(t[end])) return true;
+        if (end === t.length || (!whole && isDigit(t[end - 1]) !== isDigit(t[end]))) return true;
         break;
       }
     }
@@ -267,6 +270,22 @@ export function textMatcher(q: string): Matcher {
         if (!found) return null;
       }
       return [...fields];
+    },
+  };
+}
+
+/** A model's written form: its compacted tokens match a run of whole tokens of a line ("DM 4340P" matches "DM 4340P (48V)" and "DM4340P", never "DM 4340PX"). */
+export function wholeMatcher(form: string): Matcher {
+  const terms = tokensOf(form);
+  const compact = terms.join('');
+  return {
+    terms,
+    model_codes: modelCodes(form),
+    needles: narrowing(compact === '' ? [] : [[compact]]),
+    match(hay) {
+      let fields: string[] | null = null;
+      for (const h of hay) if (h.joined.includes(compact) && runMatch(h.tokens, compact, true)) (fields ??= []).push(h.field);
+      return fields === null ? null : [...new Set(fields)];
     },
   };
 }
@@ -486,6 +505,17 @@ export function whereUsed(layer: WhereUsedLayer, matcher: Matcher, opts: { q?: s
     }
   }
   const list = [...robots.values()].sort((a, b) => (a.robot < b.robot ? -1 : a.robot > b.robot ? 1 : 0));
+  // A line that names the model before an accessory word ("XL430 Idler Wheel") is a part for the
+  // model, not the model: listed after the model's own lines, and said so.
+  const accessories: string[] = [];
+  for (const r of list) {
+    const of = (b: WhereUsedBomHit) => accessoryOf(b.item_as_written ?? b.item, matcher.model_codes);
+    const kept = r.bom_lines.filter((b) => of(b) === null);
+    const acc = r.bom_lines.filter((b) => of(b) !== null);
+    r.bom_lines = [...kept, ...acc];
+    for (const b of acc) accessories.push(`${b.source_id} line ${b.line} ("${b.item}") is an accessory for the model ("${of(b)}"), not the model`);
+  }
+  if (accessories.length > 0) notes.push(`Accessories: ${accessories.join('; ')}; listed last.`);
   const bomLines = list.reduce((n, r) => n + r.bom_lines.length, 0);
   const urdfMentions = list.reduce((n, r) => n + r.urdf_mentions.length, 0);
   if (bomLines > 0) {
@@ -505,6 +535,32 @@ export function whereUsed(layer: WhereUsedLayer, matcher: Matcher, opts: { q?: s
   };
 }
 
+/** Words that, after a model code, make the line a part for the model ("XL430 Idler Wheel"), not the model. */
+const ACCESSORY_WORDS = new Set(['IDLER', 'WHEEL', 'HORN', 'BRACKET', 'MOUNT', 'HOLDER', 'CASE', 'CABLE', 'ADAPTER', 'COVER', 'SPACER', 'HUB', 'PULLEY', 'COUPLER', 'COUPLING', 'CLAMP', 'SHIM']);
+
+/** The accessory an item names after one of the model codes ("idler wheel"), or null when it names the model itself. */
+export function accessoryOf(item: string, codes: readonly string[]): string | null {
+  if (codes.length === 0) return null;
+  const tokens = tokensOf(item);
+  for (let i = 0; i < tokens.length; i++) {
+    let s = '';
+    for (let j = i; j < tokens.length && s.length < 64; j++) {
+      s += tokens[j];
+      if (!codes.some((c) => c.startsWith(s))) break;
+      if (!codes.includes(s)) continue;
+      const after = tokens.slice(j + 1);
+      // The words up to the last accessory word of the next four ("idler wheel").
+      const near = after.slice(0, 4);
+      let last = -1;
+      near.forEach((t, k) => {
+        if (ACCESSORY_WORDS.has(t)) last = k;
+      });
+      return last >= 0 ? near.slice(0, last + 1).join(' ').toLowerCase() : null;
+    }
+  }
+  return null;
+}
+
 /** Compact "robots that use catalogue entity X" (get_part used_in; analytics): null when no line or mention links. */
 export interface UsedInSummary {
   robots: { robot: string; sources: string[]; bom_lines: number; quantities: { source_id: string; line: number; quantity: number | null; quantity_as_written: string | null }[]; urdf_mentions: number }[];
@@ -517,6 +573,9 @@ export function robotsUsingEntity(layer: WhereUsedLayer, entity: { name: string;
   // A name with no model code would match on generic words: no link then.
   if (matcher.model_codes.length === 0) return null;
   const r = whereUsed(layer, matcher, { manufacturer: entity.manufacturer });
+  // The model's own lines: an accessory for it ("XL430 Idler Wheel") is not a use of it.
+  for (const x of r.robots) x.bom_lines = x.bom_lines.filter((b) => accessoryOf(b.item_as_written ?? b.item, matcher.model_codes) === null);
+  r.robots = r.robots.filter((x) => x.bom_lines.length + x.urdf_mentions.length > 0);
   if (r.robots.length === 0) return null;
   return {
     robots: r.robots.map((x) => ({

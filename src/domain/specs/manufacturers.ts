@@ -8,9 +8,11 @@ import { z } from 'zod';
 
 const Evidence = z
   .object({
-    kind: z.enum(['record', 'vendor_listing', 'written_form', 'shared_model', 'oss_line']),
+    kind: z.enum(['record', 'vendor_listing', 'written_form', 'shared_model', 'oss_line', 'public_source']),
     id: z.string().optional(),
     source_url: z.string().optional(),
+    /** public_source: the public pages that name the maker and its models (cited, never copied). */
+    source_urls: z.array(z.string().url()).optional(),
     line: z.number().int().optional(),
     ids: z.array(z.string()).optional(),
     host: z.string().optional(),
@@ -33,6 +35,12 @@ export const ManufacturersFile = z
           brands: z.array(z.object({ name: z.string().min(1), evidence: Evidence }).strict()),
           /** Product lines and model-code prefixes the company sells under (DYNAMIXEL, STS). */
           families: z.array(z.object({ name: z.string().min(1), evidence: Evidence }).strict()),
+          /**
+           * Model codes a public source attributes to the company ("J4340P-2EC"), with the forms
+           * they are written in ("DM-J4340P-2EC", "DM 4340P"): a form matches only as whole tokens
+           * ("DM 4340" is not "DM 4340P").
+           */
+          models: z.array(z.object({ code: z.string().min(1), forms: z.array(z.string().min(1)), evidence: Evidence }).strict()).optional(),
         })
         .strict(),
     ),

@@ -27,8 +27,9 @@ export function extractBomDelimited(text: string): ExtractionResult {
       } else {
         counts.bom_tables = 1;
         const docCurrency = documentCurrency(text);
-        infos.push({ table: 1, line: header.line, section: null, columns: columnRoles(cols), ignored_columns: ignoredColumns(cols), document_currency: docCurrency });
-        counts.rows = readBomRows(cols, data, { extractor: 'bom_csv', cell: plainCell, table: 1, section: null, records, skipped, documentCurrency: docCurrency });
+        const info: BomTableInfo = { table: 1, line: header.line, section: null, columns: columnRoles(cols), ignored_columns: ignoredColumns(cols), document_currency: docCurrency };
+        infos.push(info);
+        counts.rows = readBomRows(cols, data, { extractor: 'bom_csv', cell: plainCell, table: 1, section: null, records, skipped, documentCurrency: docCurrency, info });
       }
     }
   }

@@ -19,8 +19,9 @@ export function extractBomMarkdown(text: string): ExtractionResult {
       continue;
     }
     bomTables += 1;
-    infos.push({ table: bomTables, line: t.line, section: t.section, columns: columnRoles(cols), ignored_columns: ignoredColumns(cols), document_currency: docCurrency });
-    rows += readBomRows(cols, t.rows, { extractor: 'bom_md', cell: cleanCell, table: bomTables, section: t.section, records, skipped, documentCurrency: docCurrency });
+    const info: BomTableInfo = { table: bomTables, line: t.line, section: t.section, columns: columnRoles(cols), ignored_columns: ignoredColumns(cols), document_currency: docCurrency };
+    infos.push(info);
+    rows += readBomRows(cols, t.rows, { extractor: 'bom_md', cell: cleanCell, table: bomTables, section: t.section, records, skipped, documentCurrency: docCurrency, info });
   }
   if (tables.length === 0) skipped.add('not_recognised', 'input', null, 'no Markdown pipe table (header row followed by a |---| delimiter row) found');
   return { kind: 'bom_md', robot_name: null, records, counts: { records: records.length, skipped: skipped.total, tables: tables.length, bom_tables: bomTables, rows }, bom_tables: infos, skipped: skipped.listed };

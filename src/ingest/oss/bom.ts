@@ -7,7 +7,7 @@
  */
 import { excerpt, MAX_RECORDS, type SkipLog } from './limits.js';
 import { cleanCell, type Cell, type RawTable } from './table.js';
-import type { BomItemRecord, Link, Price } from './types.js';
+import type { BomItemRecord, BomTableInfo, Link, Price } from './types.js';
 
 type Role =
   | 'number'
@@ -21,10 +21,15 @@ type Role =
   | 'manufacturer_part'
   | 'supplier'
   | 'supplier_part'
+  | 'designator'
   | 'other';
 
-/** Item-name columns, best first: the first present is the item column. */
-const ITEM_HEADERS = ['item', 'item name', 'part name', 'part', 'parts', 'name', 'component', 'components', 'model', 'model name', 'product', 'product name', 'description', 'comment', '名称', '物料名称', '零件名称', '品名', '物料', '型号'];
+/**
+ * Item-name columns, best first: the first present is the item column. "Comment" and "Value" name
+ * the part in KiCad/JLCPCB component tables; Size and Dimensions only when nothing better exists
+ * (bearings, springs, wire listed by size).
+ */
+const ITEM_HEADERS = ['item', 'item name', 'part name', 'part', 'parts', 'name', 'component', 'components', 'model', 'model name', 'product', 'product name', 'description', 'comment', 'value', '名称', '物料名称', '零件名称', '品名', '物料', '型号', 'size', 'dimensions', 'dimension', '尺寸', '规格'];
 
 const ROLE_PATTERNS: [Role, RegExp][] = [
   ['number', /^(no\.?|#|nr\.?|num\.?|index|idx|item no\.?|item #|序号)$/],
@@ -33,6 +38,7 @@ const ROLE_PATTERNS: [Role, RegExp][] = [
   ['supplier_part', /^(supplier part( (no\.?|number|#))?|lcsc part( (no\.?|number|#))?)$/],
   ['manufacturer', /^(manufacturer|mfr\.?|mfg\.?|maker|brand|vendor|厂商|品牌|制造商|厂家)$/],
   ['supplier', /^(supplier|distributor|供应商)$/],
+  ['designator', /^(designators?|references?|refs?|ref\.? ?des\.?|reference designators?|位号)$/],
   ['quantity', /^(qty\.?|quantity|amount|count|pcs|数量|用量)$/],
   ['unit_price', /^(unit (price|cost)|(price|cost)( (per unit|each|per piece|per pc|\/ ?unit|\/ ?pc))?|(price|cost) \/ (unit|pc)|each|upe|u\.?p\.?|单价|价格)$/],
   ['line_total', /^(total( (price|cost))?|subtotal|line total|extended (price|cost)|ext\.? (price|cost)|金额|小计|总价|合计)$/],
@@ -115,7 +121,7 @@ export function documentCurrency(text: string): string | null {
 }
 
 export function isBomTable(cols: Column[]): boolean {
-  return cols.some((c) => c.role === 'item') && cols.some((c) => c.role === 'quantity' || c.role === 'unit_price' || c.role === 'line_total');
+  return cols.some((c) => c.role === 'item') && cols.some((c) => c.role === 'quantity' || c.role === 'unit_price' || c.role === 'line_total' || c.role === 'designator');
 }
 
 const DOLLAR = ['USD', 'AUD', 'CAD', 'HKD', 'NZD', 'SGD', 'TWD', 'MXN'];
@@ -210,6 +216,27 @@ export interface BomTableContext {
   skipped: SkipLog;
   /** The currency the document states for its prices, when exactly one. */
   documentCurrency?: string | null;
+  /** The table's info: its totals per currency and unpriced lines are written to it. */
+  info?: BomTableInfo;
+}
+
+/** "Same as above" written in a cell. */
+const DITTO = /^(〃|"|''|ditto|same as above|same|同上|同前)$/i;
+
+/** The designators a cell lists ("C1, C2, C5-C7" -> 5), null when a token is not one. */
+export function countDesignators(text: string): number | null {
+  let n = 0;
+  for (const t of text.split(/[\s,;]+/).filter(Boolean)) {
+    const range = /^([A-Za-z]+)(\d+)\s*[-–]\s*(?:\1)?(\d+)$/.exec(t);
+    if (range) {
+      const a = Number(range[2]);
+      const b = Number(range[3]);
+      if (b < a || b - a > 10_000) return null;
+      n += b - a + 1;
+    } else if (/^[A-Za-z]+\d+[A-Za-z]?$/.test(t)) n += 1;
+    else return null;
+  }
+  return n > 0 ? n : null;
 }
 
 /** Reads the data rows of one BOM table into records; returns the number of data rows seen. */
@@ -229,8 +256,32 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
   let seen = 0;
   const first = ctx.records.length;
   const summaries: { line: number; cells: Cell[] }[] = [];
+  const desCol = one('designator');
+  const footCol = cols.find((c) => c.role === 'other' && /^(footprint|package)$/.test(headerKey(c.header).key)) ?? null;
+  // KiCad/JLCPCB component tables: the part is its value (or comment) and footprint.
+  const kicad = desCol !== null && footCol !== null && /^(value|comment)$/.test(headerKey(itemCol.header).key);
+  /** The previous item row's cells and line: a blank item cell or a ditto mark is read as the same as above. */
+  let above: { line: number; cells: Cell[] } | null = null;
+  /** Rows already read, by their cells: a row written twice is flagged. */
+  const byCells = new Map<string, number>();
   for (const row of rows) {
     const cells: Cell[] = cols.map((c) => ctx.cell(row.cells[c.index] ?? ''));
+    const notes: string[] = [];
+    if (above !== null) {
+      for (const c of cols) {
+        if (!DITTO.test(cells[c.index].text) || above.cells[c.index].text === '') continue;
+        notes.push(`${c.header} "${cells[c.index].text}" (same as above) carried down from line ${above.line}`);
+        cells[c.index] = above.cells[c.index];
+      }
+      // A row with content but a blank item cell, under an item row: the item is the one above (bearings listed by size).
+      const blankItem = cells[itemCol.index].text === '';
+      const content = cols.some((c) => c !== itemCol && (cells[c.index].text !== '' || cells[c.index].links.length > 0));
+      const summaryRow = cells.some((c) => SUMMARY.test(c.text));
+      if (blankItem && content && !summaryRow && above.cells[itemCol.index].text !== '') {
+        notes.push(`${itemCol.header} is blank: "${above.cells[itemCol.index].text}" carried down from line ${above.line} (read as same as above)`);
+        cells[itemCol.index] = above.cells[itemCol.index];
+      }
+    }
     // Cells beyond the header (a ragged row) are ignored; their text is not a named value.
     const value = (c: Column | null): string | null => {
       if (!c) return null;
@@ -240,6 +291,7 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
     if (cells.every((c) => c.text === '' && c.links.length === 0)) continue;
     seen += 1;
     let item = value(itemCol);
+    if (kicad && item !== null && value(footCol) !== null) item = `${item} ${value(footCol)}`;
     const qtyPlain = /^\d+$/.test(value(qtyCol) ?? '');
     if (item === null || (SUMMARY.test(item) && !qtyPlain)) {
       const summary = item !== null || cells.some((c) => SUMMARY.test(c.text));
@@ -255,11 +307,19 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
     }
     let confidence: BomItemRecord['confidence'] = 'high';
     let qtyText = value(qtyCol);
+    const desText = value(desCol);
+    const designators = desText === null ? null : countDesignators(desText);
     let quantity: number | null = null;
     let quantity_source: BomItemRecord['quantity_source'] = qtyText !== null ? 'column' : null;
     let itemAsWritten: string | null = null;
     const prefix = qtyText === null ? QTY_PREFIX.exec(item) : null;
-    if (prefix) {
+    if (qtyText === null && designators !== null) {
+      // A component table without a quantity column: one part per designator.
+      qtyText = desText;
+      quantity = designators;
+      quantity_source = 'column';
+      notes.push(`quantity ${designators}: the designators in ${desCol!.header} counted`);
+    } else if (prefix) {
       // "2x Dynamixel XL430-W250": the count is folded into the name when the table has no quantity.
       quantity = Number(prefix[1]);
       qtyText = item.slice(0, item.length - prefix[2].length).trim();
@@ -271,6 +331,16 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
       if (/^\d{1,15}$/.test(plain)) quantity = Number(plain);
       else ctx.skipped.add('quantity_not_integer', 'value', row.line, `quantity ${excerpt(qtyText, 30)} of ${excerpt(item, 40)} is not a plain integer; kept as written only`);
     }
+    if (designators !== null && quantity !== null && quantity_source === 'column' && qtyText !== desText && designators !== quantity) {
+      confidence = 'medium';
+      notes.push(`${qtyCol!.header} says ${quantity} but ${desCol!.header} lists ${designators} designators`);
+    }
+    if (kicad && value(footCol) !== null) notes.push(`item: the ${itemCol.header} and ${footCol!.header} cells`);
+    const key = JSON.stringify(cells.map((c) => [c.text, c.links.map((l) => l.url)]));
+    const twin = byCells.get(key);
+    if (twin !== undefined) notes.push(`every cell equals line ${twin}: the same row written twice? (kept, and counted in the table's totals)`);
+    else byCells.set(key, row.line);
+    above = { line: row.line, cells };
     if (quantity === null) confidence = 'medium';
     const prices = (r: 'unit_price' | 'line_total'): Price[] => {
       const out: Price[] = [];
@@ -298,7 +368,8 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
     const other_columns: Record<string, string> = {};
     for (const c of cols) {
       for (const l of cells[c.index].links) links.push({ column: c.header, label: l.label, url: l.url });
-      if (c.role === 'other') {
+      // Designators are kept as written too (their count is the quantity or checked against it).
+      if (c.role === 'other' || c.role === 'designator') {
         const t = value(c);
         if (t !== null) other_columns[otherKey.get(c.index)!] = t;
       }
@@ -325,10 +396,42 @@ export function readBomRows(cols: Column[], rows: RawTable['rows'], ctx: BomTabl
       supplier_part: value(one('supplier_part')),
       links,
       other_columns,
+      ...(notes.length > 0 ? { notes } : {}),
     });
   }
   checkStatedTotals(cols, ctx.records.slice(first), summaries, ctx);
+  if (ctx.info) Object.assign(ctx.info, tableTotals(ctx.records.slice(first)));
   return seen;
+}
+
+/**
+ * A table added up per currency, in exact decimals: each line's total where written, else its
+ * quantity × unit price; a line with neither (no amount, no currency or no quantity) is counted as
+ * unpriced. A line with prices in two currencies adds to both.
+ */
+export function tableTotals(records: readonly BomItemRecord[]): { totals: { currency: string; amount: string; lines: number }[]; unpriced_lines: number } {
+  const sums = new Map<string, { xs: { n: bigint; scale: number }[]; lines: number }>();
+  let unpriced = 0;
+  for (const r of records) {
+    const byCurrency = new Map<string, { n: bigint; scale: number }>();
+    for (const p of r.line_totals) if (p.amount !== null && p.currency !== null && !byCurrency.has(p.currency)) byCurrency.set(p.currency, dec(p.amount));
+    if (r.quantity !== null) {
+      for (const p of r.unit_prices) {
+        if (p.amount === null || p.currency === null || byCurrency.has(p.currency)) continue;
+        const d = dec(p.amount);
+        byCurrency.set(p.currency, { n: d.n * BigInt(r.quantity), scale: d.scale });
+      }
+    }
+    if (byCurrency.size === 0) unpriced += 1;
+    for (const [c, d] of byCurrency) {
+      const s = sums.get(c) ?? { xs: [], lines: 0 };
+      s.xs.push(d);
+      s.lines += 1;
+      sums.set(c, s);
+    }
+  }
+  const totals = [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, s]) => ({ currency, amount: decText(decSum(s.xs)), lines: s.lines }));
+  return { totals, unpriced_lines: unpriced };
 }
 
 /** Why a price cell is not a plain amount, in words. */

@@ -185,6 +185,7 @@ export const BomItemRecord = z
     supplier_part: z.string().nullable(),
     links: z.array(Link),
     other_columns: z.record(z.string(), z.string()),
+    notes: z.array(z.string()).optional(),
   })
   .strict();
 export type BomItemRecord = z.infer<typeof BomItemRecord>;
@@ -264,6 +265,8 @@ export const BomTableInfo = z
     columns: z.array(z.object({ header: z.string(), read_as: z.string() }).strict()),
     ignored_columns: z.array(z.string()),
     document_currency: z.string().nullable(),
+    totals: z.array(z.object({ currency: z.string(), amount: z.string(), lines: z.number().int() }).strict()).optional(),
+    unpriced_lines: z.number().int().optional(),
   })
   .strict();
 export type BomTableInfo = z.infer<typeof BomTableInfo>;
