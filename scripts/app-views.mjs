@@ -35,7 +35,7 @@ for (const f of fs.readdirSync(src).filter((x) => x.endsWith('.entry.js')).sort(
   const r = await esbuild.build({
     entryPoints: [path.join(src, f)],
     bundle: true,
-    minify: true,
+    minify: process.env.APP_VIEWS_DEBUG !== '1',
     format: 'iife',
     target: 'es2020',
     legalComments: 'eof',

@@ -60,7 +60,7 @@ export function drawUrdf(canvas, text, background) {
   const loader = new URDFLoader();
   loader.parseCollision = true;
   // Meshes are not shipped: a mesh element draws nothing.
-  loader.loadMeshCb = (_path, _manager, done) => done(null);
+  loader.loadMeshCb = (_path, _manager, _material, done) => done(null);
   const robot = loader.parse(text);
   if (!robot || !robot.isURDFRobot) throw new Error('the text has no <robot> element');
 
