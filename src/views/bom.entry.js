@@ -75,7 +75,7 @@ function render(result) {
       el('tbody', {}, c.rails.map((r) => el('tr', {}, el('td', {}, volts(r)), el('td', {}, r.parts.join(', '))))))));
   }
   if (c.hosts.length) {
-    app.append(el('h2', {}, 'Links to hosts'), el('ul', { id: 'hosts' }, c.hosts.map((h) => el('li', {}, el('strong', {}, h.host), ': ', h.devices.map((d) => `${d.id} over ${d.buses.join('/') || '—'}${d.via ? ` via ${d.via}` : ''}`).join('; ')))));
+    app.append(el('h2', {}, 'Links to hosts'), el('ul', { id: 'hosts' }, c.hosts.map((h) => el('li', {}, el('strong', {}, h.host), ': ', h.devices.map((d) => `${d.id}${d.buses.length ? ` over ${d.buses.join('/')}` : ''}${d.via ? ` via ${d.via}` : ''}`).join('; ')))));
   }
   app.append(el('p', { class: 'muted' }, out.basis));
 }

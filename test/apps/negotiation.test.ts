@@ -9,8 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { realDeps } from '../support/deps.js';
-import { appsClient } from './support.js';
+import { startRealServer } from '../support/http.js';
+import { eraOptions } from '../support/mcp.js';
+import { appsClient, UI_EXTENSION } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SNAPSHOT = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/__snapshots__/tools-list.json'), 'utf8'));
@@ -111,5 +114,33 @@ describe.each(['legacy', 'modern'] as const)('MCP Apps negotiation, %s era', (er
     const b = await apps.client.callTool(args);
     expect(a.isError).toBeFalsy();
     expect(b).toEqual(a);
+  });
+});
+
+describe.each(['legacy', 'modern'] as const)('MCP Apps negotiation over Streamable HTTP, %s era', (era) => {
+  let srv: Awaited<ReturnType<typeof startRealServer>>;
+  beforeAll(async () => {
+    srv = await startRealServer();
+  });
+  afterAll(async () => {
+    await srv.stop();
+  });
+
+  it('only the client that declares the extension sees the views', async () => {
+    const seen: Record<string, string[]> = {};
+    for (const extension of [false, true]) {
+      const client = new Client({ name: 'apps-http', version: '1.0.0' }, { capabilities: extension ? { extensions: UI_EXTENSION } : {}, ...eraOptions(era) } as never);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`)));
+      try {
+        const { tools } = await client.listTools();
+        seen[String(extension)] = tools.filter((t) => t._meta).map((t) => `${t.name} ${(t._meta!.ui as { resourceUri: string }).resourceUri}`);
+        const views = (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'));
+        expect(views.length).toBe(extension ? 4 : 0);
+      } finally {
+        await client.close();
+      }
+    }
+    expect(seen.false).toEqual([]);
+    expect(seen.true!.sort()).toEqual(Object.entries(VIEWED).map(([t, v]) => `${t} ${uriOf(v)}`).sort());
   });
 });
