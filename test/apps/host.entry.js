@@ -16,7 +16,14 @@ window.openView = async ({ html, input, result, theme, width, serverTools }) => 
   });
   window.sizes = [];
   bridge.onsizechange = (s) => window.sizes.push(s);
-  if (serverTools) bridge.oncalltool = (params) => window.hostCallTool(params);
+  window.opened = [];
+  if (serverTools) {
+    bridge.oncalltool = (params) => window.hostCallTool(params);
+    bridge.onopenlink = async ({ url }) => {
+      window.opened.push(url);
+      return {};
+    };
+  }
   const initialized = new Promise((resolve) => (bridge.oninitialized = resolve));
   document.body.append(iframe);
   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));

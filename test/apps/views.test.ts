@@ -182,6 +182,21 @@ describe.skipIf(!available)('MCP Apps views in Chromium under the SDK AppBridge'
     await o.page.close();
   });
 
+  it('design_adapter_plate in a host that offers links: a file button asks the host to open the file (ui/open-link through the AppBridge); without that offer there is no button', async () => {
+    const args = { a: 'ISO9409-1-A31.5-4-M5', b: 'ISO9409-1-A50-4-M6' };
+    const o = await open('design_adapter_plate', args, { ready: '#files', serverTools: true });
+    const stl = (o.result.structuredContent as { files: { format: string; url: string | null }[] }).files.find((f) => f.format === 'stl')!;
+    expect(stl.url).toBeTruthy();
+    await o.frame.click('#files li[data-format="stl"] button');
+    await o.page.waitForFunction(() => (window as unknown as { opened: string[] }).opened.length > 0);
+    expect(await o.page.evaluate(() => (window as unknown as { opened: string[] }).opened)).toEqual([stl.url]);
+    expect(o.errors).toEqual([]);
+    await o.page.close();
+    const plain = await open('design_adapter_plate', args, { ready: '#files' });
+    expect(await plain.frame.$$('#files button')).toHaveLength(0);
+    await plain.page.close();
+  });
+
   it('compare_parts: the compared ids head the table, comparable rows ranked first, the others with their reason', async () => {
     const ids = [DYNAMIXEL, 'ACT-006', 'ACT-002'];
     const o = await open('compare_parts', { ids }, { ready: 'table' });
