@@ -8,7 +8,7 @@
  * JSON Schemas) is computed once per process; an instance is its handlers and nothing else.
  */
 import { randomUUID } from 'node:crypto';
-import { ProtocolError, ResourceNotFoundError, Server, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ResourceNotFoundError, Server, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult, type ClientCapabilities, type ContentBlock, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import type { Deps } from './deps.js';
 import { resolveApiKey } from './domain/accounts/credentials.js';
 import { DomainError } from './domain/shared/errors.js';
@@ -16,6 +16,7 @@ import { toPortableJsonSchema } from './mcp/json-schema.js';
 import { adoptToolResult, forgetNoted, noteToolText } from './mcp/prepared-message.js';
 import { prebuiltToolEntries, prebuiltToolList } from './mcp/tools-list-cache.js';
 import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';
+import { readView, toolsWithViews, uiNegotiated, viewResources, VIEW_URI_PREFIX } from './mcp/apps.js';
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
 import { SERVER_NAME, SERVER_VERSION } from './version.js';
 
@@ -259,8 +260,17 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
   /** The tool table: the instance's own tools, or the shipped registry's (imported on first use). */
   const tableOf = (reg: Registry) => toolTable(opts.tools ?? reg.TOOLS);
 
-  server.setRequestHandler('tools/list', async () => {
+  /**
+   * The client declared the MCP Apps extension (src/mcp/apps.ts): from initialize on a 2025-era
+   * connection, from the request's own envelope on the 2026 era.
+   */
+  const apps = (extra: Extra): boolean =>
+    uiNegotiated(server.getClientCapabilities() ?? ((extra.mcpReq as { envelope?: Record<string, unknown> }).envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined));
+
+  server.setRequestHandler('tools/list', async (_request, extra) => {
     if (opts.tools) return { tools: toolTable(opts.tools).listed };
+    // A client with MCP Apps: the same entries, the tools with a view carrying _meta.ui.resourceUri.
+    if (apps(extra)) return { tools: toolsWithViews(tableOf(await loadRegistry()).listed) };
     if (registry) return { tools: tableOf(registry).listed };
     // Before the registry is imported: the build's prebuilt entries, when the file was written
     // after the registry was last compiled (else the registry is imported and converted).
@@ -326,10 +336,21 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     };
   });
 
-  server.setRequestHandler('resources/list', async () => ({ resources: await (await loadRegistry()).listResources(deps) }));
+  server.setRequestHandler('resources/list', async (_request, extra) => {
+    const resources = await (await loadRegistry()).listResources(deps);
+    return { resources: apps(extra) ? [...resources, ...viewResources()] : resources };
+  });
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await loadRegistry()).listResourceTemplates() }));
   server.setRequestHandler('resources/read', async (request, extra) => {
     const { uri } = request.params;
+    if (uri.startsWith(VIEW_URI_PREFIX)) {
+      // A view is read by URI whatever the client declared (a host may read it before listing).
+      const view = await readView(uri).catch((err: Error) => {
+        throw new ResourceNotFoundError(uri, `Resource not found: ${uri}. ${err.message}`);
+      });
+      if (!view) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}. The views are ${viewResources().map((r) => r.uri).join(', ')}.`);
+      return view;
+    }
     const { readResource, ResourceMissing, exportCaller } = await loadRegistry();
     try {
       const caller = extra.http?.authInfo?.extra?.caller as HttpCallerInfo | undefined;

@@ -11,4 +11,6 @@ export default function setup(): void {
   // As `npm run build` does: the prebuilt tools/list, stamped for the registry just compiled (a
   // stale stamp would leave every later stdio start converting the schemas again).
   execFileSync(process.execPath, [path.join(root, 'scripts/tools-list-cache.mjs')], { cwd: root, stdio: 'inherit' });
+  // The MCP Apps views (dist/views), which resources/read serves.
+  execFileSync(process.execPath, [path.join(root, 'scripts/app-views.mjs')], { cwd: root, stdio: 'inherit' });
 }

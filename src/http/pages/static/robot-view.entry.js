@@ -1,13 +1,9 @@
 /**
  * /robots/{id}: the robot's kinematic structure in 3D, drawn from its URDF (served by the page's
- * own route) with three.js and urdf-loader. Meshes are not shipped: the URDF's primitive geometry
- * (box, cylinder, sphere) is drawn where it has some, and every link frame is joined to its child
- * joints as a skeleton, with a marker on each joint (actuated joints in a stronger colour).
- * Drag to rotate, wheel or pinch to zoom. Bundled by scripts/browser-assets.mjs.
+ * own route) by the drawing code the MCP Apps robot view shares (src/views/robot-scene.js).
+ * Bundled by scripts/browser-assets.mjs.
  */
-import { AmbientLight, AxesHelper, Box3, BufferGeometry, Color, DirectionalLight, Group, Line, LineBasicMaterial, Mesh, MeshLambertMaterial, PerspectiveCamera, Scene, SphereGeometry, Vector3, WebGLRenderer } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
-import URDFLoader from 'urdf-loader/src/URDFLoader.js';
+import { drawUrdf } from '../../../views/robot-scene.js';
 
 const canvas = document.getElementById('robot-canvas');
 const status = document.getElementById('robot-status');
@@ -19,88 +15,7 @@ function say(text) {
 async function main() {
   const res = await fetch(canvas.dataset.urdf);
   if (!res.ok) throw new Error(`URDF request failed: ${res.status}`);
-  const text = await res.text();
-  const loader = new URDFLoader();
-  loader.parseCollision = true;
-  // Meshes are not shipped: a mesh element draws nothing.
-  loader.loadMeshCb = (_path, _manager, done) => done(null);
-  const robot = loader.parse(text);
-
-  const renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
-  const scene = new Scene();
-  scene.background = new Color(0xf4f6f8);
-  scene.add(new AmbientLight(0xffffff, 1.2));
-  const sun = new DirectionalLight(0xffffff, 1.5);
-  sun.position.set(2, 3, 4);
-  scene.add(sun);
-
-  // URDF is z-up; three.js is y-up.
-  const world = new Group();
-  world.rotation.x = -Math.PI / 2;
-  world.add(robot);
-  scene.add(world);
-
-  let primitives = 0;
-  const solid = new MeshLambertMaterial({ color: 0x8fa3b8, transparent: true, opacity: 0.55 });
-  robot.traverse((o) => {
-    if (o.isMesh) {
-      o.material = solid;
-      o.visible = true;
-      primitives += 1;
-    }
-    if (o.isURDFCollider || o.isURDFVisual) o.visible = true;
-  });
-  world.updateMatrixWorld(true);
-
-  // Skeleton: from each link's frame to each of its child joints' frames.
-  const box = new Box3().setFromObject(robot);
-  const size = box.getSize(new Vector3()).length() || 1;
-  const bone = new LineBasicMaterial({ color: 0x1d3557 });
-  const jointGeo = new SphereGeometry(size * 0.012, 12, 8);
-  const actuatedMat = new MeshLambertMaterial({ color: 0xc1121f });
-  const fixedMat = new MeshLambertMaterial({ color: 0x6c757d });
-  const skeleton = new Group();
-  let joints = 0;
-  const points = [];
-  for (const joint of Object.values(robot.joints)) {
-    const parent = joint.parent;
-    const a = parent.getWorldPosition(new Vector3());
-    const b = joint.getWorldPosition(new Vector3());
-    points.push(a, b);
-    skeleton.add(new Line(new BufferGeometry().setFromPoints([a, b]), bone));
-    const dot = new Mesh(jointGeo, joint.jointType === 'fixed' ? fixedMat : actuatedMat);
-    dot.position.copy(b);
-    skeleton.add(dot);
-    joints += 1;
-  }
-  scene.add(skeleton);
-  const frame = new AxesHelper(size * 0.08);
-  frame.rotation.x = -Math.PI / 2;
-  scene.add(frame);
-
-  const all = new Box3().setFromObject(scene);
-  for (const p of points) all.expandByPoint(p);
-  const centre = all.getCenter(new Vector3());
-  const radius = all.getSize(new Vector3()).length() / 2 || 1;
-  const camera = new PerspectiveCamera(40, 1, radius / 100, radius * 100);
-  camera.position.copy(centre).add(new Vector3(radius * 1.6, radius * 1.1, radius * 1.9));
-  const controls = new OrbitControls(camera, canvas);
-  controls.target.copy(centre);
-
-  const draw = () => renderer.render(scene, camera);
-  const resize = () => {
-    const w = canvas.clientWidth || 600;
-    const h = canvas.clientHeight || 400;
-    renderer.setSize(w, h, false);
-    camera.aspect = w / h;
-    camera.updateProjectionMatrix();
-    draw();
-  };
-  controls.addEventListener('change', draw);
-  window.addEventListener('resize', resize);
-  controls.update();
-  resize();
+  const { joints, primitives } = drawUrdf(canvas, await res.text());
   canvas.dataset.state = 'drawn';
   canvas.dataset.joints = String(joints);
   canvas.dataset.primitives = String(primitives);
