@@ -24,7 +24,7 @@ import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
 import { cors } from './cors.js';
-import { mountPages } from './pages/index.js';
+import { htmlErrorResponse, mountPages, wantsHtmlPage } from './pages/index.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 import { responseHeaders } from './response-headers.js';
 
@@ -195,7 +195,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   if (extended) documented.push(extended);
   documented.push(pagePaths(app.routes)); // the web catalogue's pages, those the app serves
 
-  app.notFound((c) => errorResponse(c, new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => {
+    const err = new DomainError('not_found', `No route for ${c.req.method} ${c.req.path}`);
+    // A browser asking for a page gets an HTML page; API clients get the JSON error.
+    return wantsHtmlPage(c) ? htmlErrorResponse(c, err) : errorResponse(c, err);
+  });
   app.onError((err, c) => {
     if (isClientAbort(err, c.req.raw.signal)) {
       // The client went away mid-request: nothing to answer, nothing wrong with the server.

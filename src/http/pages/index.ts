@@ -29,6 +29,8 @@ import { docsPage } from './docs.js';
 import type { CallTool, PageRequest } from './types.js';
 
 export { absent } from './html.js';
+export { errorPage } from './error-page.js';
+import { errorPage } from './error-page.js';
 
 export type { CallTool, PageRequest };
 
@@ -123,8 +125,6 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
     return { c, deps, call };
   };
 
-  const send = (c: Context<AppEnv>, p: PageContent, csp = CSP) =>
-    c.body(layout(p, ATTRIBUTION) as Uint8Array<ArrayBuffer>, (p.status ?? 200) as 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
 
   const page = (route: string, render: (r: PageRequest) => Promise<PageContent>, csp = CSP) =>
     app.get(route, async (c) => {
@@ -166,22 +166,38 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
   });
 }
 
+const send = (c: Context<AppEnv>, p: PageContent, csp = CSP) =>
+  c.body(layout(p, ATTRIBUTION) as Uint8Array<ArrayBuffer>, (p.status ?? 200) as 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
+
+/**
+ * Whether a failed request gets an HTML error page: a browser's GET or HEAD (its Accept names
+ * text/html) of a path outside the API (/api/, /mcp, /openapi.json, /healthz stay JSON).
+ */
+export function wantsHtmlPage(c: Context<AppEnv>): boolean {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return false;
+  const p = c.req.path;
+  if (p.startsWith('/api/') || p === '/api' || p === '/mcp' || p.startsWith('/mcp/') || p === '/openapi.json' || p === '/healthz' || p.startsWith('/assets/')) return false;
+  return (requestHeader(c, 'accept') ?? '').toLowerCase().includes('text/html');
+}
+
+/** An error as an HTML page (the status and Retry-After the API would answer). */
+export function htmlErrorResponse(c: Context<AppEnv>, err: DomainError): Response {
+  // A missing page: its last path segment, as words, goes into the search box offered.
+  const last = c.req.path.split('/').filter(Boolean).pop() ?? '';
+  let query = '';
+  try {
+    query = decodeURIComponent(last).replace(/[-_.]+/g, ' ').trim().slice(0, 100);
+  } catch {
+    query = '';
+  }
+  if (err.code === 'rate_limited' && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
+  return send(c, errorPage(err, { query }));
+}
+
 /** A tool's refusal as a page, with the status (and Retry-After) the API would answer. */
 function refused(c: Context<AppEnv>, err: DomainError, send: (c: Context<AppEnv>, p: PageContent) => Response): Response {
   if (err.code === 'rate_limited' && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
   return send(c, errorPage(err));
-}
-
-export function errorPage(err: DomainError): PageContent {
-  const details = err.toBody() as Record<string, unknown>;
-  const did = Array.isArray(details.did_you_mean) ? (details.did_you_mean as string[]) : [];
-  return {
-    title: err.status === 404 ? 'Not found' : 'Cannot show this page',
-    status: err.status,
-    body: html`<h1>${err.status === 404 ? 'Not found' : 'Cannot show this page'}</h1>
-<div class="error" role="alert"><p>${err.message}</p><p class="muted">code <code>${err.code}</code>${typeof details.field === 'string' ? html`, field <code>${details.field}</code>` : ''}</p></div>
-${did.length ? html`<p>Did you mean ${did.map((id, i) => html`${i ? ', ' : ''}<a href="/parts/${encodeURIComponent(id)}">${id}</a>`)}?</p>` : ''}`,
-  };
 }
 
 /** A short text for a value the data does not state. */

@@ -5,7 +5,9 @@
  */
 import { html, HtmlPieces, htmlBytes, renderedOnce, type Html, type PageContent } from './html.js';
 import { absent } from './html.js';
-import type { PageRequest } from './types.js';
+import { errorPage } from './error-page.js';
+import type { CallTool, PageRequest } from './types.js';
+import { DomainError } from '../../domain/shared/errors.js';
 import { specValue } from './search.js';
 
 type Spec = { field: string; unit: string | null; notation: string; level: string; value?: number; min?: number; max?: number; values?: string[]; rating?: string; qualifier?: string; source: string; evidence: string[] | null };
@@ -32,7 +34,7 @@ interface Compat {
   applicable: boolean;
   verdict: string | null;
   reason: string;
-  dimensions: Record<string, { verdict: string; reason?: string }> | null;
+  dimensions: Record<string, { verdict: string; reason?: string; detail?: { ruling?: { pair?: [string, string] } | null } }> | null;
   warnings: string[];
 }
 
@@ -48,7 +50,13 @@ const RULES: Record<string, string> = { duplicate_of: 'duplicate record', same_n
 
 export async function partPage({ c, call }: PageRequest): Promise<PageContent> {
   const id = c.req.param('id')!;
-  const part = await call<PartOut>('get_part', { id });
+  let part: PartOut;
+  try {
+    part = await call<PartOut>('get_part', { id });
+  } catch (err) {
+    if (!(err instanceof DomainError) || err.code !== 'not_found') throw err;
+    return missingPart(call, err, id);
+  }
   const e = part.entity;
   const alts = await call<Alternatives>('find_alternatives', { id: e.id, limit: 5 }).catch(() => null);
   const withId = c.req.query('with')?.trim();
@@ -67,13 +75,14 @@ export async function partPage({ c, call }: PageRequest): Promise<PageContent> {
     title: `${e.id} ${e.name}`,
     current: '/search',
     status: compatError ? 400 : 200,
+    scripts: PART_SCRIPTS,
     body: new HtmlPieces([
       head,
       alts ? alternativesOf(alts, e.id) : NO_ALTERNATIVES,
       tail,
       html`${withId ?? ''}" placeholder="e.g. ACT-018"></div><button type="submit">Check</button></form>
 ${compatError ? html`<div class="error" role="alert">${compatError}</div>` : ''}
-${compat ? html`<p><strong>${compat.verdict ?? 'not applicable'}</strong>: ${compat.reason}</p>${compat.dimensions ? html`<dl class="kv">${Object.entries(compat.dimensions).map(([k, d]) => html`<dt>${k}</dt><dd>${d.verdict}${d.reason ? html`: ${d.reason}` : ''}</dd>`)}</dl>` : ''}${compat.warnings.length ? html`<ul>${compat.warnings.map((w) => html`<li class="warning">${w}</li>`)}</ul>` : ''}` : ''}`.text,
+${compat ? html`<p><strong>${compat.verdict ?? 'not applicable'}</strong>: ${compat.reason}</p>${compat.dimensions ? html`<dl class="kv">${Object.entries(compat.dimensions).map(([k, d]) => html`<dt>${k}</dt><dd>${d.verdict}${d.reason ? html`: ${d.reason}` : ''}${plateLink(d)}</dd>`)}</dl>` : ''}${compat.warnings.length ? html`<ul>${compat.warnings.map((w) => html`<li class="warning">${w}</li>`)}</ul>` : ''}` : ''}`.text,
     ]),
   };
 }
@@ -86,6 +95,7 @@ function renderPart(part: PartOut): { head: Buffer; tail: Buffer } {
   const { trl, momentum } = part.analytics;
   const head = html`<p class="muted"><a href="/search?category=${encodeURIComponent(e.category)}">${e.category}</a> › ${e.id}</p>
 <h1>${e.name} <span class="muted">(${e.id})</span></h1>
+<form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${e.id}"><input type="hidden" name="name" value="${e.name}"><button type="submit" name="action" value="add">Add to BOM</button></form>
 ${part.quarantine_hint ? html`<p class="error" role="note">Quarantined: ${part.quarantine_hint}</p>` : ''}
 <h2>Normalised specs</h2>
 ${part.specs.length ? html`<div class="scroll"><table id="specs"><caption class="visually-hidden">Normalised specs with evidence</caption><thead><tr><th scope="col">Field</th><th scope="col">Value (SI unit)</th><th scope="col">As written</th><th scope="col">Level</th><th scope="col">Evidence</th></tr></thead><tbody>${part.specs.map(
@@ -131,3 +141,43 @@ ${alts?.alternatives.length ? html`<ol>${alts.alternatives.map((a) => html`<li><
 }
 
 const NO_ALTERNATIVES = renderAlternatives(null, '');
+
+/**
+ * The 404 page of a part id the catalogue does not hold: the ids it may have meant (get_part's
+ * did_you_mean) with their names (one compare_parts call), and the parts whose name matches the
+ * id's words (search_parts).
+ */
+async function missingPart(call: CallTool, err: DomainError, id: string): Promise<PageContent> {
+  const did = Array.isArray(err.details.did_you_mean) ? (err.details.did_you_mean as string[]).slice(0, 10) : [];
+  const names = new Map<string, string>();
+  try {
+    if (did.length >= 2) {
+      const cmp = await call<{ parts: { id: string; name: string }[] }>('compare_parts', { ids: did });
+      for (const p of cmp.parts) names.set(p.id, p.name);
+    } else if (did.length === 1) {
+      const one = await call<PartOut>('get_part', { id: did[0] });
+      names.set(one.entity.id, one.entity.name);
+    }
+  } catch {
+    // names are a help: the ids alone still link
+  }
+  const query = id.replace(/[-_.]+/g, ' ').trim().slice(0, 100);
+  let byName: { id: string; name?: string }[] = [];
+  if (query) {
+    try {
+      const found = await call<{ data: { id: string; name?: string }[] }>('search_parts', { q: query, limit: 5, fields: ['name'] });
+      byName = found.data.filter((h) => !did.includes(h.id));
+    } catch {
+      byName = [];
+    }
+  }
+  return errorPage(err, { names, byName, query });
+}
+
+const PART_SCRIPTS = ['/assets/bom-cart.js'];
+
+/** The adapter plate page of an adapter_required flange ruling. */
+export function plateLink(d: { verdict: string; detail?: { ruling?: { pair?: [string, string] } | null } }): Html | '' {
+  const pair = d.verdict === 'adapter_required' ? d.detail?.ruling?.pair : undefined;
+  return pair ? html` <a class="plate-link" href="/plates?a=${encodeURIComponent(pair[0])}&amp;b=${encodeURIComponent(pair[1])}">Adapter plate ${pair[0]} to ${pair[1]}</a>` : '';
+}

@@ -82,12 +82,22 @@ async function robotOf(deps: Deps, id: string): Promise<Robot> {
 
 const urdfSource = (r: Robot) => r.sources.find((s) => s.kinematics);
 
-export async function robotsPage({ deps }: PageRequest): Promise<PageContent> {
+interface WhereUsed {
+  robots: { robot: string; bom_lines: { record_id: string; line: number | null; item: string; quantity: number | null; source_url: string }[]; urdf_mentions: unknown[] }[];
+}
+
+export async function robotsPage({ c, deps, call }: PageRequest): Promise<PageContent> {
   const all = [...(await robots(deps)).values()];
+  const q = c.req.query('q')?.trim();
+  // ?q=: the robots whose BOM lines name it (find_where_used), as a search's `elsewhere` pointer links here.
+  const used = q ? await call<WhereUsed>('find_where_used', { q }) : null;
   return {
-    title: 'Open-source robots',
+    title: q ? `Open-source robots naming ${q}` : 'Open-source robots',
     current: '/robots',
     body: html`<h1>Open-source robots</h1>
+${used ? html`<section id="where-used" aria-labelledby="where-used-h"><h2 id="where-used-h">Robots whose files name “${q}”</h2>${used.robots.length ? html`<ul>${used.robots.map(
+      (r) => html`<li><a href="/robots/${slug(r.robot)}">${r.robot}</a>: ${r.bom_lines.length} BOM line(s), ${r.urdf_mentions.length} URDF mention(s)<ul>${r.bom_lines.slice(0, 50).map((b) => html`<li>${b.item}${b.quantity !== null ? ` × ${b.quantity}` : ''} <span class="muted">(<a href="${b.source_url}" rel="noopener noreferrer">line ${b.line ?? '?'}</a>)</span></li>`)}</ul></li>`,
+    )}</ul>` : html`<p>No open-source robot of the layer names it.</p>`}</section>` : ''}
 <p>Robots whose URDF or bill of materials this project reads from their public repositories, at a pinned commit. Values are shown as written there.</p>
 <div class="scroll"><table><caption class="visually-hidden">Robots</caption><thead><tr><th scope="col">Robot</th><th scope="col">Type</th><th scope="col" class="num">Actuated DOF</th><th scope="col">Sources</th><th scope="col">Licence</th></tr></thead><tbody>${all.map(
       (r) => html`<tr><td><a href="/robots/${r.id}">${r.name}</a></td><td>${r.sources[0]?.type ?? html`<span class="muted">not stated</span>`}</td><td class="num">${urdfSource(r)?.dof ?? html`<span class="muted">no URDF</span>`}</td><td>${r.sources.map((s) => s.extractor).join(', ')}</td><td>${[...new Set(r.sources.map((s) => s.license))].join(', ')}</td></tr>`,

@@ -1,32 +1,43 @@
 /**
- * `/search?q=&where=&category=&sort=&cursor=`: search_parts with the arguments GET /api/search
- * takes (the compact where form), facets from list_spec_fields, the filters' unknown and failed
- * counts, and pagination by the tool's cursor.
+ * `/search?q=&where=&category=&sort=&cursor=` and the parametric finder: search_parts with the
+ * arguments GET /api/search takes (the compact where form), the finder's controls made from
+ * list_spec_fields (min/max in the field's unit for numbers, checkboxes for enumerations; their
+ * clauses are added to the where), the filters' unknown and failed counts, and pagination by the
+ * tool's cursor. With only a category (no words, where or finder control) the page browses that
+ * category: list_parts, paged, with the count of non-quarantined records (GET /api/search keeps
+ * the spec's rule that q is required unless where is given). A search without a hit shows the
+ * answer's `elsewhere` pointers as links.
  *
- * The three tools run on every request (validation, rate limit, answer cache, as for the API).
- * Their answers are deep-frozen and shared when the answer cache is on, so the HTML made of each
- * answer alone (the category options, the facet list, the rows of hits) is made once per answer
- * object; only what the request's own arguments change (form values, the facet links' query,
- * the pager) is written per request.
+ * The tools run on every request (validation, rate limit, answer cache, as for the API). Their
+ * answers are deep-frozen and shared when the answer cache is on, so the HTML made of each answer
+ * alone (the category options, the rows of hits) is made once per answer object.
  */
-import { esc, formEncoded, html, HtmlPieces, htmlBytes, joinHtml, renderedOnce, type Html, type PageContent } from './html.js';
+import { TOOLS } from '../../tools/index.js';
+import { esc, formEncoded, html, Html, HtmlPieces, htmlBytes, joinHtml, renderedOnce, type PageContent } from './html.js';
 import type { PageRequest } from './types.js';
 import type { CompactSpec } from '../../domain/specs/query.js';
-
 
 interface SearchOut {
   data: { id: string; name?: string; manufacturer?: string | null; category?: string; quarantine?: boolean; specs?: Record<string, CompactSpec> }[];
   next_cursor: string | null;
   meta: {
     q: string | null;
-    filters: { field: string; op: string; value: unknown; applied: string[]; matched: number; unknown_excluded: number; failed: number }[];
+    filters: { field: string; op: string; value: unknown; applied: string[]; matched: number; unknown_excluded: number; failed: number; near_misses: { id: string; declared: string; reason: string }[] }[];
     sort: { field: string; order: string; undeclared_last: number } | null;
     category: string | null;
     total: number;
     returned: number;
     limit: number;
     quarantined_excluded: number;
+    elsewhere?: { where: string; count: number; call: { tool: string; arguments: Record<string, unknown> }; note: string }[];
   };
+}
+
+interface ListOut {
+  count: number;
+  data: { id: string; name?: string; manufacturer?: string | null; type?: string | null }[];
+  next_cursor: string | null;
+  meta: { category: string | null; returned: number; limit: number; quarantined_excluded: number };
 }
 
 interface Facets {
@@ -40,7 +51,7 @@ interface Stats {
 }
 
 /** The search arguments a page URL carries (the same names as GET /api/search). */
-export const SEARCH_PARAMS = ['q', 'where', 'category', 'sort', 'cursor'] as const;
+export const SEARCH_PARAMS = ['q', 'where', 'category', 'sort', 'cursor', 'include_quarantine'] as const;
 
 const num = (n: number) => (Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(6))));
 
@@ -58,124 +69,316 @@ export function specCell(s: CompactSpec | undefined): Html {
   return html`${specValue(s)}${s.rating ? ` (${s.rating})` : ''}${s.qualifier ? ` (${s.qualifier})` : ''}<br><span class="muted">as written: ${s.notation}; level ${s.level}</span>`;
 }
 
+
+/** The finder's query names: `min.<field>`, `max.<field>` (numbers in the field's unit), `in.<field>` (checked values, repeated), `near` (show near misses). */
+const MIN = 'min.';
+const MAX = 'max.';
+const IN = 'in.';
+
+interface Finder {
+  /** Clauses the finder's controls make, in the order of the query. */
+  clauses: { field: string; op: string; value: string | string[] }[];
+  min: Map<string, string>;
+  max: Map<string, string>;
+  in: Map<string, Set<string>>;
+  near: boolean;
+  /** The finder's own query pairs, as the request gave them (kept on the pager and sort links). */
+  pairs: [string, string][];
+}
+
+/** The finder's controls from the query; a value that is not a number is refused naming its control. */
+function readFinder(params: URLSearchParams, unitOf: (field: string) => string | null): Finder {
+  const f: Finder = { clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] };
+  for (const [k, raw] of params) {
+    const v = raw.trim();
+    if (k === 'near') {
+      if (v !== '') {
+        f.near = true;
+        f.pairs.push([k, '1']);
+      }
+      continue;
+    }
+    const kind = k.startsWith(MIN) ? MIN : k.startsWith(MAX) ? MAX : k.startsWith(IN) ? IN : null;
+    if (kind === null || v === '') continue;
+    const field = k.slice(kind.length);
+    if (!/^[a-z_][a-z0-9_]*$/.test(field)) throw new FinderError(k, `"${k}" names no spec field; list_spec_fields gives the fields`);
+    f.pairs.push([k, v]);
+    if (kind === IN) {
+      const set = f.in.get(field) ?? new Set<string>();
+      set.add(v);
+      f.in.set(field, set);
+      continue;
+    }
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(v)) {
+      const unit = unitOf(field);
+      throw new FinderError(k, `"${v}" is not a number: type a plain number${unit ? ` in ${unit}` : ''}, e.g. 30`);
+    }
+    (kind === MIN ? f.min : f.max).set(field, v);
+    const unit = unitOf(field);
+    f.clauses.push({ field, op: kind === MIN ? '>=' : '<=', value: unit ? `${v} ${unit}` : v });
+  }
+  for (const [field, values] of f.in) f.clauses.push({ field, op: 'in', value: [...values] });
+  return f;
+}
+
+class FinderError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(`${field}: ${message}`);
+  }
+}
+
+/** The where a search runs: the typed text and the finder's clauses (as text, `|` joining the values of in). */
+function combinedWhere(typed: string | undefined, finder: Finder): string | { field: string; op: string; value: string | string[] }[] | undefined {
+  if (finder.clauses.length === 0) return typed;
+  if (typed === undefined) return finder.clauses;
+  const text = finder.clauses.map((c) => `${c.field}${c.op === 'in' ? ' in ' : c.op}${Array.isArray(c.value) ? c.value.join('|') : c.value}`);
+  return [typed, ...text].join('; ');
+}
+
+/** The page's query with some names replaced (null drops them), as an escaped href to /search. */
+function linkWith(args: Record<string, string>, finder: Finder, change: Record<string, string | null>): string {
+  const q = new URLSearchParams();
+  for (const k of SEARCH_PARAMS) {
+    const v = k in change ? change[k] : args[k];
+    if (v) q.append(k, v);
+  }
+  for (const [k, v] of finder.pairs) q.append(k, v);
+  const s = q.toString();
+  return `/search${s ? `?${s}` : ''}`;
+}
+
 export async function searchPage({ c, call }: PageRequest): Promise<PageContent> {
-  const raw = c.req.query(); // one parse of the query string (the first value of each name)
+  const params = new URL(c.req.url).searchParams;
   const args: Record<string, string> = {};
   for (const k of SEARCH_PARAMS) {
-    const v = raw[k];
-    if (v !== undefined && v.trim() !== '') args[k] = v;
+    const v = params.get(k);
+    if (v !== null && v.trim() !== '') args[k] = v;
   }
-  const asked = args.q !== undefined || args.where !== undefined || args.category !== undefined || args.sort !== undefined;
   const stats = await call<Stats>('get_catalogue_stats', {});
-  let result: SearchOut | null = null;
-  let failure: { message: string; field?: string } | null = null;
-  if (asked) {
-    try {
-      result = await call<SearchOut>('search_parts', args);
-    } catch (err) {
-      const e = err as { message: string; details?: { field?: string }; code?: string; status?: number };
-      if (e.code !== 'invalid_input') throw err;
-      failure = { message: e.message, field: e.details?.field };
-    }
-  }
   let facets: Facets | null = null;
   try {
     facets = await call<Facets>('list_spec_fields', args.category ? { category: args.category } : {});
   } catch {
-    facets = null; // an unknown category is already reported by the search
+    facets = null; // an unknown category is reported by the search or the list
+  }
+  const unitOf = (f: string) => facets?.fields.find((x) => x.name === f)?.unit ?? null;
+  let failure: { message: string; field?: string } | null = null;
+  let finder: Finder = { clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] };
+  try {
+    finder = readFinder(params, unitOf);
+  } catch (err) {
+    if (!(err instanceof FinderError)) throw err;
+    failure = { message: err.message, field: err.field };
+  }
+  const where = combinedWhere(args.where, finder);
+  const searching = args.q !== undefined || where !== undefined;
+  const browsing = !searching && args.category !== undefined;
+  let result: SearchOut | null = null;
+  let list: ListOut | null = null;
+  if (!failure) {
+    try {
+      if (searching) {
+        const input: Record<string, unknown> = {};
+        for (const k of ['q', 'category', 'sort', 'cursor'] as const) if (args[k] !== undefined) input[k] = args[k];
+        if (where !== undefined) input.where = where;
+        if (args.include_quarantine) input.include_quarantine = true;
+        result = await call<SearchOut>('search_parts', input);
+      } else if (browsing) {
+        list = await call<ListOut>('list_parts', { category: args.category, limit: BROWSE_LIMIT, ...(args.cursor ? { cursor: args.cursor } : {}), ...(args.include_quarantine ? { include_quarantine: true } : {}) });
+      }
+    } catch (err) {
+      const e = err as { message: string; details?: { field?: string }; code?: string };
+      if (e.code !== 'invalid_input' && e.code !== 'unknown_category') throw err;
+      failure = { message: e.message, field: e.details?.field };
+    }
   }
 
-  // The same three answer objects and the same arguments make the same page: kept with the
-  // answers when they are frozen (handed out again by the answer cache), as the rows are.
-  const key = failure ? null : argsKey(args);
-  const owner = result ?? facets ?? stats;
-  const kept = key === null ? undefined : pagesOf.get(owner)?.get(key);
-  if (kept && kept.stats === stats && kept.facets === facets && kept.result === result) return kept.content;
+  const categoryName = args.category ? stats.categories.find((k) => k.slug === args.category)?.name ?? args.category : null;
+  const page: (string | Buffer)[] = [];
+  page.push(html`<h1>${browsing && categoryName ? categoryName : 'Search parts'}</h1>
+<form id="sf" class="inline" action="/search" method="get" role="search">
+<div><label for="q">Words</label><input id="q" type="search" name="q" value="${args.q ?? ''}"></div>
+<div><label for="where">Spec filter (where)</label><input id="where" type="text" name="where" value="${args.where ?? ''}" aria-describedby="where-help"></div>
+<div><label for="category">Category</label><select id="category" name="category"><option value="">All</option>`.text);
+  page.push(categoryOptions(renderedOnce(optionsOf, stats, renderOptions), args.category));
+  page.push(html`</select></div>
+<div><label for="sort">Sort</label><select id="sort" name="sort">${sortOptions(facets, args.sort)}</select></div>
+<button type="submit">Search</button></form>
+<p id="where-help" class="muted">Filters are separated by <code>;</code>, e.g. <code>torque_rated&gt;=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN</code>, in any unit the fields accept; or use the spec filters below the results. A part that does not declare a field never matches; the counts say how many were left out that way.</p>
+<div class="layout"><section aria-label="Results" class="results">`.text);
 
-  const page: (string | Buffer)[] = [FORM_Q, esc(args.q ?? ''), FORM_WHERE, esc(args.where ?? ''), FORM_CATEGORY, categoryOptions(renderedOnce(optionsOf, stats, renderOptions), args.category), FORM_SORT, esc(args.sort ?? ''), FORM_END];
-  if (facets) facetList(page, facets, args);
-  page.push(ASIDE_END);
-  if (result) {
-    const m = result.meta;
-    const fields = shownFields(result);
-    const unitOf = (f: string) => facets?.fields.find((x) => x.name === f)?.unit ?? null;
+  if (failure) {
+    page.push(html`<div class="error" role="alert"><p>${failure.message}</p>${failure.field ? html`<p class="muted">field <code>${failure.field}</code>: correct it in the form and search again.</p>` : ''}</div>`.text);
+  } else if (result) {
+    resultSection(page, result, facets, args, finder);
+  } else if (list) {
+    const m = list.meta;
     page.push(
-      html`<h2 id="results">${m.total} match${m.total === 1 ? '' : 'es'}</h2>
-${m.filters.length ? html`<div class="scroll"><table><caption class="visually-hidden">What each filter did</caption><thead><tr><th scope="col">Filter</th><th scope="col">Applied as</th><th scope="col" class="num">Matched</th><th scope="col" class="num">Unknown (not declared, left out)</th><th scope="col" class="num">Declared but failed</th></tr></thead><tbody>${m.filters.map(
-        (f) => html`<tr><td><code>${f.field} ${f.op} ${Array.isArray(f.value) ? f.value.join('|') : String(f.value)}</code></td><td>${f.applied.join(', ')}</td><td class="num">${f.matched}</td><td class="num">${f.unknown_excluded}</td><td class="num">${f.failed}</td></tr>`,
-      )}</tbody></table></div>` : ''}
-${m.sort ? html`<p>Sorted by ${m.sort.field} ${m.sort.order}; ${m.sort.undeclared_last} without a value are listed last.</p>` : ''}
-${m.quarantined_excluded ? html`<p class="note">${m.quarantined_excluded} matching record(s) are quarantined as suspicious and left out.</p>` : ''}
-`.text,
+      html`<h2 id="results">${list.count} part${list.count === 1 ? '' : 's'} in ${categoryName ?? m.category ?? 'the catalogue'}</h2>
+<p id="browse-count">${list.count} catalogue record${list.count === 1 ? '' : 's'} not quarantined${m.quarantined_excluded ? html`; ${m.quarantined_excluded} quarantined as suspicious are left out (<a href="${linkWith(args, finder, { include_quarantine: '1', cursor: null })}">include them</a>)` : ''}. In id order${args.sort ? html`; sorting needs words or a spec filter (GET /api/search takes no sort alone): add a filter with the spec filters` : ''}.</p>
+<div class="scroll"><table id="results-table" data-live-filter><caption class="visually-hidden">Parts in this category</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Type</th><th scope="col"><span class="visually-hidden">BOM</span></th></tr></thead><tbody>`.text,
+      renderedOnce(listRowsOf, list, renderListRows),
+      TABLE_END,
+      html`<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${linkWith(args, finder, { cursor: null })}">First page</a>` : ''}${list.next_cursor ? html`<a href="${linkWith(args, finder, { cursor: list.next_cursor })}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${list.count}</span></nav>`.text,
     );
-    if (result.data.length) {
-      page.push(
-        html`<div class="scroll"><table id="results-table" data-live-filter><caption class="visually-hidden">Matching parts</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Category</th>${fields.map((f) => html`<th scope="col">${f}${unitOf(f) ? ` (${unitOf(f)})` : ''}</th>`)}</tr></thead><tbody>`.text,
-        renderedOnce(rowsOf, result, renderRows),
-        TABLE_END,
-      );
-    } else page.push(NO_MATCH);
-    page.push(
-      html`
-<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${pageLink(args, null)}">First page</a>` : ''}${result.next_cursor ? html`<a href="${pageLink(args, result.next_cursor)}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${m.total}</span></nav>`.text,
-    );
-  } else if (failure) {
-    page.push(html`<div class="error" role="alert"><p>${failure.message}</p>${failure.field ? html`<p class="muted">field <code>${failure.field}</code></p>` : ''}</div>`.text);
   } else page.push(NOTHING_ASKED);
-  page.push(SECTION_END);
+  page.push('</section>');
+  if (facets) page.push(finderPanel(facets, finder));
+  page.push('</div>');
 
-  const content: PageContent = {
-    title: result ? `Search: ${result.meta.total} matches` : 'Search',
+  return {
+    title: result ? `Search: ${result.meta.total} matches` : list ? `${categoryName}: ${list.count} parts` : 'Search',
     current: '/search',
     status: failure ? 400 : 200,
-    scripts: result?.data.length ? FILTER_SCRIPT : [],
+    scripts: result?.data.length || list?.data.length ? PAGE_SCRIPTS : FINDER_SCRIPTS,
     body: new HtmlPieces(page),
   };
-  if (key !== null && Object.isFrozen(stats) && Object.isFrozen(owner) && (facets === null || Object.isFrozen(facets))) {
-    let pages = pagesOf.get(owner);
-    if (!pages) pagesOf.set(owner, (pages = new Map()));
-    else if (pages.size >= PAGES_PER_ANSWER) pages.delete(pages.keys().next().value!);
-    content.body = new HtmlPieces([joinHtml(page)]);
-    pages.set(key, { stats, facets, result, content: Object.freeze(content) });
-  }
-  return content;
 }
 
-/**
- * Finished page bodies by the answer they show (the search's, else the facets' or the stats'), for
- * each set of arguments (a few per answer: the same query written differently, a cursor), with the
- * other answers they were made from. Only frozen answers are keys, so a body lives as long as
- * the answer cache keeps its answer.
- */
-interface KeptPage {
-  stats: Stats;
-  facets: Facets | null;
-  result: SearchOut | null;
-  content: PageContent;
-}
-const pagesOf = new WeakMap<object, Map<string, KeptPage>>();
-const PAGES_PER_ANSWER = 4;
-
-const argsKey = (args: Record<string, string>): string => JSON.stringify(SEARCH_PARAMS.map((p) => args[p] ?? null));
-
-const FILTER_SCRIPT = ['/assets/filter.js'];
-
-const FORM_Q = htmlBytes(`<h1>Search parts</h1><form class="inline" action="/search" method="get" role="search">
-<div><label for="q">Words</label><input id="q" type="search" name="q" value="`);
-const FORM_WHERE = htmlBytes(`"></div>
-<div><label for="where">Spec filter (where)</label><input id="where" type="text" name="where" value="`);
-const FORM_CATEGORY = htmlBytes(`" aria-describedby="where-help"></div>
-<div><label for="category">Category</label><select id="category" name="category"><option value="">All</option>`);
-const FORM_SORT = htmlBytes(`</select></div>
-<div><label for="sort">Sort</label><input id="sort" type="text" name="sort" value="`);
-const FORM_END = htmlBytes(`" placeholder="torque_rated desc"></div>
-<button type="submit">Search</button></form>
-<p id="where-help" class="muted">Filters are separated by <code>;</code>, e.g. <code>torque_rated&gt;=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN</code>, in any unit the fields below accept. A part that does not declare a field never matches; the counts say how many were left out that way.</p><div class="layout"><aside aria-label="Spec fields">`);
-const ASIDE_END = htmlBytes('</aside><section aria-label="Results">');
+const BROWSE_LIMIT = 50;
+const PAGE_SCRIPTS = ['/assets/filter.js', '/assets/finder.js', '/assets/bom-cart.js'];
+const FINDER_SCRIPTS = ['/assets/finder.js'];
 const TABLE_END = htmlBytes('</tbody></table></div>');
-const NO_MATCH = htmlBytes('<p>No part matches.</p>');
 const NOTHING_ASKED = htmlBytes('<p>Type words, a spec filter, or pick a category.</p>');
-const SECTION_END = htmlBytes('</section></div>');
+
+/** Sort choices: the order by relevance, and each numeric field parts declare, ascending and descending. */
+function sortOptions(facets: Facets | null, current: string | undefined): Html {
+  const choices: [string, string][] = [['', 'Relevance (words) or id']];
+  for (const f of facets?.fields ?? []) {
+    if (!(f.read > 0) || (f.kind !== 'number' && f.kind !== 'range')) continue;
+    choices.push([f.name, `${f.name}, lowest first`], [`-${f.name}`, `${f.name}, highest first`]);
+  }
+  if (current && !choices.some(([v]) => v === current)) choices.push([current, current]);
+  return html`${choices.map(([v, label]) => html`<option value="${v}"${v === (current ?? '') ? new Html(' selected') : ''}>${label}</option>`)}`;
+}
+
+
+/** The results of a search: the filters' counts, near misses when asked, the hits, the pager; the `elsewhere` pointers when none matched. */
+function resultSection(page: (string | Buffer)[], result: SearchOut, facets: Facets | null, args: Record<string, string>, finder: Finder): void {
+  const m = result.meta;
+  const fields = shownFields(result);
+  const unitOf = (f: string) => facets?.fields.find((x) => x.name === f)?.unit ?? null;
+  page.push(
+    html`<h2 id="results">${m.total} match${m.total === 1 ? '' : 'es'}</h2>
+${m.filters.length ? html`<div class="scroll"><table id="filter-counts"><caption class="visually-hidden">What each filter did</caption><thead><tr><th scope="col">Filter</th><th scope="col">Applied as</th><th scope="col" class="num">Matched</th><th scope="col" class="num">Unknown (not declared, left out)</th><th scope="col" class="num">Declared but failed</th></tr></thead><tbody>${m.filters.map(
+      (f) => html`<tr><td><code>${f.field} ${f.op} ${Array.isArray(f.value) ? f.value.join('|') : String(f.value)}</code></td><td>${f.applied.join(', ')}</td><td class="num">${f.matched}</td><td class="num">${f.unknown_excluded}</td><td class="num">${f.failed}</td></tr>`,
+    )}</tbody></table></div>` : ''}
+${m.sort ? html`<p>Sorted by ${m.sort.field} ${m.sort.order}; ${m.sort.undeclared_last} without a value are listed last.</p>` : ''}
+${m.quarantined_excluded ? html`<p class="note">${m.quarantined_excluded} matching record(s) are quarantined as suspicious and left out.</p>` : ''}
+${finder.near ? nearMisses(result) : ''}`.text,
+  );
+  if (result.data.length) {
+    page.push(
+      html`<div class="scroll"><table id="results-table" data-live-filter><caption class="visually-hidden">Matching parts</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Category</th>${fields.map((f) => html`<th scope="col">${f}${unitOf(f) ? ` (${unitOf(f)})` : ''}</th>`)}<th scope="col"><span class="visually-hidden">BOM</span></th></tr></thead><tbody>`.text,
+      renderedOnce(rowsOf, result, renderRows),
+      TABLE_END,
+    );
+  } else page.push(html`<p id="no-match">No catalogue part matches.</p>${elsewhereLinks(m.elsewhere ?? [])}`.text);
+  page.push(
+    html`<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${linkWith(args, finder, { cursor: null })}">First page</a>` : ''}${result.next_cursor ? html`<a href="${linkWith(args, finder, { cursor: result.next_cursor })}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${m.total}</span></nav>`.text,
+  );
+}
+
+function nearMisses(result: SearchOut): Html {
+  const near = result.meta.filters.flatMap((f) => f.near_misses.map((n) => ({ ...n, field: f.field })));
+  if (near.length === 0) return html`<p id="near-misses" class="muted">No near miss: no part declares one of these fields in a text that could not be read.</p>`;
+  return html`<h3>Near misses to check</h3><ul id="near-misses">${near.map((n) => html`<li><a href="/parts/${encodeURIComponent(n.id)}">${n.id}</a> declares ${n.field} as “${n.declared}”: ${n.reason}</li>`)}</ul>`;
+}
+
+/** Where a tool call of an `elsewhere` pointer is shown: its page, else its GET route on the REST API (derived from the tool's definition). */
+export function callHref(call: { tool: string; arguments: Record<string, unknown> }): string | null {
+  const a = call.arguments;
+  const query = (names?: string[]) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(a)) {
+      if (names && !names.includes(k)) continue;
+      if (typeof v === 'string' || typeof v === 'number') q.append(k, String(v));
+      else if (v === true) q.append(k, k === 'include_quarantine' ? '1' : 'true');
+    }
+    const s = q.toString();
+    return s ? `?${s}` : '';
+  };
+  if (call.tool === 'search_parts') return `/search${query()}`;
+  if (call.tool === 'get_part' && typeof a.id === 'string') return `/parts/${encodeURIComponent(a.id)}`;
+  if (call.tool === 'find_where_used') return `/robots${query(['q', 'id'])}`;
+  const route = TOOLS.find((t) => t.name === call.tool)?.rest.find((r) => r.method === 'GET');
+  if (!route) return null;
+  return route.path.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(a[k] ?? ''))) + query();
+}
+
+function elsewhereLinks(pointers: NonNullable<SearchOut['meta']['elsewhere']>): Html {
+  if (pointers.length === 0) return html``;
+  return html`<h3>Found elsewhere</h3><ul id="elsewhere">${pointers.map((e) => {
+    const href = callHref(e.call);
+    const label = `${e.count} ${LABELS[e.where] ?? e.where}`;
+    return html`<li>${href ? html`<a href="${href}">${label}</a>` : label}: ${e.note}</li>`;
+  })}</ul>`;
+}
+
+const LABELS: Record<string, string> = {
+  quarantined: 'quarantined record(s)',
+  other_name: 'record(s) under another name',
+  open_source_layer: 'line(s) in open-source robots',
+  catalogue: 'catalogue record(s)',
+  close_spelling: 'record(s) with a close spelling',
+};
+
+/** The finder: per spec field parts of this category declare, a control, with the counts of parts that declare it and not. */
+function finderPanel(facets: Facets, finder: Finder): string {
+  const used = finder.pairs.length > 0;
+  let out = html`<aside aria-label="Spec filters"><details class="facets" id="finder"${used ? new Html(' open') : ''}><summary>Spec filters${facets.category ? ` in ${facets.category}` : ''} (${facets.records} records)</summary>`.text;
+  for (const f of facets.fields) {
+    if (!(f.declared > 0)) continue;
+    const id = `f-${f.name}`;
+    const counts = html`<p class="muted" id="${id}-n">${f.read} with a value read, ${f.declared - f.read} declared but unread, ${facets.records - f.declared} not declared${f.min !== null && f.max !== null ? html`; ${num(f.min)}–${num(f.max)}${f.unit ? ` ${f.unit}` : ''}` : ''}</p>`;
+    if (f.values) {
+      const checked = finder.in.get(f.name);
+      out += html`<fieldset aria-describedby="${id}-n"><legend>${f.name}</legend>${counts}${f.values.slice(0, 16).map(
+        (v, i) => html`<div class="check"><input type="checkbox" form="sf" id="${id}-${i}" name="in.${f.name}" value="${v.value}"${checked?.has(v.value) ? new Html(' checked') : ''}><label for="${id}-${i}">${v.value} (${v.count})</label></div>`,
+      )}</fieldset>`.text;
+    } else if (f.kind === 'number' || f.kind === 'range') {
+      const unit = f.unit ? ` (${f.unit})` : '';
+      out += html`<fieldset aria-describedby="${id}-n"><legend>${f.name}${unit}</legend>${counts}<div class="minmax"><div><label for="${id}-min">Min${unit}</label><input id="${id}-min" form="sf" name="min.${f.name}" inputmode="decimal" size="7" value="${finder.min.get(f.name) ?? ''}"></div><div><label for="${id}-max">Max${unit}</label><input id="${id}-max" form="sf" name="max.${f.name}" inputmode="decimal" size="7" value="${finder.max.get(f.name) ?? ''}"></div></div></fieldset>`.text;
+    }
+  }
+  out += html`<div class="check"><input type="checkbox" form="sf" id="near" name="near" value="1"${finder.near ? new Html(' checked') : ''}><label for="near">Include near misses (declared in a text that could not be read)</label></div>
+<p><button type="submit" form="sf">Apply filters</button></p></details></aside>`.text;
+  return out;
+}
+
+/** The spec fields a result's filters and sort name: a column each. */
+function shownFields(result: SearchOut): string[] {
+  return [...new Set([...result.meta.filters.map((f) => f.field), ...(result.meta.sort ? [result.meta.sort.field] : [])])];
+}
+
+const addCell = (id: string, name: string) =>
+  `<td><form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${esc(id)}"><input type="hidden" name="name" value="${esc(name)}"><button type="submit" name="action" value="add" aria-label="Add ${esc(id)} to the BOM">Add to BOM</button></form></td>`;
+
+const rowsOf = new WeakMap<SearchOut, Buffer>();
+
+/** The table rows of a search answer's hits (their columns depend on the answer alone). */
+function renderRows(result: SearchOut): Buffer {
+  const fields = shownFields(result);
+  let out = '';
+  for (const h of result.data) {
+    const id = esc(h.id);
+    out += `<tr data-id="${id}"><td><a href="/parts/${esc(encodeURIComponent(h.id))}">${id}</a></td><td>${esc(h.name ?? '')}</td><td>${h.manufacturer === null || h.manufacturer === undefined ? '<span class="muted">not stated</span>' : esc(h.manufacturer)}</td><td>${esc(h.category ?? '')}</td>`;
+    for (const f of fields) out += `<td>${specCell(h.specs?.[f]).text}</td>`;
+    out += addCell(h.id, h.name ?? '') + '</tr>';
+  }
+  return htmlBytes(out);
+}
+
+const listRowsOf = new WeakMap<ListOut, Buffer>();
+
+function renderListRows(list: ListOut): Buffer {
+  let out = '';
+  for (const h of list.data) {
+    const id = esc(h.id);
+    out += `<tr data-id="${id}"><td><a href="/parts/${esc(encodeURIComponent(h.id))}">${id}</a></td><td>${esc(h.name ?? '')}</td><td>${h.manufacturer === null || h.manufacturer === undefined ? '<span class="muted">not stated</span>' : esc(h.manufacturer)}</td><td>${h.type ? esc(h.type) : '<span class="muted">not stated</span>'}</td>${addCell(h.id, h.name ?? '')}</tr>`;
+  }
+  return htmlBytes(out);
+}
 
 /** The category options of a get_catalogue_stats answer, none selected, and where ` selected` goes for each slug. */
 interface Options {
@@ -210,109 +413,3 @@ function categoryOptions(o: Options, category: string | undefined): string | Buf
   return out + o.text.slice(from);
 }
 
-/** The spec fields a result's filters and sort name: a column each. */
-function shownFields(result: SearchOut): string[] {
-  return [...new Set([...result.meta.filters.map((f) => f.field), ...(result.meta.sort ? [result.meta.sort.field] : [])])];
-}
-
-const rowsOf = new WeakMap<SearchOut, Buffer>();
-
-/** The table rows of a search answer's hits (their columns depend on the answer alone). */
-function renderRows(result: SearchOut): Buffer {
-  const fields = shownFields(result);
-  let out = '';
-  for (const h of result.data) {
-    const id = esc(h.id);
-    out += `<tr data-id="${id}"><td><a href="/parts/${esc(encodeURIComponent(h.id))}">${id}</a></td><td>${esc(h.name ?? '')}</td><td>${h.manufacturer === null || h.manufacturer === undefined ? '<span class="muted">not stated</span>' : esc(h.manufacturer)}</td><td>${esc(h.category ?? '')}</td>`;
-    for (const f of fields) out += `<td>${specCell(h.specs?.[f]).text}</td>`;
-    out += '</tr>';
-  }
-  return htmlBytes(out);
-}
-
-/**
- * The facet list of a list_spec_fields answer with its links cut out: `text` around the links'
- * `where` clauses (`clauses`, form-encoded and escaped; `clauseText[i]` is clause i and the text
- * after it). Each link is the page's own query with the clause added to its where
- * (whereLinkAround), so only that query is written per request.
- */
-interface FacetPieces {
-  text: Buffer[];
-  clauses: Buffer[];
-  clauseText: Buffer[];
-}
-const facetsOf = new WeakMap<Facets, FacetPieces>();
-
-function renderFacets(facets: Facets): FacetPieces {
-  const text: string[] = [];
-  const clauses: string[] = [];
-  let cur = html`<details class="facets" open><summary>Spec fields${facets.category ? ` in ${facets.category}` : ''} (${facets.records} records)</summary>`.text;
-  const linkTo = (clause: string) => {
-    cur += '<a href="';
-    text.push(cur);
-    clauses.push(esc(formEncoded(clause)));
-    cur = '">';
-  };
-  for (const f of facets.fields) {
-    if (!(f.declared > 0)) continue;
-    cur += html`<h3>${f.name}${f.unit ? ` (${f.unit})` : ''}</h3><p class="muted">${f.read} read of ${f.declared} declaring it${f.min !== null && f.max !== null ? html`; ${num(f.min)}–${num(f.max)}${f.unit ? ` ${f.unit}` : ''}` : ''}</p>`.text;
-    if (f.values) {
-      cur += '<ul>';
-      for (const v of f.values.slice(0, 12)) {
-        cur += '<li>';
-        linkTo(`${f.name} in ${v.value}`);
-        cur += html`${v.value}</a> (${v.count})</li>`.text;
-      }
-      cur += '</ul>';
-    } else if (f.min !== null) {
-      cur += '<ul><li>';
-      linkTo(`${f.name}>=${f.example_value}`);
-      cur += html`${f.name} ≥ ${f.example_value}</a></li></ul>`.text;
-    }
-  }
-  text.push(cur + '</details>');
-  return { text: text.map(htmlBytes), clauses: clauses.map(htmlBytes), clauseText: clauses.map((c, i) => htmlBytes(c + text[i + 1]!)) };
-}
-
-/** The facet list for a request, onto `page`: each link is /search with the request's arguments and the clause added to its where. */
-function facetList(page: (string | Buffer)[], facets: Facets, args: Record<string, string>): void {
-  const { text, clauses, clauseText } = renderedOnce(facetsOf, facets, renderFacets);
-  page.push(text[0]!);
-  if (clauses.length === 0) return;
-  const [before, after] = whereLinkAround(args);
-  const head = htmlBytes(before);
-  if (after === '') for (const ct of clauseText) page.push(head, ct);
-  else for (let i = 0; i < clauses.length; i++) page.push(head, clauses[i]!, after, text[i + 1]!);
-}
-
-/** /search with the request's arguments (its cursor replaced by `cursor`, or dropped), in the order the page reads them. */
-function pageLink(args: Record<string, string>, cursor: string | null): string {
-  let s = '';
-  for (const k of SEARCH_PARAMS) {
-    const v = k === 'cursor' ? cursor : args[k];
-    if (v) s += `${s ? '&' : '?'}${k}=${formEncoded(v)}`;
-  }
-  return `/search${s}`;
-}
-
-/**
- * The escaped href of a link to /search with the request's arguments and `<args.where>; <clause>`
- * as its where, before and after the clause's own encoding: a where already given keeps its place
- * (after q), a new one goes last (after category and sort); the cursor is dropped.
- */
-function whereLinkAround(args: Record<string, string>): [string, string] {
-  const hasWhere = args.where !== undefined;
-  let before = '/search?';
-  let after = '';
-  for (let i = 0; i < SEARCH_PARAMS.length; i++) {
-    const k = SEARCH_PARAMS[i]!;
-    const v = args[k];
-    if (k === 'where' || k === 'cursor' || v === undefined) continue;
-    if (hasWhere && i > WHERE_AT) after += `&${k}=${formEncoded(v)}`;
-    else before += `${k}=${formEncoded(v)}&`;
-  }
-  before += `where=${hasWhere ? formEncoded(`${args.where}; `) : ''}`;
-  return [esc(before), after === '' ? '' : esc(after)];
-}
-
-const WHERE_AT = SEARCH_PARAMS.indexOf('where');
