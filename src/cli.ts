@@ -2,6 +2,7 @@
 /**
  * robot-parts-mcp            MCP over stdio (nothing but protocol on stdout)
  * robot-parts-mcp serve      MCP Streamable HTTP at /mcp + REST bridge + /openapi.json + /healthz
+ * robot-parts-mcp sources    refresh the live open-source layer into the database (src/sources-cli.ts)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,6 +44,8 @@ const MAIN_HELP = `robot-parts-mcp ${SERVER_VERSION}: robot component data for A
 Usage:
   robot-parts-mcp [options]         MCP over stdio (for Claude Desktop, VS Code, Cursor, ...)
   robot-parts-mcp serve [options]   HTTP: MCP at /mcp, REST under /api/, /openapi.json, /healthz
+  robot-parts-mcp sources refresh --sources <file> [--db <file> | --pg <url>]
+                                    read the open-source layer's sources into the database
 
 Options:
 ${COMMON_HELP}
@@ -119,6 +122,11 @@ function listenError(err: unknown, config: Config): string {
 export async function main(argv: string[]): Promise<void> {
   const command = argv[0] && !argv[0].startsWith('-') ? argv[0] : null;
   const rest = command ? argv.slice(1) : argv;
+  if (command === 'sources') {
+    const { sourcesCommand } = await import('./sources-cli.js');
+    process.exitCode = await sourcesCommand(rest);
+    return;
+  }
   if (command !== null && command !== 'serve') fail(`unknown command "${command}" (try --help)`);
 
   let values: Record<string, string | boolean | undefined>;
