@@ -28,6 +28,7 @@ refresh: fetches every source of the sources file (git, shallow; file:// and loc
   --pg <url>         PostgreSQL URL (env ROBOT_PARTS_DATABASE_URL) instead of SQLite
   --mirror <dir>     read local copies listed in <dir>/README.md instead of fetching (offline)
   --git-time-ms <n>  wall time of one git command (default ${DEFAULT_FETCH_LIMITS.timeMs})
+  --if-older-than <n>ms  do nothing when the latest run finished less than n ms ago (serve --refresh-every)
 status: prints the sources, their commits and the latest run.
 Exit status: 0 when every source refreshed, 1 when any failed, 2 on bad usage, 3 when another
 instance holds the refresh lock (nothing done).`;
@@ -69,7 +70,15 @@ export async function sourcesCommand(argv: string[]): Promise<number> {
     values = parseArgs({
       args: argv.slice(1),
       strict: true,
-      options: { sources: { type: 'string' }, db: { type: 'string' }, pg: { type: 'string' }, mirror: { type: 'string' }, 'git-time-ms': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        sources: { type: 'string' },
+        db: { type: 'string' },
+        pg: { type: 'string' },
+        mirror: { type: 'string' },
+        'git-time-ms': { type: 'string' },
+        'if-older-than': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }).values;
   } catch (e) {
     usage((e as Error).message.split('\n')[0]);
@@ -83,6 +92,8 @@ export async function sourcesCommand(argv: string[]): Promise<number> {
   if (pgUrl !== undefined && !/^postgres(ql)?:\/\//.test(pgUrl)) usage('--pg must be a postgres:// URL');
   const timeMs = values['git-time-ms'] === undefined ? DEFAULT_FETCH_LIMITS.timeMs : Number(values['git-time-ms']);
   if (!Number.isInteger(timeMs) || timeMs < 1) usage('--git-time-ms must be a positive integer');
+  const olderThan = values['if-older-than'] === undefined ? null : /^(\d+)ms$/.exec(String(values['if-older-than']));
+  if (values['if-older-than'] !== undefined && !olderThan) usage('--if-older-than takes milliseconds, e.g. 21600000ms');
 
   let file;
   if (sub === 'refresh') {
@@ -110,7 +121,17 @@ export async function sourcesCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const fetcher = typeof values.mirror === 'string' ? mirrorFetcher(path.resolve(values.mirror)) : gitFetcher({ ...DEFAULT_FETCH_LIMITS, timeMs });
-    const summary = await store.withRefreshLock(() => refreshSources(file!, store, fetcher, { report: (l) => process.stdout.write(`  ${l}\n`) }));
+    const summary = await store.withRefreshLock(async () => {
+      if (olderThan) {
+        const snap = await store.snapshot();
+        if (snap && Date.now() - Date.parse(snap.run.finished_at) < Number(olderThan[1])) return 'fresh' as const;
+      }
+      return refreshSources(file!, store, fetcher, { report: (l) => process.stdout.write(`  ${l}\n`) });
+    });
+    if (summary === 'fresh') {
+      process.stdout.write(`${where}: the latest run is younger than ${olderThan![1]} ms; nothing done\n`);
+      return 0;
+    }
     if (summary === null) {
       process.stdout.write(`${where}: another process is refreshing the layer; nothing done\n`);
       return 3;
