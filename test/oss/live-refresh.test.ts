@@ -20,6 +20,7 @@ import { openDb } from '../../src/store/db.js';
 import { pgOssLiveStore, sqliteOssLiveStore } from '../../src/store/oss-live-store.js';
 import { createPgPool, migratePg } from '../../src/store/pg.js';
 import { testConfig } from '../support/deps.js';
+import { startInstance } from '../support/instances.js';
 import { pgTestsEnabled, startPgCluster, type PgCluster } from '../support/pg.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -231,6 +232,33 @@ describe('sources refresh into SQLite from real git repositories', () => {
     } finally {
       await deps.close();
     }
+  });
+
+  it('serve --sources --refresh-every refreshes in the background and serves the new layer', async () => {
+    const repo2 = makeRepo();
+    const dir = tmpDir('rp-serve-');
+    const srcFile = path.join(dir, 'sources.json');
+    fs.writeFileSync(srcFile, JSON.stringify(sourcesFor(repo2)));
+    const inst = await startInstance({ args: ['--db', path.join(dir, 'serve.db'), '--sources', srcFile, '--refresh-every', '10s'] });
+    try {
+      const robots = async () => ((await (await fetch(`${inst.url}/api/oss_components.json`)).json()) as { meta: { sources: { id: string }[] } }).meta.sources.map((x) => x.id);
+      expect(await robots()).toContain('SO101'); // the shipped layer until the first refresh
+      let ids: string[] = [];
+      for (let i = 0; i < 120 && !ids.includes('TESTBOT'); i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        ids = await robots();
+      }
+      expect(ids).toEqual(['TESTBOT', 'TESTBOT_BOM']);
+      expect((await fetch(`${inst.url}/healthz`)).status).toBe(200);
+    } finally {
+      await inst.stop();
+    }
+  }, 120_000);
+
+  it('serve refuses a bad --refresh-every naming the flag', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'serve', '--port', '0', '--sources', SHIPPED_SOURCES_FILE, '--refresh-every', 'soon'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--refresh-every must be a duration');
   });
 
   it('the CLI refuses bad usage naming the flag', () => {
