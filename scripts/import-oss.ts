@@ -1,7 +1,9 @@
 /**
  * npm run data:oss -- [robots dir] [--out <data dir>] [--check]
- *   Runs the open-source-layer extractors on the real robot files (default ../shared/robots)
- *   and writes <data dir>/oss/oss_components.json (default data/). Deterministic: when nothing
+ *   Runs the open-source-layer extractors over the sources of data/oss/sources.json, reading the
+ *   local copies of their files in the robots folder (default ../shared/robots; its README maps
+ *   each copy to its repository, path and commit), and writes <data dir>/oss/oss_components.json
+ *   (default data/). The same extraction code as `robot-parts-mcp sources refresh`. Deterministic: when nothing
  *   changed the file is rewritten byte-identical (timestamps carry over); set SOURCE_DATE_EPOCH
  *   to fix the time stamped on changed content.
  *   --check: builds in memory and exits 1 with a summary when the committed file differs.
@@ -15,7 +17,7 @@ import { diffOss, importOss, OSS_DATA_FILE, OssImportError, readOssDocument, ser
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = 'usage: import-oss [robots dir] [--check] [--out <data dir>]\n';
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   let args;
   try {
     args = parseArgs({ args: argv, allowPositionals: true, options: { check: { type: 'boolean', default: false }, out: { type: 'string' } } });
@@ -55,7 +57,7 @@ function main(argv: string[]): number {
 
   let doc;
   try {
-    doc = importOss(robotsDir, { previous });
+    doc = await importOss(robotsDir, { previous });
   } catch (e) {
     if (e instanceof OssImportError) {
       process.stderr.write(`import-oss: ${e.message}\n`);
@@ -90,4 +92,4 @@ function main(argv: string[]): number {
   return 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

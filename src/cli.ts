@@ -2,6 +2,7 @@
 /**
  * robot-parts-mcp            MCP over stdio (nothing but protocol on stdout)
  * robot-parts-mcp serve      MCP Streamable HTTP at /mcp + REST bridge + /openapi.json + /healthz
+ * robot-parts-mcp sources    refresh the live open-source layer into the database (src/sources-cli.ts)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,6 +44,8 @@ const MAIN_HELP = `robot-parts-mcp ${SERVER_VERSION}: robot component data for A
 Usage:
   robot-parts-mcp [options]         MCP over stdio (for Claude Desktop, VS Code, Cursor, ...)
   robot-parts-mcp serve [options]   HTTP: MCP at /mcp, REST under /api/, /openapi.json, /healthz
+  robot-parts-mcp sources refresh --sources <file> [--db <file> | --pg <url>]
+                                    read the open-source layer's sources into the database
 
 Options:
 ${COMMON_HELP}
@@ -76,6 +79,9 @@ Options:
   --cors-origins <list>    browser origins allowed to call /mcp and /api cross-origin, e.g.
                            https://inspector.example (env ROBOT_PARTS_CORS_ORIGINS; default none)
   --allow-sandbox-payments serve the sandbox payment gateway on a non-loopback address (env ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS=1)
+  --sources <file>         the open-source layer's sources file, refreshed in the background with --refresh-every
+  --refresh-every <dur>    e.g. 6h, 30m: run "sources refresh" as a child process that often (instances sharing
+                           PostgreSQL refresh once per period, under a lock) and serve the layer it wrote
 ${COMMON_HELP}`;
 
 function fail(msg: string): never {
@@ -123,6 +129,11 @@ function listenError(err: unknown, config: Config): string {
 export async function main(argv: string[]): Promise<void> {
   const command = argv[0] && !argv[0].startsWith('-') ? argv[0] : null;
   const rest = command ? argv.slice(1) : argv;
+  if (command === 'sources') {
+    const { sourcesCommand } = await import('./sources-cli.js');
+    process.exitCode = await sourcesCommand(rest);
+    return;
+  }
   if (command !== null && command !== 'serve') fail(`unknown command "${command}" (try --help)`);
 
   let values: Record<string, string | boolean | undefined>;
@@ -160,6 +171,8 @@ export async function main(argv: string[]): Promise<void> {
               'forwarded-header': { type: 'string' },
               'cors-origins': { type: 'string' },
               'allow-sandbox-payments': { type: 'boolean' },
+              sources: { type: 'string' },
+              'refresh-every': { type: 'string' },
             }
           : {}),
       },
@@ -218,6 +231,14 @@ export async function main(argv: string[]): Promise<void> {
   }
   checkBeforeOpening(config, command);
   const log = createLogger(config.logLevel);
+  let refresh: { sources: string; everyMs: number } | null = null;
+  if (values['refresh-every'] !== undefined || values.sources !== undefined) {
+    if (typeof values.sources !== 'string' || typeof values['refresh-every'] !== 'string') fail('--sources and --refresh-every go together');
+    const everyMs = durationMs(values['refresh-every']);
+    if (everyMs === null || everyMs < 10_000) fail(`--refresh-every must be a duration of at least 10s such as 6h, 30m or 90s, got "${values['refresh-every']}"`);
+    if (!fs.existsSync(values.sources)) fail(`--sources: "${values.sources}" does not exist`);
+    refresh = { sources: path.resolve(values.sources), everyMs };
+  }
 
   if (command === 'serve') {
     let deps: Deps;
@@ -230,9 +251,51 @@ export async function main(argv: string[]): Promise<void> {
       fail((err as Error).message);
     }
     await serveHttp(config, log, deps);
+    if (refresh) scheduleRefresh(config, log, deps, refresh);
     return;
   }
   await serveStdioCommand(config, log);
+}
+
+/** "6h", "30m", "90s", "500ms", "1d" -> milliseconds; null when not a duration. */
+export function durationMs(v: string): number | null {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(v.trim());
+  if (!m) return null;
+  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
+}
+
+/**
+ * serve --sources --refresh-every: every period, "sources refresh" runs as a child process (the
+ * fetching and extracting never touch this event loop), skipped when the database's latest run is
+ * younger than the period (another instance sharing it refreshed); after it ends, and on every
+ * tick, the layer is read again when the database holds a newer run.
+ */
+function scheduleRefresh(config: Config, log: ReturnType<typeof createLogger>, deps: Deps, refresh: { sources: string; everyMs: number }): void {
+  const cli = process.argv[1];
+  const db = config.databaseUrl ? ['--pg', config.databaseUrl] : ['--db', config.dbPath];
+  let running = false;
+  const tick = () => {
+    if (running) return;
+    running = true;
+    void import('node:child_process').then(({ spawn }) => {
+      const child = spawn(process.execPath, [...process.execArgv, cli, 'sources', 'refresh', '--sources', refresh.sources, ...db, '--if-older-than', `${refresh.everyMs}ms`], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (b: Buffer) => {
+        if (err.length < 2000) err += b.toString('utf8');
+      });
+      child.on('close', (code) => {
+        running = false;
+        if (code !== 0 && code !== 3) log.warn('sources refresh failed', { exit_code: code, stderr: err.slice(0, 500) });
+        deps.reloadOssLayer().catch((e: unknown) => log.warn('open-source layer reload failed', { error: e instanceof Error ? e.message : String(e) }));
+      });
+    });
+  };
+  const timer = setInterval(tick, refresh.everyMs);
+  timer.unref();
+  setTimeout(tick, 1000).unref();
+  log.info('open-source layer refresh scheduled', { sources: refresh.sources, every_ms: refresh.everyMs });
 }
 
 /**

@@ -20,7 +20,10 @@ import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
 import type { ManufacturerTable } from './domain/specs/manufacturers.js';
-import { readOssLayer } from './ingest/oss/layer.js';
+import { readOssLayer, type OssDocument } from './ingest/oss/layer.js';
+import { ossToStored } from './ingest/oss/records.js';
+import { liveDocument } from './ingest/oss/refresh.js';
+import { sqliteLiveSnapshot, type LiveLayerSnapshot } from './store/oss-live-store.js';
 import { whereUsedLayer } from './ingest/oss/where-used-layer.js';
 import type { WhereUsedLayer } from './domain/oss/where-used.js';
 import { createLogger, type Logger } from './log.js';
@@ -70,6 +73,17 @@ export interface Deps {
   ready: Promise<void>;
   /** The open-source layer's BOM lines and URDF mentions, for where-used (empty when the dataset is absent). */
   ossLayer: WhereUsedLayer;
+  /**
+   * The live open-source layer (issue 45): the document `sources refresh` wrote into the database,
+   * or null when it holds none (readers then use the shipped data/oss document).
+   */
+  liveOssDocument(): OssDocument | null;
+  /**
+   * Reads the live layer again (after a refresh): where-used, the layer's resources and pages
+   * follow at once; resolves to the run now served (0: none). Records a refresh added resolve
+   * by id (get_part) after the next start.
+   */
+  reloadOssLayer(): Promise<number>;
   /** TRL, momentum and the intelligence document, computed once (on first use) from the loaded data (immutable). */
   analytics: Intelligence;
   /** Finished answers of the cacheable catalogue tools (bounded; config.answerCacheEntries, 0 = off). */
@@ -158,7 +172,19 @@ interface CatalogueParts {
   indexReady: Promise<void>;
   specs: SpecIndex;
   ossLayer: WhereUsedLayer;
+  /** Where-used over another layer document (a live refresh); the catalogue's makers as at start. */
+  whereUsedOf: (doc: OssDocument | null) => WhereUsedLayer;
   analytics: Intelligence;
+}
+
+/** The live layer as the database last gave it (set before the catalogue parts are built). */
+interface LiveLayer {
+  doc: OssDocument | null;
+  run: number;
+}
+
+function liveOf(snap: LiveLayerSnapshot | null): LiveLayer {
+  return snap ? { doc: liveDocument(snap), run: snap.run.run } : { doc: null, run: 0 };
 }
 
 /** The search index being built on a worker, and the catalogue's records in the id order it numbers documents by. */
@@ -173,6 +199,8 @@ interface LoadedData {
   lazyBuildListeners: Set<(built: LazyBuild) => void>;
   /** The catalogue parts, built on the first call (given the store's probe); the same object after. */
   catalogueParts: (probe: () => void) => CatalogueParts;
+  /** The live layer (filled from the database before the parts are built; replaced by reloads). */
+  live: LiveLayer;
   /** Stops what the load started (the index's worker) when the start fails before the parts are built. */
   discard(): void;
 }
@@ -198,16 +226,19 @@ function buildCatalogueParts(
   probe: () => void,
   built: (b: LazyBuild) => void,
   onWorker: IndexOnWorker | null,
+  live: LiveLayer,
 ): CatalogueParts {
   const data = opts.catalogueData ?? readCatalogueData(config.dataDir);
   const indexBuild = onWorker?.build ?? null;
   // In id order; a large catalogue's records are read on first use (its columns are known).
   const records = onWorker?.records ?? recordsOf(data);
-  // The open-source layer: absent file -> no records; present but invalid -> fail here.
-  const layer = readOssLayer(config.dataDir);
+  // The open-source layer: the live one a refresh wrote into the database, else the shipped file
+  // (absent file -> no records; present but invalid -> fail here).
+  const layer = live.doc ? { doc: live.doc, entities: live.doc.data.map(ossToStored) } : readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
   checkOssIds(records.ids, oss);
-  const ossLayer = whereUsedLayer(layer.doc, data.lazy ? data.lazy.makers() : data.entities, manufacturers);
+  const whereUsedOf = (doc: OssDocument | null) => whereUsedLayer(doc, data.lazy ? data.lazy.makers() : data.entities, manufacturers);
+  const ossLayer = whereUsedOf(layer.doc);
   // The analytics inputs are read (and validated) now; the document is computed on first use
   // (get_analytics, get_part, a trl/momentum filter): plain searches never need it. The records
   // are asked for then (a catalogue read lazily reads those not read yet).
@@ -259,6 +290,7 @@ function buildCatalogueParts(
     indexReady: indexBuild?.ready ?? Promise.resolve(),
     specs,
     ossLayer,
+    whereUsedOf,
     get analytics() {
       return analytics();
     },
@@ -269,7 +301,7 @@ function buildCatalogueParts(
  * Every shipped file is read and validated before the database is opened, so bad data fails
  * fast; the catalogue file too unless deferred (then it is read on the first catalogue call).
  */
-function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedData {
+function loadData(config: Config, opts: BuildOptions, defer: boolean, live: LiveLayer): LoadedData {
   const indexBuild = defer || opts.catalogueData ? null : IndexBuild.forFile(path.join(config.dataDir, 'catalogue/entities.json'), opts.indexWorker);
   let data: CatalogueData | null = null;
   let registries: Registries;
@@ -295,8 +327,9 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean): LoadedDat
   const loaded: LoadedData = {
     registries,
     lazyBuildListeners,
+    live,
     // A build that throws stops the index's worker (nothing is built yet: discard() does it).
-    catalogueParts: (probe) => (built ??= discardOnThrow(loaded, () => buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify, onWorker))),
+    catalogueParts: (probe) => (built ??= discardOnThrow(loaded, () => buildCatalogueParts(config, data ? { ...opts, catalogueData: data } : opts, registries, probe, notify, onWorker, live))),
     discard: () => {
       if (built === null) indexBuild?.abandon();
     },
@@ -328,7 +361,8 @@ function keyedDigests(config: Config, log: Logger): { digests: KeyedDigests; per
 export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   if (config.databaseUrl) throw new Error('buildDeps: a PostgreSQL database URL is set; use openDeps()');
   const log = opts.log ?? createLogger(config.logLevel);
-  const loaded = loadData(config, opts, opts.deferCatalogue === true);
+  const live: LiveLayer = { doc: null, run: 0 };
+  const loaded = loadData(config, opts, opts.deferCatalogue === true, live);
   const { digests, db } = discardOnThrow(loaded, () => ({ digests: keyedDigests(config, log), db: openDb(config.dbPath, { synchronous: config.sqliteSynchronous }) }));
   // Rate-limit windows on their own connection at NORMAL: every free HTTP call writes one, and a
   // flush to disk per free call (about 8 ms on a loaded VM disk, blocking the event loop) buys
@@ -349,7 +383,9 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
     const probe = () => {
       if (!db.open) throw new Error('database closed');
     };
+    Object.assign(live, liveOf(sqliteLiveSnapshot(db)));
     return wire(config, opts, log, probe, loaded, opts.deferCatalogue === true, sqliteAccountStores(db, { clock, replays: replayPolicy(config), rateLimitDb: windows ?? undefined }), {
+      liveSnapshot: async () => sqliteLiveSnapshot(db),
       store: { backend: 'sqlite', health },
       outages: new StoreOutages(log),
       describe: config.dbPath,
@@ -381,8 +417,10 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
   const { checkDatasetVersion, checkDurability, createPgPool, migratePg, pgHealth, redactUrl } = await import('./store/pg.js');
   const { pgAccountStores } = await import('./store/pg-ledger.js');
   const log = opts.log ?? createLogger(config.logLevel);
-  const loaded = loadData(config, opts, false);
+  const live: LiveLayer = { doc: null, run: 0 };
+  const loaded = loadData(config, opts, false, live);
   const digests = discardOnThrow(loaded, () => keyedDigests(config, log));
+  const { pgOssLiveStore } = await import('./store/oss-live-store.js');
   const where = redactUrl(config.databaseUrl);
   const outages = new StoreOutages(log);
   const pool = createPgPool(config.databaseUrl, {
@@ -402,11 +440,14 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
     const probe = () => {
       if (closed) throw new Error('stores closed');
     };
+    const liveStore = pgOssLiveStore(pool);
+    Object.assign(live, liveOf(await liveStore.snapshot()));
     const dataset = await checkDatasetVersion(pool, loaded.catalogueParts(probe).data.meta.dataset_version, config.adoptDataset);
     if (dataset.adopted) log.warn('adopted this dataset version for the shared database', { dataset_version: dataset.recorded });
     log.info('postgresql ready', { database: where, migrations_applied: migrated.applied, migration_version: migrated.version });
     const clock = opts.clock ?? systemClock;
     return wire(config, opts, log, probe, loaded, false, pgAccountStores(pool, { clock, replays: replayPolicy(config), watch: outages }), {
+      liveSnapshot: () => liveStore.snapshot(),
       store: { backend: 'postgres', health: () => pgHealth(pool) },
       outages,
       describe: where,
@@ -429,11 +470,11 @@ function wire(
   log: Logger,
   /** Throws once the deps are closed (the catalogue then answers store_unavailable). */
   probe: () => void,
-  { registries: { plans, knowledge }, catalogueParts, lazyBuildListeners }: LoadedData,
+  { registries: { plans, knowledge }, catalogueParts, lazyBuildListeners, live }: LoadedData,
   /** Build the catalogue parts on first use (stdio) instead of now. */
   deferCatalogue: boolean,
   stores: AccountStores,
-  backend: { store: Deps['store']; outages: StoreOutages; describe: string; close: Deps['close'] },
+  backend: { store: Deps['store']; outages: StoreOutages; describe: string; close: Deps['close']; liveSnapshot: () => Promise<LiveLayerSnapshot | null> },
   { digests, persistSecret }: ReturnType<typeof keyedDigests>,
 ): Deps {
   let announced = false;
@@ -515,6 +556,17 @@ function wire(
     },
     get ossLayer() {
       return parts().ossLayer;
+    },
+    liveOssDocument: () => live.doc,
+    reloadOssLayer: async () => {
+      const snap = await backend.liveSnapshot();
+      if (!snap || snap.run.run === live.run) return live.run;
+      const next = liveOf(snap);
+      const p = parts();
+      p.ossLayer = p.whereUsedOf(next.doc);
+      Object.assign(live, next);
+      log.info('open-source layer reloaded', { run: next.run, records: next.doc?.data.length ?? 0 });
+      return live.run;
     },
     answers: new AnswerCache(config.answerCacheEntries),
     jobs,

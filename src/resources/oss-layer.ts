@@ -21,8 +21,10 @@ interface OssDoc {
 
 const loaded = new WeakMap<object, Promise<OssDoc>>();
 
-/** The layer's document as shipped (read once per deps; a failed read is not kept). */
+/** The layer's document: the live one a refresh wrote into the database, else as shipped (read once per deps; a failed read is not kept). */
 export function ossDocument(deps: Deps): Promise<OssDoc> {
+  const live = deps.liveOssDocument();
+  if (live) return Promise.resolve(live as unknown as OssDoc);
   let p = loaded.get(deps.config);
   if (!p) {
     p = (async () => {

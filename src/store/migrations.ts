@@ -220,4 +220,42 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'oss_live_layer',
+    // The live open-source layer (issue 45, `sources refresh`): each source's state (the files it
+    // gave, the commit read, the last failure) and its records with first_seen, last_seen and gone.
+    // Records stay when a source fails or stops producing them (gone = 1, gone_since).
+    sql: `
+      CREATE TABLE oss_live_sources (
+        id TEXT NOT NULL PRIMARY KEY,
+        position INTEGER NOT NULL,
+        listed INTEGER NOT NULL,
+        files TEXT,
+        commit_read TEXT,
+        read_at TEXT,
+        attempted_at TEXT NOT NULL,
+        error TEXT
+      );
+      CREATE TABLE oss_live_records (
+        id TEXT NOT NULL PRIMARY KEY,
+        source_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        first_seen TEXT NOT NULL,
+        last_seen TEXT NOT NULL,
+        gone INTEGER NOT NULL,
+        gone_since TEXT
+      );
+      CREATE INDEX oss_live_records_source ON oss_live_records (source_id, position);
+      CREATE TABLE oss_live_runs (
+        run INTEGER NOT NULL PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        finished_at TEXT NOT NULL,
+        sources_ok INTEGER NOT NULL,
+        sources_attempted INTEGER NOT NULL,
+        failed TEXT NOT NULL
+      );
+    `,
+  },
 ];

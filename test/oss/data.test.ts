@@ -92,30 +92,30 @@ describe('committed dataset', () => {
 describe.skipIf(!robotsPresent)('import from ../shared/robots', () => {
   const previous = readOssDocument(DATA);
 
-  it('the committed file equals a fresh import, byte for byte', () => {
-    const fresh = importOss(ROBOTS, { previous, now: '2099-01-01T00:00:00.000Z' });
+  it('the committed file equals a fresh import, byte for byte', async () => {
+    const fresh = await importOss(ROBOTS, { previous, now: '2099-01-01T00:00:00.000Z' });
     expect(serialiseOss(fresh)).toBe(fs.readFileSync(COMMITTED, 'utf8'));
   });
 
-  it('is deterministic without a previous dataset, and timestamps only move when content changes', () => {
-    const a = importOss(ROBOTS, { now: '2030-01-01T00:00:00.000Z' });
-    const b = importOss(ROBOTS, { now: '2030-01-01T00:00:00.000Z' });
+  it('is deterministic without a previous dataset, and timestamps only move when content changes', async () => {
+    const a = await importOss(ROBOTS, { now: '2030-01-01T00:00:00.000Z' });
+    const b = await importOss(ROBOTS, { now: '2030-01-01T00:00:00.000Z' });
     expect(serialiseOss(a)).toBe(serialiseOss(b));
     expect(contentKey(a)).toBe(contentKey(previous!));
     // Same content, later run: the earlier timestamps stay.
-    const again = importOss(ROBOTS, { previous: a, now: '2031-01-01T00:00:00.000Z' });
+    const again = await importOss(ROBOTS, { previous: a, now: '2031-01-01T00:00:00.000Z' });
     expect(serialiseOss(again)).toBe(serialiseOss(a));
     // Changed content: generated_at and last_seen move, first_seen stays for records seen before.
     const edited = structuredClone(a);
     edited.data = edited.data.slice(1);
     edited.data[0].name = 'renamed';
-    const next = importOss(ROBOTS, { previous: edited, now: '2032-01-01T00:00:00.000Z' });
+    const next = await importOss(ROBOTS, { previous: edited, now: '2032-01-01T00:00:00.000Z' });
     expect(next.meta.generated_at).toBe('2032-01-01T00:00:00.000Z');
     expect(next.data[0].first_seen).toBe('2032-01-01T00:00:00.000Z');
     expect(next.data[1]).toMatchObject({ first_seen: '2030-01-01T00:00:00.000Z', last_seen: '2032-01-01T00:00:00.000Z' });
   });
 
-  it('takes sources from the README table and fails on a missing file', () => {
+  it('takes sources from the README table and fails on a missing file', async () => {
     const rows = parseRobotsReadme(fs.readFileSync(path.join(ROBOTS, 'README.md'), 'utf8'));
     expect(rows.map((r) => [r.file, r.license, r.type])).toEqual([
       ['urdf/unitree_go2_description.urdf', 'BSD-3-Clause', 'quadruped'],
@@ -134,7 +134,7 @@ describe.skipIf(!robotsPresent)('import from ../shared/robots', () => {
     const partial = fs.mkdtempSync(path.join(os.tmpdir(), 'oss-robots-'));
     tmpDirs.push(partial);
     fs.copyFileSync(path.join(ROBOTS, 'README.md'), path.join(partial, 'README.md'));
-    const doc = importOss(partial, { now: '2030-01-01T00:00:00.000Z' });
+    const doc = await importOss(partial, { now: '2030-01-01T00:00:00.000Z' });
     expect(doc.meta.live_stats.sources_ok).toBe(0);
     expect(doc.meta.live_stats.failed[0]).toEqual({ id: 'UNITREE_GO2', reason: 'urdf/unitree_go2_description.urdf: ENOENT' });
   });

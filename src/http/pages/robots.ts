@@ -27,9 +27,12 @@ interface Robot {
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 /** The layer grouped by robot, read once per process (the dataset file does not change while it runs). */
-const robotsByDeps = new WeakMap<Deps, Promise<Map<string, Robot>>>();
+const robotsByDeps = new WeakMap<object, Promise<Map<string, Robot>>>();
+/** What the caches below are kept for: the live layer's document (a refresh replaces it), else the deps (the shipped file). */
+const layerKey = (deps: Deps): object => deps.liveOssDocument() ?? deps;
 function robots(deps: Deps): Promise<Map<string, Robot>> {
-  let p = robotsByDeps.get(deps);
+  const key = layerKey(deps);
+  let p = robotsByDeps.get(key);
   if (!p) {
     p = ossLayerDataset.build(deps).then((raw) => {
       const doc = raw as unknown as OssDocument;
@@ -44,8 +47,8 @@ function robots(deps: Deps): Promise<Map<string, Robot>> {
       for (const rec of doc.data) out.get(bySource.get(rec.source_id) ?? '')?.records.push(rec);
       return out;
     });
-    p.catch(() => robotsByDeps.delete(deps)); // an unreadable dataset is asked again next time
-    robotsByDeps.set(deps, p);
+    p.catch(() => robotsByDeps.delete(key)); // an unreadable dataset is asked again next time
+    robotsByDeps.set(key, p);
   }
   return p;
 }
@@ -55,9 +58,10 @@ function robots(deps: Deps): Promise<Map<string, Robot>> {
  * model-number match), over the non-quarantined catalogue, once per process.
  */
 type Matched = { id: string; name: string; bom_lines: number; urdf_mentions: number; matched_on: string[] };
-const matchesByDeps = new WeakMap<Deps, Promise<Map<string, Matched[]>>>();
+const matchesByDeps = new WeakMap<object, Promise<Map<string, Matched[]>>>();
 function catalogueMatches(deps: Deps): Promise<Map<string, Matched[]>> {
-  let p = matchesByDeps.get(deps);
+  const key = layerKey(deps);
+  let p = matchesByDeps.get(key);
   if (!p) {
     p = deps.catalogue.list({ includeQuarantine: false, offset: 0, limit: Number.MAX_SAFE_INTEGER }).then(({ items }) => {
       const out = new Map<string, Matched[]>();
@@ -67,8 +71,8 @@ function catalogueMatches(deps: Deps): Promise<Map<string, Matched[]>> {
       }
       return out;
     });
-    p.catch(() => matchesByDeps.delete(deps));
-    matchesByDeps.set(deps, p);
+    p.catch(() => matchesByDeps.delete(key));
+    matchesByDeps.set(key, p);
   }
   return p;
 }

@@ -13,34 +13,21 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { fileURLToPath } from 'node:url';
 import { decodeText } from './decode.js';
-import { extract } from './index.js';
+import { extract, extractRobotParts } from './index.js';
+import { mirrorFetcher, type FetchedSource } from './fetch.js';
+import { fileSourceId, fileUrlOf, readSourcesFile, specPath, type SourceSpec, type SourcesFile } from './sources-file.js';
 import { cleanCell, markdownTables } from './table.js';
 import { UrdfMention, urdfMentions } from './mentions.js';
 import { UrdfKinematics, urdfKinematics } from './kinematics.js';
-import { DofSummary, EXTRACTOR_KINDS, type ExtractorKind, SKIP_CODES } from './types.js';
+import { DofSummary, EXTRACTOR_KINDS, type ExtractionResult, type ExtractorKind, SKIP_CODES } from './types.js';
 import type { StoredEntity } from '../../domain/catalogue/entity.js';
 import { buildRecords, OssRecord, ossToStored, type RecordSource } from './records.js';
 import { compileAcceptor } from '../../store/zod-acceptor.js';
 
 export const OSS_SCHEMA_ID = 'oss_components/v1';
 export const OSS_DATA_FILE = path.join('oss', 'oss_components.json');
-
-/** The files the layer is built from: our ids and labels; every other fact comes from the README or the file. */
-export const OSS_SOURCES: readonly { id: string; file: string; kind: ExtractorKind; name: string; robot: string }[] = [
-  { id: 'UNITREE_GO2', file: 'urdf/unitree_go2_description.urdf', kind: 'urdf', name: 'Unitree Go2 description URDF', robot: 'Unitree Go2' },
-  { id: 'ROBOTO_ORIGIN_ATOM01', file: 'urdf/roboto_origin_atom01.urdf', kind: 'urdf', name: 'roboto_origin Atom01 URDF', robot: 'roboto_origin Atom01' },
-  { id: 'SO101', file: 'urdf/so101_new_calib.urdf', kind: 'urdf', name: 'SO-101 URDF', robot: 'SO-ARM100 / SO-101' },
-  { id: 'ROBOTO_ORIGIN_BOM', file: 'bom/roboto_origin_BOM_EN.md', kind: 'bom_md', name: 'roboto_origin Atom01 BOM (English)', robot: 'roboto_origin Atom01' },
-  { id: 'SO_ARM100_BOM', file: 'bom/so_arm100_README_bom.md', kind: 'bom_md', name: 'SO-ARM100 README BOM tables', robot: 'SO-ARM100 / SO-101' },
-  { id: 'OPENARM_HUB_BOM', file: 'bom/openarm_bom-for-hub.utf16.csv', kind: 'bom_csv', name: 'OpenArm electrical hub BOM', robot: 'OpenArm' },
-  { id: 'BERKELEY_HUMANOID_LITE', file: 'urdf/berkeley_humanoid_lite.urdf', kind: 'urdf', name: 'Berkeley Humanoid Lite URDF', robot: 'Berkeley Humanoid Lite' },
-  { id: 'TIENKUNG_LITE', file: 'urdf/tienkung_lite_humanoid_publish.urdf', kind: 'urdf', name: 'TienKung Lite URDF', robot: 'TienKung Lite' },
-  { id: 'OPEN_DUCK_MINI_V2', file: 'urdf/open_duck_mini_v2_robot.urdf', kind: 'urdf', name: 'Open Duck Mini v2 URDF', robot: 'Open Duck Mini v2' },
-  { id: 'LEKIWI_BOM', file: 'bom/lekiwi_BOM.md', kind: 'bom_md', name: 'LeKiwi BOM', robot: 'LeKiwi' },
-  { id: 'KOCH_BOM', file: 'bom/koch_low_cost_robot_README.md', kind: 'bom_md', name: 'Koch low-cost robot README BOM tables', robot: 'Koch low-cost robot arm' },
-  { id: 'ODRI_ACTUATOR_BOM', file: 'bom/odri_actuator_module_v1_README.md', kind: 'bom_md', name: 'ODRI actuator module v1 README BOM tables', robot: 'ODRI actuator module v1' },
-];
 
 export const OssSource = z
   .object({
@@ -67,6 +54,7 @@ export const OssSource = z
     kinematics: UrdfKinematics.nullable(),
     skipped: z.number().int(),
     skipped_by_code: z.record(z.string(), z.number().int()),
+    read_at: z.string().optional().describe('Live layer (sources refresh): when this file was last read at `commit`; absent in the shipped layer'),
   })
   .strict();
 export type OssSource = z.infer<typeof OssSource>;
@@ -97,6 +85,11 @@ export const OssMeta = z
     license: z.string(),
     attribution: z.string(),
     files_copied: z.literal(false),
+    gone_entities: z.number().int().optional().describe('Live layer: records no longer produced by their source (kept in the database, left out of data, where-used and counts)'),
+    gone: z
+      .array(z.object({ id: z.string(), name: z.string(), source_id: z.string(), last_seen: z.string(), gone_since: z.string() }).strict())
+      .optional()
+      .describe('Live layer: the records no longer produced, most recently gone first (at most 200 listed)'),
   })
   .strict();
 
@@ -178,67 +171,108 @@ export function defaultNow(env: NodeJS.ProcessEnv = process.env): string {
   return new Date().toISOString();
 }
 
+/** Where the shipped sources file is (data/oss/sources.json), from src/ingest/oss or dist/ingest/oss. */
+export const SHIPPED_SOURCES_FILE = fileURLToPath(new URL('../../../data/oss/sources.json', import.meta.url));
+
 /** Builds the dataset from the robot files; throws OssImportError when the README or a file cannot be read. */
-export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocument {
-  const readmePath = path.join(robotsDir, 'README.md');
-  if (!fs.existsSync(readmePath)) throw new OssImportError(`${readmePath} not found`);
-  const readme = parseRobotsReadme(fs.readFileSync(readmePath, 'utf8'));
+export async function importOss(robotsDir: string, opts: ImportOptions & { sources?: SourcesFile } = {}): Promise<OssDocument> {
+  const sources = opts.sources ?? readSourcesFile(SHIPPED_SOURCES_FILE);
+  let fetcher: ReturnType<typeof mirrorFetcher>;
+  try {
+    fetcher = mirrorFetcher(robotsDir);
+  } catch (e) {
+    throw new OssImportError((e as Error).message);
+  }
   const PENDING = '1970-01-01T00:00:00.000Z';
-  const sources: OssSource[] = [];
-  const data: OssRecord[] = [];
+  const extracted: ExtractedSource[] = [];
   const failed: { id: string; reason: string }[] = [];
-  for (const s of OSS_SOURCES) {
-    const row = readme.find((r) => r.file === s.file);
-    if (!row) {
-      failed.push({ id: s.id, reason: `${s.file} is not listed in README.md` });
-      continue;
-    }
-    const file = path.join(robotsDir, s.file);
-    let bytes: Buffer;
+  for (const s of sources.sources) {
     try {
-      bytes = fs.readFileSync(file);
+      extracted.push(extractSource(s, await fetcher(s), PENDING, (i) => fetcher.localFile(s, i)));
     } catch (e) {
-      failed.push({ id: s.id, reason: `${s.file}: ${(e as NodeJS.ErrnoException).code ?? 'unreadable'}` });
-      continue;
+      failed.push({ id: s.id, reason: e instanceof Error ? e.message : String(e) });
     }
+  }
+  // Parsing validates every record and puts keys in schema order, whatever the construction order.
+  return withTimestamps(OssDocument.parse(layerDocument(extracted, sources.sources.length, failed)), opts);
+}
+
+/** What one source gave: its files (meta.sources entries) and records, timestamps left to the caller. */
+export interface ExtractedSource {
+  id: string;
+  files: OssSource[];
+  records: OssRecord[];
+}
+
+/**
+ * Runs the extractors on one fetched source. Every file must read (a file that fails fails the
+ * source, so a refresh keeps its earlier records). `localFile` names the copy read when it is not
+ * the repository path (the mirror).
+ */
+export function extractSource(s: SourceSpec, fetched: FetchedSource, seenAt: string, localFile?: (index: number) => string): ExtractedSource {
+  const files: OssSource[] = [];
+  const records: OssRecord[] = [];
+  s.files.forEach((f, i) => {
+    const id = fileSourceId(s, i);
+    const repoPath = specPath(f);
+    const bytes = fetched.files.get(repoPath);
+    if (!bytes) throw new OssImportError(`${repoPath} was not read from ${s.repo}`);
     const decoded = decodeText(bytes);
-    const result = extract(decoded.text, s.kind, s.file);
-    const repoUrl = `https://github.com/${row.repo}`;
-    const fileUrl = `${repoUrl}/blob/${row.commit}/${row.path}`;
-    const src: RecordSource = { id: s.id, name: s.name, robot: s.robot, type: row.type, license: row.license, repo_url: repoUrl, file_url: fileUrl };
-    const records = buildRecords(result.records, result.robot_name, src, PENDING);
-    data.push(...records);
+    const kind: ExtractorKind = f.extractor === 'readme' ? 'bom_md' : f.extractor === 'xacro' ? 'urdf' : f.extractor;
+    let result: ExtractionResult;
+    try {
+      if (f.extractor === 'xacro') {
+        const texts = [...fetched.files].map(([p, b]) => ({ path: p, content: decodeText(b).text }));
+        result = extractRobotParts({ files: texts, entry: f.entry, args: f.args });
+      } else {
+        result = extract(decoded.text, kind, repoPath);
+      }
+    } catch (e) {
+      throw new OssImportError(`${repoPath}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const url = fileUrlOf(s.repo, fetched.commit, repoPath);
+    const src: RecordSource = { id, name: s.name, robot: s.robot, type: s.type ?? null, license: s.license, repo_url: s.repo, file_url: url };
+    const built = buildRecords(result.records, result.robot_name, src, seenAt);
+    records.push(...built);
     const byCode: Record<string, number> = {};
     for (const code of SKIP_CODES) {
       const n = result.skipped.filter((k) => k.code === code).length;
       if (n > 0) byCode[code] = n;
     }
-    sources.push({
-      id: s.id,
+    const plainUrdf = f.extractor === 'urdf';
+    files.push({
+      id,
       name: s.name,
       robot: s.robot,
-      license: row.license,
-      license_note: row.license_note,
-      dof: s.kind === 'urdf' ? (result.counts.dof ?? 0) : null,
+      license: s.license,
+      license_note: s.license_note ?? null,
+      dof: kind === 'urdf' ? (result.counts.dof ?? 0) : null,
       dof_detail: result.counts.dof_detail ?? null,
-      type: row.type,
-      repo: repoUrl,
-      path: row.path,
-      commit: row.commit,
-      url: fileUrl,
-      file: s.file,
+      type: s.type ?? null,
+      repo: s.repo,
+      path: repoPath,
+      commit: fetched.commit,
+      url,
+      file: localFile ? localFile(i) : repoPath,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       encoding: decoded.encoding,
-      extractor: s.kind,
+      extractor: kind,
       robot_name: result.robot_name,
-      records: records.length,
+      records: built.length,
       joints_by_type: result.counts.joints_by_type ?? null,
-      mentions: s.kind === 'urdf' ? urdfMentions(decoded.text) : null,
-      kinematics: s.kind === 'urdf' ? urdfKinematics(decoded.text) : null,
+      mentions: plainUrdf ? urdfMentions(decoded.text) : null,
+      kinematics: plainUrdf ? urdfKinematics(decoded.text) : null,
       skipped: result.counts.skipped,
       skipped_by_code: byCode,
     });
-  }
+  });
+  return { id: s.id, files, records };
+}
+
+/** The layer document of extracted sources (records in source order, then file order); timestamps as the records carry them. */
+export function layerDocument(extracted: readonly ExtractedSource[], attempted: number, failed: { id: string; reason: string }[], seenAt = '1970-01-01T00:00:00.000Z'): OssDocument {
+  const sources = extracted.flatMap((e) => e.files);
+  const data = extracted.flatMap((e) => e.records);
   const ids = new Set<string>();
   for (const r of data) {
     if (ids.has(r.id)) throw new OssImportError(`id collision: ${r.id}`);
@@ -250,14 +284,14 @@ export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocum
     return out;
   };
   const licenses = [...new Set(sources.map((s) => s.license))];
-  const doc: OssDocument = {
+  return {
     meta: {
       name: 'Open-source robot compatibility layer',
       description:
         'Joints from URDF robot descriptions and lines from bill-of-materials files of public open-source robot projects, extracted by this project\'s extractors (urdf, bom_md, bom_csv). Values are as written in the source files, each record with its source file, commit and licence.',
       schema: OSS_SCHEMA_ID,
-      generated_at: PENDING,
-      last_updated: PENDING,
+      generated_at: seenAt,
+      last_updated: seenAt,
       total_entities: data.length,
       robots: new Set(sources.map((s) => s.robot)).size,
       sources,
@@ -268,8 +302,8 @@ export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocum
       seed_entities: 0,
       live_entities: data.length,
       live_stats: {
-        sources_ok: sources.length,
-        sources_attempted: OSS_SOURCES.length,
+        sources_ok: extracted.length,
+        sources_attempted: attempted,
         by_extractor: Object.fromEntries(EXTRACTOR_KINDS.map((k) => [k, data.filter((r) => r.extractor === k).length])),
         by_category: count((r) => r.category),
         failed,
@@ -280,8 +314,6 @@ export function importOss(robotsDir: string, opts: ImportOptions = {}): OssDocum
     },
     data,
   };
-  // Parsing validates every record and puts keys in schema order, whatever the construction order.
-  return withTimestamps(OssDocument.parse(doc), opts);
 }
 
 function withTimestamps(doc: OssDocument, opts: ImportOptions): OssDocument {
