@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { parseRobotsReadme } from './layer.js';
+import { parseRobotsReadme } from './robots-readme.js';
 import { specPath, type SourceSpec } from './sources-file.js';
 
 const run = promisify(execFile);
