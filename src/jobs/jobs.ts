@@ -45,6 +45,12 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
       });
       return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null, document_uri: null };
     }
+    case 'plate_file': {
+      const { answer, format } = payload as JobPayloads['plate_file'];
+      // The geometry (manifold-3d, fflate) is loaded on the first plate a worker builds.
+      const { plateFile } = await import('../geometry/plate-files.js');
+      return plateFile(answer, format);
+    }
     default:
       throw new Error(`unknown job kind ${String(kind)}`);
   }

@@ -4,6 +4,7 @@
  */
 import type { BomCheckItem, BomExportRequest } from '../domain/bom/index.js';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
+import type { PlateAnswer } from '../domain/plates/index.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Knowledge } from '../store/datasets.js';
@@ -23,6 +24,8 @@ export interface JobPayloads {
   check_bom: { items: BomCheckItem[]; records: StoredEntity[]; baseUrl: string | null };
   /** export_bom's document (and its CSV) over records the caller read from the catalogue. */
   export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string };
+  /** An adapter plate's mesh file (binary STL or 3MF) from its design: the CSG kernel's work. */
+  plate_file: { answer: PlateAnswer; format: 'stl' | '3mf' };
 }
 export type JobKind = keyof JobPayloads;
 

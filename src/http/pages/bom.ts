@@ -8,6 +8,7 @@ import type { AnyTool } from '../../tools/define.js';
 import { TOOLS } from '../../tools/index.js';
 import { html, type PageContent } from './html.js';
 import type { PageRequest } from './types.js';
+import { restContext } from '../rest.js';
 
 interface CheckOut {
   parts: { line: number; id: string; quantity: number; found: boolean; catalogue_id?: string | null; name?: string | null; category?: string | null }[];
@@ -49,7 +50,7 @@ export async function bomPage(_r: PageRequest): Promise<PageContent> {
 
 const exportTool = (): AnyTool => TOOLS.find((t) => t.name === 'export_bom')!;
 
-export async function bomPost({ c, call }: PageRequest): Promise<PageContent | Response> {
+export async function bomPost({ c, deps, call }: PageRequest): Promise<PageContent | Response> {
   const body = await c.req.parseBody();
   const text = typeof body.lines === 'string' ? body.lines : '';
   const items = parseBomLines(text);
@@ -59,7 +60,7 @@ export async function bomPost({ c, call }: PageRequest): Promise<PageContent | R
     const key = typeof body.api_key === 'string' ? body.api_key.trim() : '';
     const out = await call('export_bom', { items, format, ...(key ? { api_key: key } : {}) });
     // The same file POST /api/bom/export answers (its route's own rendering).
-    const r = await exportTool().rest[0]!.render!(out);
+    const r = await exportTool().rest[0]!.render!(out, restContext(c, deps));
     return c.body(r.body as string, 200, { ...(r.headers ?? { 'Content-Disposition': `attachment; filename="bom.${format}"` }), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
   }
   const out = await call<CheckOut>('check_bom', { items });
