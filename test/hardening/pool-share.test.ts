@@ -125,8 +125,21 @@ describe('N2 a fair share of the pool per client; jobs dropped when their client
     expect(await victim).toBe(200);
     expect(victimDone).toBe(true);
     const after = await poolUntil(url, (p) => p.cancelled === 2);
-    expect(after.pool.workers_replaced).toBeGreaterThanOrEqual(1);
     expect(after.pool.busy + after.pool.queued).toBe(0);
+  });
+
+  it('N2: a running job whose caller goes away is stopped: its worker is replaced and the next client is served', { timeout: 240_000 }, async () => {
+    const { url } = await start({ poolSize: 1, poolQueue: 8, jobTimeMs: 200_000 });
+    const ac = new AbortController();
+    const dropped = lint(url, '203.0.113.65', HEAVY, ac.signal).then((r) => r.status, () => -1);
+    await poolUntil(url, (p) => p.busy === 1 && p.queued === 0);
+    const replacedBefore = (await pool(url)).pool.workers_replaced;
+    ac.abort();
+    expect(await dropped).toBe(-1);
+    const after = await poolUntil(url, (p) => p.cancelled === 1);
+    // The old code let the lint run to its end (no cancelled count; the worker kept).
+    expect(after.pool.workers_replaced).toBe(replacedBefore + 1);
+    expect((await lint(url, '203.0.113.66', SMALL)).status).toBe(200);
   });
 
   it('N2: a client firing heavy lints and dropping its connections, round after round, never starves another client\'s small lints', { timeout: 300_000 }, async () => {
