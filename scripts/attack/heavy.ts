@@ -6,7 +6,9 @@
  *
  * Cases: 200,000 nested elements in <robot> (lint); 100,000 unclosed <link> tags (lint and
  * extract); xacro property doubling (24 doublings: 167 MB expanded; 40 doublings); export_bom of
- * 500 flange-bearing catalogue items; a burst of concurrent lints past the pool's queue.
+ * 500 flange-bearing catalogue items; a burst of concurrent lints past the pool's queue; issue 39's
+ * pool takeover by one client with dropped connections (another client's small lints must all be
+ * served) and plate loops (new designs, mesh formats, from one client).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -147,7 +149,8 @@ export async function runHeavy(opts: { profile: 'short' | 'full' }): Promise<Hea
   const short = opts.profile === 'short';
   const queue = short ? 2 : 8;
   const burst = 2 + queue + 4;
-  const args = ['--rate-limit-free', '0', '--rate-limit-paid', '0', '--pool-size', '2', ...(short ? ['--job-time-ms', '2000', '--pool-queue', String(queue)] : [])];
+  // Loopback is a trusted proxy: the takeover case's two clients are told apart by X-Forwarded-For.
+  const args = ['--rate-limit-free', '0', '--rate-limit-paid', '0', '--pool-size', '2', '--trusted-proxies', '127.0.0.0/8', ...(short ? ['--job-time-ms', '2000', '--pool-queue', String(queue)] : [])];
   let srv: ServeChild | null = null;
   const cases: HeavyCase[] = [];
   try {
@@ -210,6 +213,62 @@ export async function runHeavy(opts: { profile: 'short' | 'full' }): Promise<Hea
       const refused = rs.filter((r) => r.status === 503).length;
       const ok = rs.every((r) => r.status === 200 || r.status === 503 || (r.status === 422 && r.json?.limit === 'time_ms')) && refused >= 4;
       return { answers: [...tally].map(([k, n]) => `${n}x ${k}`).join(', '), ok, detail: ok ? `${refused} refused 503 with Retry-After, none answered ok` : `expected at least 4 refused (${burst} - 2 - ${queue}), got ${refused}` };
+    });
+
+    // Issue 39 N2: one client fires heavy lints and drops each connection after 300 ms, round after
+    // round; another client's small lints (its own address, through the trusted loopback proxy) must all be served.
+    await run('pool takeover: one client fires 10 heavy lints every 2 s and drops each after 300 ms; another client lints small files', async () => {
+      const small = '<?xml version="1.0"?><robot name="s"><link name="base"/></robot>';
+      const victim: number[] = [];
+      let attackerAnswers = 0;
+      let dropped = 0;
+      const rounds = short ? 3 : 6;
+      const victimLoop = (async () => {
+        for (let i = 0; i < rounds * 4; i++) {
+          const r = await postJson(`${url}/api/oss/lint`, { content: small }, { 'x-forwarded-for': '203.0.113.8' });
+          victim.push(r.status);
+          await new Promise((res) => setTimeout(res, 500));
+        }
+      })();
+      for (let round = 0; round < rounds; round++) {
+        const fired = Array.from({ length: 10 }, async () => {
+          const ac = new AbortController();
+          const t = setTimeout(() => ac.abort(), 300);
+          try {
+            const r = await fetch(`${url}/api/oss/lint`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' }, body: JSON.stringify({ content: big }), signal: ac.signal });
+            await r.arrayBuffer();
+            attackerAnswers++;
+          } catch {
+            dropped++;
+          } finally {
+            clearTimeout(t);
+          }
+        });
+        await Promise.all(fired);
+        await new Promise((res) => setTimeout(res, 1700));
+      }
+      await victimLoop;
+      const served = victim.filter((s) => s === 200).length;
+      const ok = served === victim.length;
+      return { answers: `victim ${served}/${victim.length} x 200; attacker ${dropped} dropped, ${attackerAnswers} answered (503 beyond its share)`, ok, detail: ok ? 'every small lint of the other client served' : `the other client got ${victim.filter((s) => s !== 200).map(String).join(', ')}` };
+    });
+    // Issue 39 N6: one client cycles thicknesses and mesh formats (every design new, so never cached).
+    await run('plate loops: one client cycles thickness_mm and stl/3mf, 4 at a time', async () => {
+      const statuses = new Map<number, number>();
+      const total = short ? 24 : 120;
+      let next = 0;
+      const worker = async () => {
+        while (next < total) {
+          const i = next++;
+          const q = new URLSearchParams({ a: 'ISO9409-1-A50-4-M6', b: 'ISO9409-1-A63-6-M6', format: i % 2 ? 'stl' : '3mf', thickness_mm: (8 + i / 16).toFixed(4) });
+          const r = await fetch(`${url}/api/adapter-plate?${q}`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+          await r.arrayBuffer();
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, worker));
+      const ok = [...statuses.keys()].every((s) => s === 200 || s === 503) && (statuses.get(200) ?? 0) > 0;
+      return { answers: [...statuses].map(([k, n]) => `${n}x ${k}`).join(', '), ok, detail: ok ? 'meshes built in the pool under the client\'s share' : 'an answer other than 200 or 503' };
     });
 
     const h = (await (await fetch(`${url}/healthz`)).json()) as { pool?: Record<string, number> };

@@ -62,6 +62,7 @@ async function main(): Promise<number> {
   rows.push(['server peak RSS during heavy cases, MB (VmHWM)', heavy.peakRssMb === null ? 'n/a' : heavy.peakRssMb.toFixed(0)]);
   const pool = heavy.pool ?? {};
   rows.push(['pool: jobs completed / rejected (queue full) / timeouts', `${pool.completed ?? 'n/a'} / ${pool.rejected_queue_full ?? 'n/a'} / ${pool.timeouts ?? 'n/a'}`]);
+  rows.push(['pool: refused beyond a client\'s share / cancelled (caller gone)', `${pool.rejected_client_share ?? 'n/a'} / ${pool.cancelled ?? 'n/a'}`]);
   rows.push(['pool: memory / output limits hit, workers replaced', `${pool.memory_exceeded ?? 'n/a'} / ${pool.output_exceeded ?? 'n/a'} / ${pool.workers_replaced ?? 'n/a'}`]);
   rows.push(['seconds: fuzz / kill -9 / abuse / heavy', `${((tFuzz - started) / 1000).toFixed(1)} / ${((tLedger - tFuzz) / 1000).toFixed(1)} / ${((tAbuse - tLedger) / 1000).toFixed(1)} / ${((tEnd - tAbuse) / 1000).toFixed(1)}`]);
 

@@ -169,7 +169,14 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
         const outcome = await runTool(tool, input, ctx);
         if (!outcome.ok) return errorResponse(c, outcome.error);
         if (route.render) {
-          const r = await route.render(outcome.output);
+          let r;
+          try {
+            r = await route.render(outcome.output, ctx);
+          } catch (err) {
+            // A file built in the worker pool (a plate's mesh) may be refused there: overloaded, limit_exceeded.
+            if (err instanceof DomainError) return errorResponse(c, err);
+            throw err;
+          }
           return c.body(r.body as string | Uint8Array<ArrayBuffer>, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
         }
         // Same bytes as c.json(), reusing the prepared JSON of catalogue records (650 kB deep listings).

@@ -49,6 +49,12 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
     }
     case 'size_torques':
       return sizingTorques((payload as JobPayloads['size_torques']).input);
+    case 'plate_file': {
+      const { answer, format } = payload as JobPayloads['plate_file'];
+      // The geometry (manifold-3d, fflate) is loaded on the first plate a worker builds.
+      const { plateFile } = await import('../geometry/plate-files.js');
+      return plateFile(answer, format);
+    }
     default:
       throw new Error(`unknown job kind ${String(kind)}`);
   }

@@ -19,7 +19,7 @@ import { DomainError, type ErrorCode } from '../domain/shared/errors.js';
 import type { Logger } from '../log.js';
 import { startWorkerModule } from '../worker-thread.js';
 import type { Knowledge } from '../store/datasets.js';
-import { runJob, type ToolJob } from './jobs.js';
+import type { ToolJob } from './jobs.js';
 import type { JobFailure, JobMessage, WorkerData, WorkerMessage } from './protocol.js';
 import type { JobKind, JobOptions, JobPayloads, JobRunner, PoolLimits, PoolStats } from './types.js';
 
@@ -422,7 +422,9 @@ export class WorkerPool implements JobRunner {
 }
 
 /** A job on the calling thread, through the same job functions a worker runs. */
-function runHere<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions, config: Config, knowledge: () => Knowledge, runTool: ToolJob): Promise<unknown> {
+async function runHere<K extends JobKind>(kind: K, payload: JobPayloads[K], opts: JobOptions, config: Config, knowledge: () => Knowledge, runTool: ToolJob): Promise<unknown> {
+  // Imported on first use: the job functions pull in the BOM engines.
+  const { runJob } = await import('./jobs.js');
   return runJob(kind, payload, { config, knowledge, runTool }, (p, t, m) => opts.onProgress?.(p, t, m));
 }
 

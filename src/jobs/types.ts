@@ -4,6 +4,7 @@
  */
 import type { BomCheckItem, BomExportRequest, ReferencePrice } from '../domain/bom/index.js';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
+import type { PlateAnswer } from '../domain/plates/index.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Knowledge } from '../store/datasets.js';
@@ -29,6 +30,8 @@ export interface JobPayloads {
   export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string; references?: [string, { prices: ReferencePrice[]; total: number }][] };
   /** size_actuators' torques: the robot description parsed and its static gravity torques computed. */
   size_torques: { input: SizingTorquesInput };
+  /** An adapter plate's mesh file (binary STL or 3MF) from its design: the CSG kernel's work. */
+  plate_file: { answer: PlateAnswer; format: 'stl' | '3mf' };
 }
 export type JobKind = keyof JobPayloads;
 

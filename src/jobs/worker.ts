@@ -50,7 +50,16 @@ port.on('message', (m: JobMessage) => {
     }
     let bytes: number;
     try {
-      bytes = Buffer.byteLength(JSON.stringify(result) ?? '');
+      // Binary parts (a plate's mesh file) count their bytes, not the JSON of their numbers.
+      let binary = 0;
+      const json = JSON.stringify(result, (_k, v: unknown) => {
+        if (ArrayBuffer.isView(v)) {
+          binary += v.byteLength;
+          return null;
+        }
+        return v;
+      });
+      bytes = Buffer.byteLength(json ?? '') + binary;
     } catch (err) {
       post({ type: 'failed', id: m.id, failure: v8Limit(err) ? { kind: 'limit', limit: 'output_bytes', message: 'the answer is too large to serialise' } : failure(err) });
       return;

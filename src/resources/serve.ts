@@ -12,7 +12,7 @@ import { DATASETS } from './datasets.js';
 import { datasetUri } from './define.js';
 import { EXPORT_URI_PREFIX, exportStore, type ExportCaller } from './exports.js';
 import { designAdapterPlate, parsePlateUri, PLATE_URI_PREFIX } from '../domain/plates/index.js';
-import { plateFile } from '../geometry/plate-files.js';
+import { plateFileFor } from '../tools/plate-files.js';
 import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
 import { OSS_ROBOT_PREFIX, OSS_SOURCE_PREFIX, ossDocument, ossRobotSummary, recordsOf, robotsOf, sourceBudget } from './oss-layer.js';
 import { pageLinks, pageOf, splitPage } from './paging.js';
@@ -156,7 +156,7 @@ export async function readResource(deps: Deps, uri: string, reader: ExportCaller
     return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
   }
   const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
-  if (uri.startsWith(PLATE_URI_PREFIX)) return readPlate(deps, parts, uri);
+  if (uri.startsWith(PLATE_URI_PREFIX)) return readPlate(deps, parts, uri, reader.keyDigest ? `key:${reader.keyDigest}` : reader.session ? `session:${reader.session}` : null);
   const id = variable(uri, 'robotparts://parts/');
   if (id !== null) {
     try {
@@ -197,7 +197,7 @@ export async function readResource(deps: Deps, uri: string, reader: ExportCaller
 }
 
 /** A plate file: designed again from the URI (nothing is stored); binary formats as a base64 blob. */
-async function readPlate(deps: Deps, parts: Parameters<typeof designAdapterPlate>[0]['parts'], uri: string) {
+async function readPlate(deps: Deps, parts: Parameters<typeof designAdapterPlate>[0]['parts'], uri: string, client: string | null) {
   const key = parsePlateUri(uri);
   if (!key) throw new ResourceMissing(`Plate URIs are ${PLATE_TEMPLATE} with file <tapped|nut>[-t<thickness mm>].<json|stl|3mf|scad>; design_adapter_plate lists them.`);
   let answer;
@@ -207,7 +207,8 @@ async function readPlate(deps: Deps, parts: Parameters<typeof designAdapterPlate
     if (e instanceof DomainError) throw new ResourceMissing(e.message);
     throw e;
   }
-  const file = await plateFile(answer, key.format);
+  // Mesh formats in the worker pool (the reader's fair share), cached per design.
+  const file = await plateFileFor(answer, key.format, deps, { client });
   if (!file) throw new ResourceMissing(answer.reason);
   return typeof file.body === 'string'
     ? { contents: [{ uri, mimeType: file.mediaType, text: file.body }] }

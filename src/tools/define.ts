@@ -57,7 +57,7 @@ export interface RestRoute<I> {
   /** Adjusts the arguments from what the request carries (e.g. deep data when a key is presented). */
   prepare?: (input: Partial<I>, ctx: ToolContext) => Partial<I>;
   /** Custom rendering (e.g. CSV); default is the JSON of the output. */
-  render?: (output: unknown) => RestResponse | Promise<RestResponse>;
+  render?: (output: unknown, ctx: ToolContext) => RestResponse | Promise<RestResponse>;
   summary?: string;
   /**
    * What `render` serves, one entry per content type (e.g. CSV or a JSON document): the OpenAPI

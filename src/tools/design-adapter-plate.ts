@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { designAdapterPlate, PLATE_FORMATS, PLATE_HOLE_OPTIONS, PLATE_MEDIA_TYPES, PlateAnswer, type PlateFormat } from '../domain/plates/index.js';
-import { plateFile } from '../geometry/plate-files.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
+import { plateFileFor } from './plate-files.js';
+import { jobCaller } from './run.js';
 import { EntityId } from './schemas.js';
 
 const Designation = z.string().min(1).max(100);
@@ -45,9 +46,10 @@ export const designAdapterPlateTool = defineTool({
         { contentType: PLATE_MEDIA_TYPES['3mf'], schema: z.string().describe('3MF package (zip)'), description: 'format 3mf: a 3MF package, sent as an attachment' },
         { contentType: PLATE_MEDIA_TYPES.scad, schema: z.string(), description: 'format scad: the OpenSCAD source of the same design' },
       ],
-      render: async (o) => {
+      render: async (o, ctx) => {
         const out = o as PlateOutput;
-        const file = out.format === 'json' ? null : await plateFile(out, out.format);
+        // Mesh formats are built in the worker pool (the caller's fair share), cached per design.
+        const file = out.format === 'json' ? null : await plateFileFor(out, out.format, ctx.deps, jobCaller(ctx));
         if (!file) return { body: JSON.stringify(out) };
         return { contentType: file.mediaType, headers: { 'Content-Disposition': `attachment; filename="${file.name}"` }, body: file.body };
       },

@@ -68,14 +68,14 @@ describe('N1 archives are unpacked in the worker pool, after the rate-limit chec
     // before the rate-limit check and answered 400.)
     const r = await fetch(`${url}/api/oss/lint?entry=robot.urdf`, { method: 'POST', headers: { 'content-type': 'application/zip', ...as(attacker) }, body: new Uint8Array(4096).fill(7) });
     expect(r.status).toBe(429);
-    expect(((await r.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    expect(((await r.json()) as { code: string }).code).toBe('rate_limited');
     const after = (await pool(url)).pool;
     expect(after.completed).toBe(completed);
     expect(after.busy + after.queued).toBe(0);
     // Another client under its limit still gets the archive read (in the pool): the same bytes answer 400 naming body.
     const other = await fetch(`${url}/api/oss/lint?entry=robot.urdf`, { method: 'POST', headers: { 'content-type': 'application/zip', ...as('203.0.113.41') }, body: new Uint8Array(4096).fill(7) });
     expect(other.status).toBe(400);
-    expect(((await other.json()) as { error: { field: string } }).error.field).toBe('body');
+    expect(((await other.json()) as { field: string }).field).toBe('body');
   });
 
   it('N1: a heavy archive is read and linted in the pool: /healthz of another client answers meanwhile, and the archive waits its turn there', { timeout: 240_000 }, async () => {
@@ -109,9 +109,10 @@ describe('N2 a fair share of the pool per client; jobs dropped when their client
     const refused = (await Promise.all(fired.slice(2))) as { status: number; r: Response }[];
     for (const x of refused) {
       expect(x.status).toBe(503);
-      const body = (await x.r.json()) as { error: { code: string; details?: Record<string, unknown>; message: string } };
-      expect(body.error.code).toBe('overloaded');
-      expect(body.error.message).toMatch(/ROBOT_PARTS_POOL_CLIENT_JOBS/);
+      const body = (await x.r.json()) as { code: string; error: string; client_jobs_limit: number };
+      expect(body.code).toBe('overloaded');
+      expect(body.error).toMatch(/ROBOT_PARTS_POOL_CLIENT_JOBS/);
+      expect(body.client_jobs_limit).toBe(2);
       expect(x.r.headers.get('retry-after')).toMatch(/^\d+$/);
     }
     expect((await pool(url)).pool.rejected_client_share).toBe(4);
@@ -124,8 +125,21 @@ describe('N2 a fair share of the pool per client; jobs dropped when their client
     expect(await victim).toBe(200);
     expect(victimDone).toBe(true);
     const after = await poolUntil(url, (p) => p.cancelled === 2);
-    expect(after.pool.workers_replaced).toBeGreaterThanOrEqual(1);
     expect(after.pool.busy + after.pool.queued).toBe(0);
+  });
+
+  it('N2: a running job whose caller goes away is stopped: its worker is replaced and the next client is served', { timeout: 240_000 }, async () => {
+    const { url } = await start({ poolSize: 1, poolQueue: 8, jobTimeMs: 200_000 });
+    const ac = new AbortController();
+    const dropped = lint(url, '203.0.113.65', HEAVY, ac.signal).then((r) => r.status, () => -1);
+    await poolUntil(url, (p) => p.busy === 1 && p.queued === 0);
+    const replacedBefore = (await pool(url)).pool.workers_replaced;
+    ac.abort();
+    expect(await dropped).toBe(-1);
+    const after = await poolUntil(url, (p) => p.cancelled === 1);
+    // The old code let the lint run to its end (no cancelled count; the worker kept).
+    expect(after.pool.workers_replaced).toBe(replacedBefore + 1);
+    expect((await lint(url, '203.0.113.66', SMALL)).status).toBe(200);
   });
 
   it('N2: a client firing heavy lints and dropping its connections, round after round, never starves another client\'s small lints', { timeout: 300_000 }, async () => {
@@ -163,5 +177,60 @@ describe('N2 a fair share of the pool per client; jobs dropped when their client
     expect(await Promise.all([first, second, b])).toEqual([200, 200, 200]);
     // FIFO would answer a2 before b1 (the old code).
     expect(order).toEqual(['a1', 'b1', 'a2']);
+  });
+});
+
+describe('N6 adapter-plate meshes are built in the worker pool, cached on the full design', () => {
+  const A50 = 'ISO9409-1-A50-4-M6';
+  const A63 = 'ISO9409-1-A63-6-M6';
+  const plate = async (url: string, q: Record<string, string>) => {
+    const r = await fetch(`${url}/api/adapter-plate?${new URLSearchParams({ a: A50, b: A63, ...q })}`, { headers: as('203.0.113.90') });
+    return { status: r.status, type: r.headers.get('content-type'), bytes: new Uint8Array(await r.arrayBuffer()) };
+  };
+
+  it('N6: an STL or 3MF is one pool job; the same design again is served from the cache; another thickness_mm is another job', { timeout: 240_000 }, async () => {
+    const { url } = await start({});
+    const jobs = async () => (await pool(url)).pool.completed;
+    const before = await jobs();
+    const stl = await plate(url, { format: 'stl' });
+    expect(stl.status).toBe(200);
+    expect(stl.type).toBe('model/stl');
+    // Binary STL: an 80-byte header, a triangle count, 50 bytes per triangle (read off the bytes).
+    const triangles = new DataView(stl.bytes.buffer, stl.bytes.byteOffset).getUint32(80, true);
+    expect(triangles).toBeGreaterThan(100);
+    expect(stl.bytes.length).toBe(84 + 50 * triangles);
+    expect(await jobs()).toBe(before + 1); // built in the pool (the old code built it on the main thread: 0 jobs)
+    const again = await plate(url, { format: 'stl' });
+    expect(Buffer.from(again.bytes).equals(Buffer.from(stl.bytes))).toBe(true);
+    expect(await jobs()).toBe(before + 1); // the cache: no second job
+    const threeMf = await plate(url, { format: '3mf' });
+    expect(threeMf.status).toBe(200);
+    expect(Buffer.from(threeMf.bytes.subarray(0, 2)).toString('latin1')).toBe('PK');
+    expect(await jobs()).toBe(before + 2);
+    // Another thickness is another design: another job, another solid (the cache key holds every argument of the design).
+    const thick = await plate(url, { format: 'stl', thickness_mm: '17.25' });
+    expect(thick.status).toBe(200);
+    expect(Buffer.from(thick.bytes).equals(Buffer.from(stl.bytes))).toBe(false);
+    expect(await jobs()).toBe(before + 3);
+    // JSON and OpenSCAD are text made on the main thread: no job.
+    expect((await plate(url, { format: 'scad', thickness_mm: '17.5' })).status).toBe(200);
+    expect(await jobs()).toBe(before + 3);
+  });
+
+  it('N6: a client cycling thicknesses gets its fair share of the pool, not the main thread: /healthz and another client\'s plate are served meanwhile', { timeout: 240_000 }, async () => {
+    const { url } = await start({ poolSize: 1, poolQueue: 8, poolClientJobs: 2 } as Partial<Config>);
+    const loop = Array.from({ length: 8 }, (_, i) =>
+      fetch(`${url}/api/adapter-plate?${new URLSearchParams({ a: A50, b: A63, format: 'stl', thickness_mm: String(10 + i / 8) })}`, { headers: as('203.0.113.91') }).then((r) => r.status),
+    );
+    const other = fetch(`${url}/api/adapter-plate?${new URLSearchParams({ a: A50, b: A63, format: '3mf' })}`, { headers: as('203.0.113.92') }).then((r) => r.status);
+    const h = await pool(url);
+    expect(h.status).toBe('ok');
+    const statuses = await Promise.all(loop);
+    // Each within the share is built, the rest refused at once with 503 (overloaded, naming the share): never more than 2 at a time.
+    for (const s of statuses) expect([200, 503]).toContain(s);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
+    const after = (await pool(url)).pool;
+    expect(after.rejected_client_share).toBe(statuses.filter((s) => s === 503).length);
+    expect(await other).toBe(200);
   });
 });

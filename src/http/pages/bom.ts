@@ -12,6 +12,7 @@ import { TOOLS } from '../../tools/index.js';
 import { getCookie, setCookie } from 'hono/cookie';
 import { html, type PageContent } from './html.js';
 import type { PageRequest } from './types.js';
+import { restContext } from '../rest.js';
 
 interface CheckOut {
   parts: { line: number; id: string; quantity: number; found: boolean; catalogue_id?: string | null; name?: string | null; category?: string | null }[];
@@ -92,7 +93,7 @@ ${form(cartLines(items))}`,
 
 const exportTool = (): AnyTool => TOOLS.find((t) => t.name === 'export_bom')!;
 
-export async function bomPost({ c, call }: PageRequest): Promise<PageContent | Response> {
+export async function bomPost({ c, deps, call }: PageRequest): Promise<PageContent | Response> {
   const body = await c.req.parseBody();
   if (body.action === 'add' || body.action === 'clear') {
     // JavaScript off: the list lives in a cookie of /bom (with JavaScript, in localStorage).
@@ -119,7 +120,7 @@ export async function bomPost({ c, call }: PageRequest): Promise<PageContent | R
     const key = typeof body.api_key === 'string' ? body.api_key.trim() : '';
     const out = await call('export_bom', { items, format, ...(key ? { api_key: key } : {}) });
     // The same file POST /api/bom/export answers (its route's own rendering).
-    const r = await exportTool().rest[0]!.render!(out);
+    const r = await exportTool().rest[0]!.render!(out, restContext(c, deps));
     return c.body(r.body as string, 200, { ...(r.headers ?? { 'Content-Disposition': `attachment; filename="bom.${format}"` }), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
   }
   const out = await call<CheckOut>('check_bom', { items });
