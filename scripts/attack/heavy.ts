@@ -97,7 +97,7 @@ function rssKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
 }
 
 /** Polls /healthz back to back until stopped; the longest wait for an answer (a failed poll counts as the time it took). */
-function probe(url: string): { stop: () => Promise<{ worstMs: number; probes: number; failures: number }> } {
+export function probe(url: string): { stop: () => Promise<{ worstMs: number; probes: number; failures: number }> } {
   let running = true;
   let worstMs = 0;
   let probes = 0;

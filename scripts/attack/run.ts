@@ -12,6 +12,7 @@ import { runAbuse } from './abuse.js';
 import { MAX_HEALTHZ_WAIT_MS, runHeavy } from './heavy.js';
 import { runFuzz } from './fuzz.js';
 import { runLedgerCheck } from './ledger.js';
+import { runRound3 } from './round3.js';
 
 const PROFILES = {
   short: { perTool: 12, kills: 3, keys: 3, maxSeconds: 150 },
@@ -38,6 +39,9 @@ async function main(): Promise<number> {
   const abuse = await runAbuse();
   const tAbuse = Date.now();
   const heavy = await runHeavy({ profile: values.profile as 'short' | 'full' });
+  // Issue 39's classes (hostile zips, log amplification, replay storm), under the same liveness probe.
+  heavy.cases.push(...(await runRound3()));
+  heavy.worstWaitMs = Math.max(heavy.worstWaitMs, ...heavy.cases.map((c) => c.worstWaitMs));
   const tEnd = Date.now();
 
   const rows: [string, string][] = [];

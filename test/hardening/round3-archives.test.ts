@@ -114,14 +114,20 @@ describe('finding N1: a small zip cannot make the reader inflate more than the l
     expect(refusal(b).err.details).toMatchObject({ defect: 'overlapping_entries' });
   });
 
-  it('finding N1: one entry of 100 MB of zeros declaring 1,000 bytes stops within one slice of the limit, naming it', () => {
+  it('finding N1: one entry of 100 MB of zeros declaring 1,000 bytes stops within one slice of its declared size, as false_size', () => {
     const { err, work } = refusal(plain([{ name: 'z.urdf', data: zeroStream, method: 8, crc: 0, size: 1000 }]));
+    expect(err.code).toBe('invalid_input');
+    expect(err.details).toMatchObject({ entry: 'z.urdf', defect: 'false_size' });
+    expect(err.message).toMatch(/entry "z\.urdf": it inflates past \d+ bytes but declares 1000/);
+    // Bounded work: the declared 1,000 bytes plus what one slice can produce, never the 100 MB.
+    expect(work.inflated_bytes).toBeLessThanOrEqual(1000 + SLICE_BOUND);
+  });
+
+  it('finding N1: an entry declaring more than the limit is refused without inflating it', () => {
+    const { err, work } = refusal(plain([{ name: 'z.urdf', data: zeroStream, method: 8, crc: crc32(ZEROS) >>> 0, size: ZEROS.length }]));
     expect(err.code).toBe('payload_too_large');
-    expect(err.details).toMatchObject({ entry: 'z.urdf' });
-    expect(['max_input_bytes', 'max_archive_ratio']).toContain(err.details.limit);
-    expect(err.message).toContain('z.urdf');
-    // Bounded work: at most the 2 MiB limit plus what one 1 KiB slice can produce, never the 100 MB.
-    expect(work.inflated_bytes).toBeLessThanOrEqual(MAX_INPUT_BYTES + SLICE_BOUND);
+    expect(err.details).toMatchObject({ entry: 'z.urdf', limit: 'max_input_bytes' });
+    expect(work.inflated_bytes).toBe(0);
   });
 
   it('finding N1: 40 separate zero streams (each legal alone) are stopped by the total, counted in real bytes', () => {
@@ -189,7 +195,8 @@ describe('finding N9: zip entries are read as they are, not as their headers say
     for (const size of [10, ROBOT.length + 7]) {
       const { err } = refusal(zip([real], [{ name: 'robot.urdf', local: 0, size }]));
       expect(err.details).toMatchObject({ defect: 'false_size', entry: 'robot.urdf' });
-      expect(err.message).toContain(`holds ${ROBOT.length} bytes but declares ${size}`);
+      // Too small: the inflater stops past the declared size; too large: the real size is named.
+      expect(err.message).toMatch(size < ROBOT.length ? new RegExp(`inflates past \\d+ bytes but declares ${size}`) : new RegExp(`holds ${ROBOT.length} bytes but declares ${size}`));
     }
     // Stored (method 0) entries too.
     const stored: Local = { name: 's.urdf', data: Buffer.from(ROBOT), method: 0, crc: crc32(Buffer.from(ROBOT)) >>> 0, size: ROBOT.length };

@@ -6,10 +6,11 @@
  * - zip: the central directory is read by hand; every entry's bytes (local header + compressed
  *   data) must lie before the central directory and overlap no other entry's (several entries
  *   pointing at one compressed stream are refused before anything is inflated); a name may appear
- *   once; a kept entry is inflated in small slices, counting the bytes actually produced against
- *   the limits as they come (per entry and total MAX_INPUT_BYTES, ratio MAX_ARCHIVE_RATIO), so a
- *   bomb stops within one slice of the limit; its real size must equal the declared one and its
- *   CRC-32 must match.
+ *   once; a declared size over what the kept text may still hold is refused unread; a kept entry
+ *   is inflated in small slices, counting the bytes actually produced against its declared size
+ *   (a real size past it stops the inflater there: false_size), the total (MAX_INPUT_BYTES) and
+ *   the ratio (MAX_ARCHIVE_RATIO), so a bomb stops within one slice of a limit; its real size must
+ *   equal the declared one and its CRC-32 must match.
  * - .tar.gz: gunzipped in slices the same way (total MAX_ARCHIVE_UNPACKED_BYTES and the ratio,
  *   real bytes), a name may appear once, kept text at most MAX_INPUT_BYTES together.
  *
@@ -36,8 +37,8 @@ export const MAX_ARCHIVE_UNPACKED_BYTES = 64 * 1024 * 1024;
  */
 export const MAX_ARCHIVE_RATIO = 200;
 export const ARCHIVE_RATIO_SLACK = 64 * 1024;
-/** Compressed bytes handed to the inflater at a time: one slice inflates to at most ~1 MB. */
-const SLICE = 1024;
+/** Compressed bytes handed to the inflater at a time: one slice inflates to at most ~264 KB (deflate's 1,032:1). */
+const SLICE = 256;
 const TEXT_FILE = /(\.xacro|\.urdf|\.xml|\.ya?ml|\.gazebo|\.transmission|\.trans)$/i;
 
 export interface ArchiveContents {
@@ -240,12 +241,14 @@ function readZip(bytes: Uint8Array, field: string, work: ArchiveWork): ArchiveCo
       content = data; // stored: its real size is its compressed size
       if (content.length > left) throw tooLarge(field, 'the description files of the archive hold more than', MAX_INPUT_BYTES, MAX_INPUT_BYTES, 'max_input_bytes', e.name);
     } else {
+      // A declared size over what is left is refused unread; a real size over the declared one stops the inflater there.
+      if (e.size > left) throw tooLarge(field, 'declares more bytes than the description files of the archive may hold together:', MAX_INPUT_BYTES, MAX_INPUT_BYTES, 'max_input_bytes', e.name);
       const chunks: Uint8Array[] = [];
       let n: number;
       try {
-        n = inflateCounted(data, false, left, work, (c) => chunks.push(c), (kind, produced) =>
+        n = inflateCounted(data, false, e.size, work, (c) => chunks.push(c), (kind, produced) =>
           kind === 'size'
-            ? tooLarge(field, `inflated past ${produced} bytes; the description files of the archive hold`, MAX_INPUT_BYTES, MAX_INPUT_BYTES, 'max_input_bytes', e.name)
+            ? defect(field, e.name, `it inflates past ${produced} bytes but declares ${e.size}`, 'false_size')
             : tooLarge(field, `inflated ${produced} bytes from ${data.length} compressed (more than ${MAX_ARCHIVE_RATIO}:1); an entry inflates to`, MAX_ARCHIVE_RATIO * data.length + ARCHIVE_RATIO_SLACK, MAX_ARCHIVE_RATIO * data.length + ARCHIVE_RATIO_SLACK, 'max_archive_ratio', e.name),
         );
       } catch (err) {
