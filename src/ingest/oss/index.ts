@@ -95,7 +95,7 @@ export function xacroInfo(x: XacroExpansion, pkg = false): XacroInfo {
     macro_calls: x.macro_calls,
     includes: x.includes,
     args: x.args,
-    note: `expanded by this project\'s xacro expander (properties, args, macros with block parameters, if/unless${pkg ? ', includes, $(find), load_yaml' : ''}); each line is the line of the element in the file it is written in${pkg ? ' (record.file)' : ''}`,
+    note: `expanded by this project\'s xacro expander (properties, args, macros with block parameters, if/unless${pkg ? ', includes, $(find), load_yaml' : ''}); each line is the line of the element in the file it is written in${pkg ? ' (record.file)' : ''}${x.warnings.length ? `. Warnings: ${x.warnings.slice(0, 20).join('; ')}${x.warnings.length > 20 ? `; and ${x.warnings.length - 20} more` : ''}` : ''}`,
   };
 }
 

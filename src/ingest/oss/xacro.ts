@@ -66,7 +66,7 @@ interface Macro {
   body: XmlNode[];
   file: string | undefined;
 }
-type Prop = { kind: 'lazy'; raw: string; scope: Scope; file: string | undefined; evaluating: boolean } | { kind: 'value'; v: Value } | { kind: 'block'; nodes: XmlElement[] };
+type Prop = { kind: 'lazy'; raw: string; scope: Scope; file: string | undefined; evaluating: boolean; def?: XmlElement } | { kind: 'value'; v: Value } | { kind: 'block'; nodes: XmlElement[] };
 
 class Scope {
   readonly vars = new Map<string, Prop>();
@@ -88,6 +88,8 @@ export interface XacroExpansion {
   includes: number;
   args: { name: string; value: string; source: 'default' | 'passed' }[];
   files_read: string[];
+  /** What real xacro accepts but a reader should know (a YAML key written twice). */
+  warnings: string[];
 }
 
 export interface XacroContext {
@@ -126,6 +128,9 @@ export function resolveUploadPath(p: string, base: string): string | null {
   }
   return out.join('/');
 }
+
+/** Python builtins xacro's expressions can call (str and len are handled apart). */
+const BUILTINS = new Set(['len', 'min', 'max', 'abs', 'int', 'float', 'str', 'round', 'bool']);
 
 const FUNCS: Record<string, (...a: number[]) => number> = {
   radians: (d) => (d * Math.PI) / 180,
@@ -177,6 +182,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
   const global = new Scope(null);
   const macros = new Map<string, Macro>();
   const argDefaults = new Map<string, string>();
+  const argRaw = new Map<string, { def: string; el: XmlElement }>();
   const filesRead: string[] = ctx.file !== undefined ? [ctx.file] : [];
   const parsed = new Map<string, XmlElement>();
   const missingIncludes: string[] = [];
@@ -186,6 +192,10 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
   let calls = 0;
   let includes = 0;
   let propDepth = 0;
+  /** The file being processed (xacro's filestack[-1]): the entry, or the included file being read; a macro call does not change it. */
+  let processing: string | undefined = ctx.file;
+  /** Warnings for the answer's note (YAML duplicate keys). */
+  const warnings: string[] = [];
 
   const fail = (message: string, missing: string[], at?: { file?: string; line?: number; column?: number }, limit: XacroLimit | null = null): never => {
     // A missing include explains what follows: name it first.
@@ -215,8 +225,18 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     const a = rest.trim();
     switch (kind) {
       case 'arg': {
-        const v = passedArg(a) ?? argDefaults.get(a); // own properties only: $(arg __proto__) is an argument like any other
+        const v = passedArg(a) ?? argDefaults.get(a) ?? argRaw.get(a)?.def; // own properties only: $(arg __proto__) is an argument like any other
         if (v === undefined) fail(`argument "${a}" is not passed and has no default`, [`argument ${a}`], at);
+        // $(find pkg) and $(arg other) inside an argument's value are resolved as xacro resolves them.
+        if (v!.includes('$(')) {
+          if (++propDepth > L.max_xacro_property_depth) overLimit('max_xacro_property_depth', 'nested argument references', at);
+          try {
+            const el = argRaw.get(a)?.el ?? at;
+            return subst(v!, global, el.file, passedArg(a) !== undefined ? at : el, lenientFind);
+          } finally {
+            propDepth -= 1;
+          }
+        }
         return v!;
       }
       case 'find': {
@@ -251,7 +271,8 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     if (++propDepth > L.max_xacro_property_depth) overLimit('max_xacro_property_depth', 'nested property references', at);
     p.evaluating = true;
     try {
-      const v = evalText(p.raw, p.scope, p.file, at, false);
+      // Errors name the file and line where the value is written, not where it is used.
+      const v = evalText(p.raw, p.scope, p.file, p.def ?? at, false);
       (p as Prop).kind = 'value';
       (p as unknown as { v: Value }).v = v;
       return v;
@@ -261,12 +282,31 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     }
   };
 
-  const loadYaml = (path: string, file: string | undefined, at: XmlElement): Value => {
-    const resolved = resolveUploadPath(path, dirOf(file));
+  const loadYaml = (path: string, _file: string | undefined, at: XmlElement): Value => {
+    // A relative path is read from the folder of the file being processed (xacro's filestack[-1]:
+    // the entry, or the included file being read), not the file that defines the macro or property.
+    const resolved = resolveUploadPath(path, dirOf(processing));
     const text = resolved === null ? null : readUpload(resolved);
-    if (text === null) return fail(`YAML file ${path} (xacro.load_yaml) is not in the upload`, [`YAML file ${resolved ?? path}`], at);
+    if (text === null) return fail(`YAML file ${path} (xacro.load_yaml) is not in the upload: looked for ${resolved ?? `${path} (outside the upload)`}`, [`YAML file ${resolved ?? path}`], at);
     try {
-      const v = yaml().parse(text!, { maxAliasCount: 100 }) as YamlValue;
+      const lines = new (yaml().LineCounter)();
+      const doc = yaml().parseDocument(text!, { maxAliasCount: 100, uniqueKeys: false, lineCounter: lines } as never);
+      if (doc.errors.length > 0) throw doc.errors[0];
+      // Duplicate keys: the last value wins, as PyYAML (xacro's loader) reads them; each is named.
+      yaml().visit(doc, {
+        Map(_k, map) {
+          const seen = new Map<string, number>();
+          for (const pair of map.items) {
+            const key = yaml().isScalar(pair.key) ? String(pair.key.value) : null;
+            if (key === null) continue;
+            const line = pair.key && (pair.key as { range?: number[] }).range ? lines.linePos((pair.key as { range: number[] }).range[0]).line : 0;
+            const before = seen.get(key);
+            if (before !== undefined) warnings.push(`YAML file ${resolved}: key "${key}" at line ${line} repeats line ${before}; the last value is used, as xacro reads it`);
+            seen.set(key, line);
+          }
+        },
+      });
+      const v = doc.toJS({ maxAliasCount: 100 }) as YamlValue;
       count(text!, at);
       return v;
     } catch (err) {
@@ -278,6 +318,8 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     const toks = expr.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|[A-Za-z_]\w*|\*\*|==|!=|<=|>=|"[^"]*"|'[^']*'|\S/g) ?? [];
     let p = 0;
     let depth = 0;
+    /** Inside the branch a conditional does not take: parsed, never evaluated (as Python does). */
+    let dead = 0;
     const where = { file: at.file, line: at.line, column: at.column };
     const peek = () => toks[p];
     const take = (t?: string) => {
@@ -286,6 +328,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       return x;
     };
     const num = (v: Value): number => {
+      if (dead > 0) return 0;
       if (typeof v === 'number') return v;
       if (typeof v === 'boolean') return v ? 1 : 0;
       const f = typeof v === 'string' ? Number(v) : NaN;
@@ -296,6 +339,11 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       if (++depth > L.max_xacro_expression_depth) overLimit('max_xacro_expression_depth', 'nested parentheses, operators or subscripts in one expression', at);
     };
     const member = (v: Value, key: Value): Value => {
+      if (dead > 0) return null;
+      if (typeof v === 'string' && typeof key === 'number' && Number.isInteger(key)) {
+        const ch = v[key < 0 ? v.length + key : key];
+        if (ch !== undefined) return ch;
+      }
       if (v !== null && typeof v === 'object' && !Array.isArray(v) && !('fn' in v) && !('ns' in v)) {
         const k = show(key);
         if (Object.prototype.hasOwnProperty.call(v, k)) return (v as Dict)[k];
@@ -314,33 +362,72 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         if (t === undefined) return fail(`expression "${expr}" ends early`, ['operand'], where);
         let v: Value;
         if (t === '(') {
-          v = or();
-          take(')');
+          // A parenthesised expression, or a tuple (read as a list).
+          if (peek() === ')') {
+            take(')');
+            v = [];
+          } else {
+            v = cond();
+            if (peek() === ',') {
+              const items: Value[] = [v];
+              while (peek() === ',') {
+                take(',');
+                if (peek() === ')') break;
+                items.push(cond());
+              }
+              v = items as YamlValue[];
+            }
+            take(')');
+          }
+        } else if (t === '[') {
+          const items: Value[] = [];
+          while (peek() !== ']') {
+            items.push(cond());
+            if (peek() !== ',') break;
+            take(',');
+          }
+          take(']');
+          v = items as YamlValue[];
+        } else if (t === '{') {
+          const d: Dict = {};
+          while (peek() !== '}') {
+            const k = cond();
+            take(':');
+            d[show(k)] = cond() as YamlValue;
+            if (peek() !== ',') break;
+            take(',');
+          }
+          take('}');
+          v = d;
         } else if (t === '-') return -num(primary());
         else if (t === '+') return num(primary());
-        else if (t === 'not') return !truthy(primary());
+        else if (t === 'not') return dead > 0 ? (cmp(), false) : !truthy(cmp());
         else if (/^[\d.]/.test(t)) v = Number(t);
         else if (/^["']/.test(t)) v = t.slice(1, -1);
         else if (t === 'True' || t === 'true') v = true;
         else if (t === 'False' || t === 'false') v = false;
         else if (t === 'None') v = null;
         else if (/^[A-Za-z_]/.test(t)) {
-          if (peek() === '(' && (FUNCS[t] || t === 'str' || t === 'len' || t === 'load_yaml')) {
+          if (peek() === '(' && (FUNCS[t] || BUILTINS.has(t) || t === 'load_yaml')) {
             take('(');
             const args: Value[] = [];
             if (peek() !== ')') {
-              args.push(or());
+              args.push(cond());
               while (peek() === ',') {
                 take(',');
-                args.push(or());
+                args.push(cond());
               }
             }
             take(')');
-            if (t === 'str') v = show(args[0] ?? '');
+            if (dead > 0) v = null;
+            else if (BUILTINS.has(t) && t !== 'str' && t !== 'len') v = builtin(t, args);
+            else if (t === 'str') v = show(args[0] ?? '');
             else if (t === 'len') v = Array.isArray(args[0]) ? args[0].length : typeof args[0] === 'string' ? args[0].length : args[0] && typeof args[0] === 'object' ? Object.keys(args[0]).length : fail(`len() of ${show(args[0] ?? null)}`, ['a sized value'], where);
             else if (t === 'load_yaml') v = loadYaml(show(args[0] ?? ''), file, at);
             else v = FUNCS[t](...args.map(num));
-          } else v = lookup(t, scope, at);
+          } else if (peek() === '(' && !(dead > 0)) {
+            return fail(`expression "${expr}": the function ${t}() is not supported by this expander`, [`function ${t}()`], where);
+          } else v = dead > 0 ? null : lookup(t, scope, at);
         } else return fail(`expression "${expr}": unexpected "${t}"`, ['a supported expression'], where);
         // Postfix: .name, [index], (args) of xacro.load_yaml.
         for (;;) {
@@ -354,9 +441,17 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
           } else if (peek() === '[') {
             take('[');
             nest();
-            const key = or();
-            take(']');
-            v = member(v, key);
+            // v[i], or a slice v[a:b] of a string or list.
+            const from = peek() === ':' ? null : cond();
+            if (peek() === ':') {
+              take(':');
+              const to = peek() === ']' ? null : cond();
+              take(']');
+              v = slice(v, from, to);
+            } else {
+              take(']');
+              v = member(v, from);
+            }
           } else if (peek() === '(' && v !== null && typeof v === 'object' && 'fn' in v) {
             take('(');
             const arg = or();
@@ -399,6 +494,18 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     const cmp = (): Value => {
       const v = sum();
       const op = peek();
+      if (op === 'in' || (op === 'not' && toks[p + 1] === 'in')) {
+        take();
+        if (op === 'not') take('in');
+        const r = sum();
+        if (dead > 0) return false;
+        let has: boolean;
+        if (Array.isArray(r)) has = r.some((x) => show(x as Value) === show(v));
+        else if (typeof r === 'string') has = r.includes(show(v));
+        else if (r !== null && typeof r === 'object' && !('fn' in r) && !('ns' in r)) has = Object.prototype.hasOwnProperty.call(r, show(v));
+        else return fail(`expression "${expr}": "in" needs a string, list or dict, not ${show(r)}`, ['a container after in'], where);
+        return op === 'in' ? has : !has;
+      }
       if (op === '==' || op === '!=' || op === '<' || op === '>' || op === '<=' || op === '>=') {
         take();
         const r = sum();
@@ -416,7 +523,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       while (peek() === 'and') {
         take();
         const r = cmp();
-        v = truthy(v) && truthy(r);
+        v = truthy(v) ? r : v;
       }
       return v;
     };
@@ -425,11 +532,79 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       while (peek() === 'or') {
         take();
         const r = and();
-        v = truthy(v) || truthy(r);
+        v = truthy(v) ? v : r;
       }
       return v;
     };
-    const v = or();
+    /** `a if c else b`: the branch not taken is parsed but not evaluated. */
+    const cond = (): Value => {
+      const start = p;
+      if (!hasIf) return or();
+      dead += 1;
+      or();
+      dead -= 1;
+      if (peek() !== 'if') {
+        p = start;
+        return or();
+      }
+      take('if');
+      const c = or();
+      take('else');
+      if (truthy(c) && dead === 0) {
+        const afterCond = p;
+        p = start;
+        const a = or();
+        p = afterCond;
+        dead += 1;
+        cond();
+        dead -= 1;
+        return a;
+      }
+      if (dead > 0) {
+        cond();
+        return null;
+      }
+      return cond();
+    };
+    const slice = (v: Value, from: Value, to: Value): Value => {
+      if (dead > 0) return null;
+      if (typeof v !== 'string' && !Array.isArray(v)) return fail(`expression "${expr}": cannot slice ${show(v)}`, ['a string or list to slice'], where);
+      const n = v.length;
+      const at = (x: Value, d: number) => (x === null ? d : Math.max(0, Math.min(n, num(x) < 0 ? n + num(x) : num(x))));
+      return v.slice(at(from, 0), at(to, n)) as Value;
+    };
+    const builtin = (name: string, args: Value[]): Value => {
+      const one = args[0] ?? null;
+      switch (name) {
+        case 'int':
+          return typeof one === 'string' && !/^\s*[+-]?\d+\s*$/.test(one) ? fail(`expression "${expr}": int(${show(one)})`, ['an integer text'], where) : Math.trunc(num(one));
+        case 'float':
+          return num(one);
+        case 'bool':
+          return truthy(one);
+        case 'round': {
+          // Python rounds half to even.
+          const x = num(one);
+          const digits = args.length > 1 ? num(args[1]!) : 0;
+          const f = 10 ** digits;
+          const y = x * f;
+          const r = Math.abs(y - Math.trunc(y)) === 0.5 ? 2 * Math.round(y / 2) : Math.round(y);
+          return r / f;
+        }
+        case 'abs':
+          return Math.abs(num(one));
+        case 'min':
+        case 'max': {
+          const xs = args.length === 1 && Array.isArray(one) ? (one as Value[]) : args;
+          if (xs.length === 0) return fail(`expression "${expr}": ${name}() of nothing`, ['values'], where);
+          return xs.reduce((a, b) => (name === 'min' ? (num(b) < num(a) ? b : a) : num(b) > num(a) ? b : a));
+        }
+        default:
+          return fail(`expression "${expr}": ${name}() is not supported`, [`function ${name}()`], where);
+      }
+    };
+    const hasIf = (toks as readonly string[]).includes('if');
+    const v = cond();
     if (p < toks.length) fail(`expression "${expr}": unexpected "${toks[p]}"`, ['a supported expression'], where);
     return v;
   };
@@ -502,6 +677,8 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     const name = attr(el, 'name');
     const def = attr(el, 'default');
     if (name && def !== undefined && !argDefaults.has(name) && !def.includes('$')) argDefaults.set(name, def);
+    // A default holding $(find ...) or $(arg ...): resolved when used, errors at its own line.
+    if (name && def !== undefined && def.includes('$') && !argRaw.has(name)) argRaw.set(name, { def, el });
   }
 
   const expand = (list: readonly XmlNode[], scope: Scope, macroDepth: number, includeDepth: number, blocks: Map<string, XmlElement[]>, parentEl: XmlElement): XmlNode[] => {
@@ -529,7 +706,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         const value = attr(nd, 'value') ?? attr(nd, 'default');
         if (attr(nd, 'default') !== undefined && attr(nd, 'value') === undefined && target.get(name!)) continue;
         if (value === undefined) target.vars.set(name!, { kind: 'block', nodes: childElements(nd) });
-        else target.vars.set(name!, { kind: 'lazy', raw: value, scope, file, evaluating: false });
+        else target.vars.set(name!, { kind: 'lazy', raw: value, scope, file, evaluating: false, def: nd });
         continue;
       }
       if (nd.name === 'xacro:macro') {
@@ -587,7 +764,13 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
           continue;
         }
         includes += 1;
-        out.push(...expand(inc!.children, global, macroDepth, includeDepth + 1, blocks, inc!));
+        const outer = processing;
+        processing = resolved!;
+        try {
+          out.push(...expand(inc!.children, global, macroDepth, includeDepth + 1, blocks, inc!));
+        } finally {
+          processing = outer;
+        }
         continue;
       }
       if (nd.name === 'xacro:insert_block') {
@@ -654,5 +837,6 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     includes,
     args: [...argNames].map((name) => ({ name, value: passedArg(name) ?? argDefaults.get(name)!, source: Object.hasOwn(passed, name) ? ('passed' as const) : ('default' as const) })),
     files_read: filesRead,
+    warnings,
   };
 }
