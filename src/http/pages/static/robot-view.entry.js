@@ -5,9 +5,9 @@
  * joints as a skeleton, with a marker on each joint (actuated joints in a stronger colour).
  * Drag to rotate, wheel or pinch to zoom. Bundled by scripts/browser-assets.mjs.
  */
-import { AmbientLight, AxesHelper, Box3, BufferGeometry, Color, DirectionalLight, Group, Line, LineBasicMaterial, Mesh, MeshLambertMaterial, PerspectiveCamera, Scene, SphereGeometry, Vector3, WebGLRenderer } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { AxesHelper, Box3, BufferGeometry, Group, Line, LineBasicMaterial, Mesh, MeshLambertMaterial, SphereGeometry, Vector3 } from 'three';
 import URDFLoader from 'urdf-loader/src/URDFLoader.js';
+import { createView } from './view3d.js';
 
 const canvas = document.getElementById('robot-canvas');
 const status = document.getElementById('robot-status');
@@ -26,20 +26,10 @@ async function main() {
   loader.loadMeshCb = (_path, _manager, done) => done(null);
   const robot = loader.parse(text);
 
-  const renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
-  const scene = new Scene();
-  scene.background = new Color(0xf4f6f8);
-  scene.add(new AmbientLight(0xffffff, 1.2));
-  const sun = new DirectionalLight(0xffffff, 1.5);
-  sun.position.set(2, 3, 4);
-  scene.add(sun);
-
-  // URDF is z-up; three.js is y-up.
-  const world = new Group();
-  world.rotation.x = -Math.PI / 2;
+  // The shared view (view3d.js): renderer, lit scene, z-up world, framing and orbit controls.
+  const view = createView(canvas);
+  const { scene, world } = view;
   world.add(robot);
-  scene.add(world);
 
   let primitives = 0;
   const solid = new MeshLambertMaterial({ color: 0x8fa3b8, transparent: true, opacity: 0.55 });
@@ -79,28 +69,7 @@ async function main() {
   frame.rotation.x = -Math.PI / 2;
   scene.add(frame);
 
-  const all = new Box3().setFromObject(scene);
-  for (const p of points) all.expandByPoint(p);
-  const centre = all.getCenter(new Vector3());
-  const radius = all.getSize(new Vector3()).length() / 2 || 1;
-  const camera = new PerspectiveCamera(40, 1, radius / 100, radius * 100);
-  camera.position.copy(centre).add(new Vector3(radius * 1.6, radius * 1.1, radius * 1.9));
-  const controls = new OrbitControls(camera, canvas);
-  controls.target.copy(centre);
-
-  const draw = () => renderer.render(scene, camera);
-  const resize = () => {
-    const w = canvas.clientWidth || 600;
-    const h = canvas.clientHeight || 400;
-    renderer.setSize(w, h, false);
-    camera.aspect = w / h;
-    camera.updateProjectionMatrix();
-    draw();
-  };
-  controls.addEventListener('change', draw);
-  window.addEventListener('resize', resize);
-  controls.update();
-  resize();
+  view.frame(points);
   canvas.dataset.state = 'drawn';
   canvas.dataset.joints = String(joints);
   canvas.dataset.primitives = String(primitives);
