@@ -35,7 +35,7 @@ function compressLarge(dir) {
 }
 
 for (const f of fs.readdirSync(src)) {
-  if (f.endsWith('.entry.js')) continue;
+  if (f.endsWith('.entry.js') || f === 'view3d.js') continue; // bundled below
   fs.copyFileSync(path.join(src, f), path.join(out, f));
 }
 
@@ -47,6 +47,18 @@ try {
   process.stderr.write('browser-assets: esbuild not installed; the bundles in dist/assets are left as they are\n');
   compressLarge(out);
   process.exit(0);
+}
+for (const name of ['plate-view']) {
+  await esbuild.build({
+    entryPoints: [path.join(src, `${name}.entry.js`)],
+    outfile: path.join(out, `${name}.js`),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2020',
+    legalComments: 'linked',
+    logLevel: 'warning',
+  });
 }
 await esbuild.build({
   entryPoints: [path.join(src, 'robot-view.entry.js')],

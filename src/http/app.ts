@@ -24,6 +24,7 @@ import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
 import { cors } from './cors.js';
+import { compression } from './compression.js';
 import { htmlErrorResponse, mountPages, wantsHtmlPage } from './pages/index.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
 import { responseHeaders } from './response-headers.js';
@@ -114,6 +115,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     await next();
     if (timed) log.debug('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
   });
+
+  // br/gzip for HTML, JSON and assets of 1 kB and more (src/http/compression.ts; never /mcp).
+  app.use('*', compression());
 
   // CORS for browser clients on the allow-list (/mcp and /api only; src/http/cors.ts).
   const corsHandler = cors(config.corsOrigins);

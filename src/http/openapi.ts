@@ -199,7 +199,7 @@ function toolOperations(tool: AnyTool): OpenApiPaths {
     const parameters: unknown[] = [
       ...pathParams.map((p) => ({ name: p, in: 'path', required: true, schema: input.properties?.[p] ?? { type: 'string' }, ...(input.properties?.[p]?.description ? { description: input.properties[p]!.description } : {}) })),
       ...(route.method === 'GET'
-        ? props.map(([k, s]) => ({ name: k, in: 'query', required: required.includes(k), schema: s, ...(s.description ? { description: s.description } : {}) }))
+        ? props.map(([k, s]) => ({ name: k, in: 'query', required: required.includes(k), schema: queryParamSchema(s), ...(s.description ? { description: s.description } : {}) }))
         : []),
       ...(access?.charged ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' }, description: 'A retry with the same key and request is answered again without a second charge (1 to 255 visible ASCII characters)' }] : []),
     ];
@@ -258,6 +258,34 @@ export interface OpenApiInput {
   routes?: readonly OpenApiPaths[];
 }
 
+/** The areas of the API (Swagger UI's groups), in the order shown, with the path prefixes of each; the first match wins. */
+const TAGS: readonly [string, string, readonly RegExp[]][] = [
+  ['Catalogue', 'Search, list and read parts; spec fields; datasets', [/^\/api\/(search|entity|entities|actuators|sensors|chips|protocols|stats|spec_fields|parameter_semantics|parameters)\b/]],
+  ['Engineering', 'Compare, alternatives, compatibility, flanges, adapter plates, screening', [/^\/api\/(compare|parts|compatibility|flange|adapter-plate|negative_compat)\b/]],
+  ['BOM', 'Check and export bills of materials', [/^\/api\/bom\b/]],
+  ['Open-source robots', 'URDF and BOM extraction, lint, where-used, the open-source layer', [/^\/api\/(oss|where-used|oss_components)\b/]],
+  ['Intelligence', 'TRL, momentum and insights', [/^\/api\/intelligence\b/]],
+  ['Accounts and payments', 'Keys, credits and payment orders', [/^\/api\/(register|credits|payment)\b/, /^\/pay\//]],
+  ['Pages', 'The server-rendered web catalogue (HTML)', [/^\/(|search|parts\/.*|compare|robots.*|bom|plates|size|intelligence|docs|assets\/.*)$/]],
+  ['Service', 'MCP endpoint, health, this document', [/./]],
+];
+
+export function tagOf(path: string): string {
+  for (const [name, , patterns] of TAGS) if (patterns.some((r) => r.test(path))) return name;
+  return 'Service';
+}
+
+/**
+ * A GET route's query parameter: a union with a text form (where) is documented as that text, the
+ * only form a query string carries (Swagger UI would otherwise pre-fill a dummy object list).
+ */
+function queryParamSchema(s: Schema): Schema {
+  const any = (s as { anyOf?: Schema[] }).anyOf;
+  const text = any?.find((b) => (b as { type?: unknown }).type === 'string');
+  if (!any || !text || !any.some((b) => (b as { type?: unknown }).type === 'array')) return s;
+  return { ...text, ...(s.description ? { description: s.description } : {}) } as Schema;
+}
+
 export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
   const paths = mergePaths(...(input.datasets ?? []).map(datasetOperations), ...input.tools.map(toolOperations), ...(input.routes ?? []));
   const ids = new Set<string>();
@@ -266,6 +294,8 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
       const id = (op as { operationId: string }).operationId;
       if (ids.has(id)) throw new Error(`openapi: operationId ${id} (${m.toUpperCase()} ${p}) is not unique`);
       ids.add(id);
+      // Swagger UI groups operations by their first tag: one area per path.
+      (op as { tags?: string[] }).tags = [tagOf(p)];
     }
   }
   return {
@@ -279,6 +309,7 @@ export function buildOpenApi(input: OpenApiInput): Record<string, unknown> {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: input.baseUrl }],
+    tags: TAGS.map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer gtk_...' },

@@ -32,7 +32,7 @@ function page(operationId: string, summary: string, opts: { parameters?: unknown
 const PAGES: Record<string, Operation> = {
   'GET /': page('page_home', 'Home page: what the catalogue holds and where to start'),
   'GET /search': page('page_search', 'Search page (the REST query language: q, where, category, sort)', {
-    parameters: [query('q', 'Keywords'), query('where', 'Spec filters, e.g. torque_rated>=30 N·m'), query('category', 'Category slug or name'), query('sort', 'Sort order'), query('cursor', 'Next page cursor')],
+    parameters: [query('q', 'Keywords'), query('where', 'Spec filters, e.g. torque_rated>=30 N·m'), query('category', 'Category slug or name; alone, lists the category'), query('sort', 'Sort order'), query('cursor', 'Next page cursor')],
     errors: ['unknown_category'],
   }),
   'GET /parts/:id': page('page_part', 'One part: free fields, normalised specs with their evidence, where it is used', {
@@ -50,10 +50,13 @@ const PAGES: Record<string, Operation> = {
     responses: { '200': { description: 'URDF', content: { 'application/xml': { schema: text('URDF XML') } } }, '404': htmlError },
     errors: ['rate_limited'],
   }),
-  'GET /bom': page('page_bom', 'BOM check form'),
+  'GET /bom': page('page_bom', 'BOM built while browsing: the parts added, a check and an export form'),
+  'GET /plates': page('page_plates', 'Adapter plate between two registered flanges: 3D view, dimensioned drawing, fasteners, STL/3MF/SCAD downloads', {
+    parameters: [query('a', 'Side a flange designation'), query('b', 'Side b flange designation'), query('b_holes', 'tapped or nut')],
+  }),
   'POST /bom': operation({
     operationId: 'page_bom_post',
-    summary: 'BOM form: check (an HTML page) or export (a CSV or JSON download, 1 credit, needs an API key)',
+    summary: 'BOM form: check (an HTML page), export (a CSV or JSON download, 1 credit, needs an API key), or add/clear (the list kept without JavaScript, 303 to /bom)',
     security: KEY_OPTIONAL,
     requestBody: {
       required: true,
@@ -61,8 +64,7 @@ const PAGES: Record<string, Operation> = {
         'application/x-www-form-urlencoded': {
           schema: {
             type: 'object',
-            required: ['lines'],
-            properties: { lines: text('One line per part: "ID quantity"'), action: { type: 'string', enum: ['check', 'export'] }, format: { type: 'string', enum: ['csv', 'json'] }, api_key: text('API key (export)') },
+            properties: { lines: text('One line per part: "ID quantity" (check, export)'), add: text('A part id (add)'), action: { type: 'string', enum: ['check', 'export', 'add', 'clear'] }, format: { type: 'string', enum: ['csv', 'json'] }, api_key: text('API key (export)') },
           },
         },
       },
@@ -72,6 +74,7 @@ const PAGES: Record<string, Operation> = {
         description: 'check: the result page; export: the BOM as a download',
         content: { 'text/html': { schema: { type: 'string' } }, 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } },
       },
+      '303': { description: 'add, clear: the list is kept in a cookie of /bom; see /bom' },
       '400': htmlError,
       '401': htmlError,
       '402': htmlError,

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRealServer } from '../support/http.js';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { rawRequest, startRealServer } from '../support/http.js';
 import { ROOT } from '../oss/helpers.js';
 
 type Server = Awaited<ReturnType<typeof startRealServer>>;
@@ -172,4 +173,44 @@ describe('pages a parts engineer can work with (issue 41)', () => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('field <code>add</code>');
   });
+
+  it('HTML, JSON and large assets go br or gzip compressed to a client that accepts it (decoded: the same bytes); small bodies and /mcp are not', async () => {
+    const routes = ['/search?category=actuators', '/api/oss_components.json', '/openapi.json', '/assets/style.css'];
+    for (const r of routes) {
+      const plain = await rawRequest(srv.url + r, { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+      expect(plain.status, r).toBe(200);
+      expect(plain.headers['content-encoding'], r).toBeUndefined();
+      expect(Number(plain.headers['content-length'] ?? plain.bytes.length)).toBe(plain.bytes.length);
+      for (const [coding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+        const res = await rawRequest(srv.url + r, { headers: { accept: 'text/html', 'accept-encoding': coding === 'br' ? 'gzip, deflate, br' : 'gzip' } });
+        expect(res.headers['content-encoding'], `${r} ${coding}`).toBe(coding);
+        expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+        expect(Number(res.headers['content-length'])).toBe(res.bytes.length);
+        expect(res.bytes.length, r).toBeLessThan(plain.bytes.length);
+        expect(Buffer.compare(decode(res.bytes), plain.bytes), `${r} ${coding}`).toBe(0);
+      }
+    }
+    const big = await rawRequest(`${srv.url}/api/oss_components.json`, { headers: { 'accept-encoding': 'br' } });
+    const raw = await rawRequest(`${srv.url}/api/oss_components.json`, { headers: {} });
+    console.log(`/api/oss_components.json: ${raw.bytes.length} B as is, ${big.bytes.length} B brotli`);
+    const small = await rawRequest(`${srv.url}/healthz`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    // An asset carries a cache lifetime.
+    const css = await rawRequest(`${srv.url}/assets/style.css`, { headers: {} });
+    expect(css.headers['cache-control']).toMatch(/max-age=\d+/);
+  });
+
+  it('/openapi.json groups operations by area and documents where as the text a query string carries', async () => {
+    const doc = JSON.parse((await rawRequest(`${srv.url}/openapi.json`, { headers: {} })).body) as { tags: { name: string }[]; paths: Record<string, Record<string, { tags: string[]; parameters?: { name: string; schema: Record<string, unknown> }[] }>> };
+    const names = doc.tags.map((t) => t.name);
+    expect(names.length).toBeGreaterThan(5);
+    for (const [p, item] of Object.entries(doc.paths)) for (const op of Object.values(item)) expect(names, p).toContain(op.tags[0]);
+    expect(doc.paths['/api/search']!.get!.tags).toEqual(['Catalogue']);
+    expect(doc.paths['/api/bom/check']!.post!.tags).toEqual(['BOM']);
+    expect(doc.paths['/plates']!.get!.tags).toEqual(['Pages']);
+    const where = doc.paths['/api/search']!.get!.parameters!.find((x) => x.name === 'where')!;
+    expect(where.schema.type).toBe('string');
+    expect(where.schema.anyOf).toBeUndefined();
+  });
 });
+

@@ -75,17 +75,25 @@ describe('pages over HTTP', () => {
       expect(gz.headers.vary).toBe('Accept-Encoding');
       expect(gz.bytes.length).toBeLessThan(source.length / 3);
       expect(zlib.gunzipSync(gz.bytes).equals(source), asset).toBe(true);
-      for (const ae of [undefined, 'identity', 'gzip;q=0, deflate', 'br']) {
+      // Brotli only: the stored gzip is decompressed and the response compression sends it as br.
+      const br = await rawRequest(srv.url + asset, { headers: { host, 'accept-encoding': 'br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers.vary).toBe('Accept-Encoding');
+      expect(zlib.brotliDecompressSync(br.bytes).equals(source), asset).toBe(true);
+      for (const ae of [undefined, 'identity', 'gzip;q=0, deflate']) {
         const plain = await rawRequest(srv.url + asset, { headers: ae === undefined ? { host } : { host, 'accept-encoding': ae } });
         expect(plain.status).toBe(200);
         expect(plain.headers['content-encoding'], String(ae)).toBeUndefined();
         expect(plain.bytes.equals(source), `${asset} with ${ae}`).toBe(true);
       }
     }
-    // A small asset is sent as it is, whatever the client accepts.
+    // A small asset (stored as it is) is compressed per response above 1 kB, and the same bytes decoded.
     const css = await rawRequest(`${srv.url}/assets/style.css`, { headers: { host: new URL(srv.url).host, 'accept-encoding': 'gzip' } });
-    expect(css.headers['content-encoding']).toBeUndefined();
-    expect(css.bytes.equals(fs.readFileSync('src/http/pages/static/style.css'))).toBe(true);
+    expect(css.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(css.bytes).equals(fs.readFileSync('src/http/pages/static/style.css'))).toBe(true);
+    const tiny = await rawRequest(`${srv.url}/assets/finder.js`, { headers: { host: new URL(srv.url).host, 'accept-encoding': 'gzip' } });
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.bytes.equals(fs.readFileSync('src/http/pages/static/finder.js'))).toBe(true);
   });
 
   it('BOM export with a key answers the same CSV as POST /api/bom/export', async () => {

@@ -33,7 +33,8 @@ const ARGS: Record<string, string>[] = [
 const url = (args: Record<string, string>) => `/search${Object.keys(args).length ? `?${new URLSearchParams(args).toString()}` : ''}`;
 
 async function get(srv: Server, path: string): Promise<{ status: number; type: string | null; length: string | null; body: string }> {
-  const res = await fetch(srv.url + path);
+  // identity: the Content-Length checked is the page's own byte count (compression is tested in pages-browse).
+  const res = await fetch(srv.url + path, { headers: { 'accept-encoding': 'identity' } });
   return { status: res.status, type: res.headers.get('content-type'), length: res.headers.get('content-length'), body: await res.text() };
 }
 

@@ -21,6 +21,7 @@ interface CheckOut {
 }
 
 export const BOM_LINE_MAX = 500;
+const BOM_SCRIPTS = ['/assets/bom-cart.js'];
 
 /** "ACT-017 2", "ACT-017, 2", "ACT-017 x2", "ACT-017" (quantity 1): one line per item. */
 export function parseBomLines(text: string): { id: string; quantity: number }[] {
@@ -82,10 +83,11 @@ export async function bomPage({ c }: PageRequest): Promise<PageContent> {
   return {
     title: 'BOM',
     current: '/bom',
+    scripts: BOM_SCRIPTS,
     body: html`<h1>Your bill of materials</h1>
 <p>Add parts with “Add to BOM” on search results and part pages, or type them below; check them for bus, voltage and flange problems, and export them with a key.</p>
 ${added ? html`<p class="note" role="status">Added ${added}.</p>` : ''}
-<div id="cart">${items.length ? html`<div class="scroll"><table id="cart-items"><caption>Items</caption><thead><tr><th scope="col">Id</th><th scope="col" class="num">Quantity</th></tr></thead><tbody>${items.map((i) => html`<tr data-id="${i.id}"><td><a href="/parts/${encodeURIComponent(i.id)}">${i.id}</a></td><td class="num">${i.quantity}</td></tr>`)}</tbody></table></div>
+<div id="cart">${items.length ? html`<div class="scroll" tabindex="0"><table id="cart-items"><caption>Items</caption><thead><tr><th scope="col">Id</th><th scope="col" class="num">Quantity</th></tr></thead><tbody>${items.map((i) => html`<tr data-id="${i.id}"><td><a href="/parts/${encodeURIComponent(i.id)}">${i.id}</a></td><td class="num">${i.quantity}</td></tr>`)}</tbody></table></div>
 <form action="/bom" method="post"><button type="submit" name="action" value="clear">Empty the list</button></form>` : html`<p class="muted" id="cart-empty">No part added yet.</p>`}</div>
 ${form(cartLines(items))}`,
   };
@@ -127,10 +129,11 @@ export async function bomPost({ c, deps, call }: PageRequest): Promise<PageConte
   return {
     title: `BOM check: ${out.findings.length} findings`,
     current: '/bom',
+    scripts: BOM_SCRIPTS,
     body: html`<h1>Check a bill of materials</h1>
 <h2 id="findings">${out.findings.length} finding${out.findings.length === 1 ? '' : 's'}</h2>
 ${out.findings.length ? html`<ul id="finding-list">${out.findings.map((f) => html`<li data-kind="${f.kind}"><strong class="${f.severity === 'error' ? 'bad' : 'warning'}">${f.severity}</strong> ${f.kind}${f.dimension ? ` (${f.dimension})` : ''}: ${f.message ?? ''}${f.remedy ? html` Remedy: ${f.remedy}` : ''}${findingLinks(f)}${f.parts?.length ? html` <span class="muted">parts ${f.parts.map((p, i) => html`${i ? ', ' : ''}<a href="/parts/${encodeURIComponent(p.id)}">${p.id}</a>`)}</span>` : ''}</li>`)}</ul>` : html`<p>No problem found between these parts.</p>`}
-<h2>Lines</h2><div class="scroll"><table><caption class="visually-hidden">BOM lines</caption><thead><tr><th scope="col" class="num">Line</th><th scope="col">Id</th><th scope="col" class="num">Quantity</th><th scope="col">Part</th></tr></thead><tbody>${out.parts.map(
+<h2>Lines</h2><div class="scroll" tabindex="0"><table><caption class="visually-hidden">BOM lines</caption><thead><tr><th scope="col" class="num">Line</th><th scope="col">Id</th><th scope="col" class="num">Quantity</th><th scope="col">Part</th></tr></thead><tbody>${out.parts.map(
       (p) => html`<tr><td class="num">${p.line}</td><td>${p.found ? html`<a href="/parts/${encodeURIComponent(p.catalogue_id ?? p.id)}">${p.id}</a>` : p.id}</td><td class="num">${p.quantity}</td><td>${p.found ? `${p.name ?? ''} (${p.category ?? ''})` : html`<span class="warning">not in the catalogue</span>`}</td></tr>`,
     )}</tbody></table></div>
 <h2>Change and check again</h2>${form(text)}`,

@@ -20,7 +20,7 @@ export async function comparePage({ c, call }: PageRequest): Promise<PageContent
     current: '/compare',
     body: html`<h1>Compare parts</h1>${form}
 ${out.same_product.length ? html`<p class="note">Same product: ${out.same_product.map((p) => p.join(' = ')).join('; ')}.</p>` : ''}
-<div class="scroll"><table id="compare"><caption class="visually-hidden">Specs side by side</caption><thead><tr><th scope="col">Field</th>${out.parts.map((p) => html`<th scope="col"><a href="/parts/${encodeURIComponent(p.id)}">${p.id}</a><br>${p.name}</th>`)}<th scope="col">Comparable?</th></tr></thead>
+<div class="scroll" tabindex="0"><table id="compare"><caption class="visually-hidden">Specs side by side</caption><thead><tr><th scope="col">Field</th>${out.parts.map((p) => html`<th scope="col"><a href="/parts/${encodeURIComponent(p.id)}">${p.id}</a><br>${p.name}</th>`)}<th scope="col">Comparable?</th></tr></thead>
 <tbody>${out.rows.map(
       (r) => html`<tr><th scope="row">${r.field}${r.unit ? ` (${r.unit})` : ''}</th>${r.cells.map((cell) => html`<td>${cell.spec ? specCell(cell.spec) : html`<span class="muted">${cell.note ?? 'not declared'}</span>`}${r.ranking?.find((x) => x.id === cell.id) ? html`<br>rank ${r.ranking.find((x) => x.id === cell.id)!.rank}` : ''}</td>`)}<td><span class="${r.comparable ? 'good' : 'warning'}">${r.comparable ? 'yes' : 'no'}</span>, level ${r.level}: ${r.reason}</td></tr>`,
     )}</tbody></table></div>`,

@@ -72,7 +72,8 @@ export const NAV: readonly [string, string][] = [
   ['/search', 'Search'],
   ['/compare', 'Compare'],
   ['/robots', 'Robots'],
-  ['/bom', 'BOM check'],
+  ['/bom', 'BOM'],
+  ['/plates', 'Plates'],
   ['/intelligence', 'Intelligence'],
   ['/docs', 'API'],
 ];

@@ -24,6 +24,7 @@ import { partPage } from './part.js';
 import { comparePage } from './compare.js';
 import { robotPage, robotsPage, robotUrdf } from './robots.js';
 import { bomPage, bomPost } from './bom.js';
+import { platesPage } from './plates.js';
 import { intelligencePage } from './intelligence.js';
 import { docsPage } from './docs.js';
 import type { CallTool, PageRequest } from './types.js';
@@ -143,6 +144,7 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
   page('/robots', robotsPage);
   page('/robots/:id', robotPage);
   page('/bom', bomPage);
+  page('/plates', platesPage);
   page('/intelligence', intelligencePage);
   page('/docs', docsPage, CSP_DOCS);
   app.get('/robots/:id/kinematics.urdf', async (c) => {

@@ -57,7 +57,7 @@ ${bars(cats.filter(([, c]) => c.trl.mean !== null).map(([slug, c]) => ({ label: 
 <p class="muted">No TRL known: ${cats.filter(([, c]) => c.trl.mean === null).map(([slug, c], i) => html`${i ? ', ' : ''}<a href="${search(slug)}">${c.name}</a>`)}</p>
 <h2>Mean momentum per category (0 to 100, known only)</h2>
 ${bars(cats.filter(([, c]) => c.momentum.mean !== null).map(([slug, c]) => ({ label: c.name, value: c.momentum.mean!, href: search(slug), title: `${c.name}: mean momentum ${c.momentum.mean} over ${c.momentum.known} records, ${c.momentum.unknown} unknown` })), 'Mean momentum')}
-<div class="scroll"><table><caption>Known and unknown per category</caption><thead><tr><th scope="col">Category</th><th scope="col" class="num">Records</th><th scope="col" class="num">TRL known</th><th scope="col" class="num">TRL unknown</th><th scope="col" class="num">Momentum known</th><th scope="col" class="num">Momentum unknown</th></tr></thead><tbody>${cats.map(
+<div class="scroll" tabindex="0"><table><caption>Known and unknown per category</caption><thead><tr><th scope="col">Category</th><th scope="col" class="num">Records</th><th scope="col" class="num">TRL known</th><th scope="col" class="num">TRL unknown</th><th scope="col" class="num">Momentum known</th><th scope="col" class="num">Momentum unknown</th></tr></thead><tbody>${cats.map(
       ([slug, c]) => html`<tr><th scope="row"><a href="${search(slug)}">${c.name}</a></th><td class="num">${c.count}</td><td class="num">${c.trl.known}</td><td class="num">${c.trl.unknown}</td><td class="num">${c.momentum.known}</td><td class="num">${c.momentum.unknown}</td></tr>`,
     )}</tbody></table></div>`,
   };

@@ -98,7 +98,7 @@ function renderPart(part: PartOut): { head: Buffer; tail: Buffer } {
 <form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${e.id}"><input type="hidden" name="name" value="${e.name}"><button type="submit" name="action" value="add">Add to BOM</button></form>
 ${part.quarantine_hint ? html`<p class="error" role="note">Quarantined: ${part.quarantine_hint}</p>` : ''}
 <h2>Normalised specs</h2>
-${part.specs.length ? html`<div class="scroll"><table id="specs"><caption class="visually-hidden">Normalised specs with evidence</caption><thead><tr><th scope="col">Field</th><th scope="col">Value (SI unit)</th><th scope="col">As written</th><th scope="col">Level</th><th scope="col">Evidence</th></tr></thead><tbody>${part.specs.map(
+${part.specs.length ? html`<div class="scroll" tabindex="0"><table id="specs"><caption class="visually-hidden">Normalised specs with evidence</caption><thead><tr><th scope="col">Field</th><th scope="col">Value (SI unit)</th><th scope="col">As written</th><th scope="col">Level</th><th scope="col">Evidence</th></tr></thead><tbody>${part.specs.map(
     (s) => html`<tr data-field="${s.field}"><th scope="row">${s.field}</th><td>${specValue(s)}${s.rating ? ` (${s.rating})` : ''}${s.qualifier ? ` (${s.qualifier})` : ''}</td><td>${s.notation}</td><td>${s.level}</td><td><code>${s.source}</code>${s.evidence ? html` from upstream <code>${s.evidence.join(', ')}</code>` : ''}</td></tr>`,
   )}</tbody></table></div><p class="muted">Level A/B compare across vendors, C within one vendor, D not at all.</p>` : html`<p>No spec of this record could be read into a normalised field.</p>`}
 ${part.unread_specs.length ? html`<h3>Declared but not read</h3><ul>${part.unread_specs.map((u) => html`<li><code>${u.source}</code> “${u.notation}”: ${u.reason}</li>`)}</ul>` : ''}
@@ -111,7 +111,7 @@ ${Object.keys(e.declared).length ? html`<dl class="kv">${Object.entries(e.declar
 <h2>Readiness and momentum</h2>
 <dl class="kv"><dt>TRL</dt><dd>${trl.trl ?? html`<span class="muted">unknown</span>`}: ${trl.basis}</dd>
 <dt>Momentum</dt><dd>${momentum.momentum ?? html`<span class="muted">unknown</span>`}${momentum.colour ? ` (${momentum.colour})` : ''}: ${momentum.reason}</dd></dl>
-<div class="scroll"><table><caption>Momentum signals</caption><thead><tr><th scope="col">Signal</th><th scope="col">Measured</th><th scope="col" class="num">Score</th><th scope="col" class="num">Weight used</th><th scope="col" class="num">Contribution</th><th scope="col">Note</th></tr></thead><tbody>${momentum.signals.map(
+<div class="scroll" tabindex="0"><table><caption>Momentum signals</caption><thead><tr><th scope="col">Signal</th><th scope="col">Measured</th><th scope="col" class="num">Score</th><th scope="col" class="num">Weight used</th><th scope="col" class="num">Contribution</th><th scope="col">Note</th></tr></thead><tbody>${momentum.signals.map(
     (s) => html`<tr><th scope="row">${s.signal}</th><td>${s.measured ? 'yes' : 'no'}</td><td class="num">${s.score ?? '–'}</td><td class="num">${s.effective_weight}</td><td class="num">${s.contribution}</td><td>${s.note}</td></tr>`,
   )}</tbody></table></div>
 <h2>Same product and other versions</h2>

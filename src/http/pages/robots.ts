@@ -103,7 +103,7 @@ ${used ? html`<section id="where-used" aria-labelledby="where-used-h"><h2 id="wh
       (r) => html`<li><a href="/robots/${slug(r.robot)}">${r.robot}</a>: ${r.bom_lines.length} BOM line(s), ${r.urdf_mentions.length} URDF mention(s)<ul>${r.bom_lines.slice(0, 50).map((b) => html`<li>${b.item}${b.quantity !== null ? ` × ${b.quantity}` : ''} <span class="muted">(<a href="${b.source_url}" rel="noopener noreferrer">line ${b.line ?? '?'}</a>)</span></li>`)}</ul></li>`,
     )}</ul>` : html`<p>No open-source robot of the layer names it.</p>`}</section>` : ''}
 <p>Robots whose URDF or bill of materials this project reads from their public repositories, at a pinned commit. Values are shown as written there.</p>
-<div class="scroll"><table><caption class="visually-hidden">Robots</caption><thead><tr><th scope="col">Robot</th><th scope="col">Type</th><th scope="col" class="num">Actuated DOF</th><th scope="col">Sources</th><th scope="col">Licence</th></tr></thead><tbody>${all.map(
+<div class="scroll" tabindex="0"><table><caption class="visually-hidden">Robots</caption><thead><tr><th scope="col">Robot</th><th scope="col">Type</th><th scope="col" class="num">Actuated DOF</th><th scope="col">Sources</th><th scope="col">Licence</th></tr></thead><tbody>${all.map(
       (r) => html`<tr><td><a href="/robots/${r.id}">${r.name}</a></td><td>${r.sources[0]?.type ?? html`<span class="muted">not stated</span>`}</td><td class="num">${urdfSource(r)?.dof ?? html`<span class="muted">no URDF</span>`}</td><td>${r.sources.map((s) => s.extractor).join(', ')}</td><td>${[...new Set(r.sources.map((s) => s.license))].join(', ')}</td></tr>`,
     )}</tbody></table></div>`,
   };
@@ -129,7 +129,8 @@ function jointTree(joints: Rec[]): Html {
       return html`<li>joint <strong>${j.joint_name ?? ''}</strong> (${x.joint_type}${x.actuated ? ', actuated' : ''}${x.mimic ? `, mimics ${x.mimic.joint ?? '?'}` : ''}${x.axis ? `, axis ${x.axis}` : ''}${x.limits?.lower !== undefined ? `, ${x.limits.lower} to ${x.limits.upper}` : ''}) →<ul>${node(x.child_link ?? '', depth + 1)}</ul></li>`;
     })}</ul>` : ''}</li>`;
   };
-  return html`<ul>${roots.map((r) => node(r, 0))}</ul>`;
+  // Deep trees scroll inside their own box (each level indented a little), so names keep their width on a phone.
+  return html`<div class="tree" id="joint-tree" tabindex="0" role="region" aria-label="Joint tree"><ul>${roots.map((r) => node(r, 0))}</ul></div>`;
 }
 
 function price(p: { as_written: string; currency: string | null; currency_label: string | null } | undefined): Html {
@@ -162,7 +163,7 @@ ${detail.mimic.length ? html`<p>Mimic joints (not actuators):</p><ul>${detail.mi
 <p id="robot-status" role="status" class="muted">The 3D view needs JavaScript and WebGL; the joint tree below has the same structure as text.</p>
 <p class="muted">Drawn from the URDF's joint frames and its primitive geometry (${urdf.kinematics!.links.reduce((n, l) => n + l.primitives.length, 0)} box, cylinder and sphere shapes); the meshes it references are not shipped. <a href="/robots/${r.id}/kinematics.urdf">The URDF drawn</a>.</p>
 <h2>Joint tree</h2><p>${Object.entries(urdf.joints_by_type ?? {}).map(([t, n]) => `${n} ${t}`).join(', ')}</p>${jointTree(joints)}` : html`<p>No URDF of this robot is in the layer: no joint tree or 3D view.</p>`}
-${bom.length ? html`<h2>Bill of materials</h2><div class="scroll"><table id="bom-lines" data-live-filter><caption class="visually-hidden">BOM lines as written</caption><thead><tr><th scope="col">Item</th><th scope="col">Section</th><th scope="col" class="num">Quantity</th><th scope="col">Unit price</th><th scope="col">Line total</th><th scope="col">Record</th></tr></thead><tbody>${bom.map((b) => {
+${bom.length ? html`<h2>Bill of materials</h2><div class="scroll" tabindex="0"><table id="bom-lines" data-live-filter><caption class="visually-hidden">BOM lines as written</caption><thead><tr><th scope="col">Item</th><th scope="col">Section</th><th scope="col" class="num">Quantity</th><th scope="col">Unit price</th><th scope="col">Line total</th><th scope="col">Record</th></tr></thead><tbody>${bom.map((b) => {
       const l = b.extracted as Line;
       return html`<tr><td>${l.item ?? b.name}${l.manufacturer_part ? html`<br><span class="muted">${l.manufacturer_part}</span>` : ''}</td><td>${l.section ?? ''}</td><td class="num">${l.quantity ?? html`<span class="muted">${l.quantity_as_written ?? 'not stated'}</span>`}</td><td>${price(l.unit_prices?.[0])}</td><td>${price(l.line_totals?.[0])}</td><td><a href="/parts/${encodeURIComponent(b.id)}">${b.id}</a></td></tr>`;
     })}</tbody></table></div><p class="muted">Prices are never converted between currencies.</p>` : ''}

@@ -216,7 +216,7 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
     page.push(
       html`<h2 id="results">${list.count} part${list.count === 1 ? '' : 's'} in ${categoryName ?? m.category ?? 'the catalogue'}</h2>
 <p id="browse-count">${list.count} catalogue record${list.count === 1 ? '' : 's'} not quarantined${m.quarantined_excluded ? html`; ${m.quarantined_excluded} quarantined as suspicious are left out (<a href="${linkWith(args, finder, { include_quarantine: '1', cursor: null })}">include them</a>)` : ''}. In id order${args.sort ? html`; sorting needs words or a spec filter (GET /api/search takes no sort alone): add a filter with the spec filters` : ''}.</p>
-<div class="scroll"><table id="results-table" data-live-filter><caption class="visually-hidden">Parts in this category</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Type</th><th scope="col"><span class="visually-hidden">BOM</span></th></tr></thead><tbody>`.text,
+<div class="scroll" tabindex="0"><table id="results-table" data-live-filter><caption class="visually-hidden">Parts in this category</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Type</th><th scope="col"><span class="visually-hidden">BOM</span></th></tr></thead><tbody>`.text,
       renderedOnce(listRowsOf, list, renderListRows),
       TABLE_END,
       html`<nav class="pager" aria-label="Pages">${args.cursor ? html`<a href="${linkWith(args, finder, { cursor: null })}">First page</a>` : ''}${list.next_cursor ? html`<a href="${linkWith(args, finder, { cursor: list.next_cursor })}" rel="next">Next ${m.limit}</a>` : ''}<span class="muted">Showing ${m.returned} of ${list.count}</span></nav>`.text,
@@ -260,7 +260,7 @@ function resultSection(page: (string | Buffer)[], result: SearchOut, facets: Fac
   const unitOf = (f: string) => facets?.fields.find((x) => x.name === f)?.unit ?? null;
   page.push(
     html`<h2 id="results">${m.total} match${m.total === 1 ? '' : 'es'}</h2>
-${m.filters.length ? html`<div class="scroll"><table id="filter-counts"><caption class="visually-hidden">What each filter did</caption><thead><tr><th scope="col">Filter</th><th scope="col">Applied as</th><th scope="col" class="num">Matched</th><th scope="col" class="num">Unknown (not declared, left out)</th><th scope="col" class="num">Declared but failed</th></tr></thead><tbody>${m.filters.map(
+${m.filters.length ? html`<div class="scroll" tabindex="0"><table id="filter-counts"><caption class="visually-hidden">What each filter did</caption><thead><tr><th scope="col">Filter</th><th scope="col">Applied as</th><th scope="col" class="num">Matched</th><th scope="col" class="num">Unknown (not declared, left out)</th><th scope="col" class="num">Declared but failed</th></tr></thead><tbody>${m.filters.map(
       (f) => html`<tr><td><code>${f.field} ${f.op} ${Array.isArray(f.value) ? f.value.join('|') : String(f.value)}</code></td><td>${f.applied.join(', ')}</td><td class="num">${f.matched}</td><td class="num">${f.unknown_excluded}</td><td class="num">${f.failed}</td></tr>`,
     )}</tbody></table></div>` : ''}
 ${m.sort ? html`<p>Sorted by ${m.sort.field} ${m.sort.order}; ${m.sort.undeclared_last} without a value are listed last.</p>` : ''}
@@ -269,7 +269,7 @@ ${finder.near ? nearMisses(result) : ''}`.text,
   );
   if (result.data.length) {
     page.push(
-      html`<div class="scroll"><table id="results-table" data-live-filter><caption class="visually-hidden">Matching parts</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Category</th>${fields.map((f) => html`<th scope="col">${f}${unitOf(f) ? ` (${unitOf(f)})` : ''}</th>`)}<th scope="col"><span class="visually-hidden">BOM</span></th></tr></thead><tbody>`.text,
+      html`<div class="scroll" tabindex="0"><table id="results-table" data-live-filter><caption class="visually-hidden">Matching parts</caption><thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Manufacturer</th><th scope="col">Category</th>${fields.map((f) => html`<th scope="col">${f}${unitOf(f) ? ` (${unitOf(f)})` : ''}</th>`)}<th scope="col"><span class="visually-hidden">BOM</span></th></tr></thead><tbody>`.text,
       renderedOnce(rowsOf, result, renderRows),
       TABLE_END,
     );
@@ -352,7 +352,7 @@ function shownFields(result: SearchOut): string[] {
 }
 
 const addCell = (id: string, name: string) =>
-  `<td><form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${esc(id)}"><input type="hidden" name="name" value="${esc(name)}"><button type="submit" name="action" value="add" aria-label="Add ${esc(id)} to the BOM">Add to BOM</button></form></td>`;
+  `<td><form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${esc(id)}"><input type="hidden" name="name" value="${esc(name)}"><button type="submit" name="action" value="add">Add to BOM<span class="visually-hidden">: ${esc(id)}</span></button></form></td>`;
 
 const rowsOf = new WeakMap<SearchOut, Buffer>();
 

@@ -1,0 +1,31 @@
+/**
+ * /plates: the adapter plate in 3D, drawn from the STL the API serves for it (the same file as the
+ * download link) with three.js. Drag to rotate, wheel or pinch to zoom. Bundled by
+ * scripts/browser-assets.mjs with the shared view (view3d.js).
+ */
+import { Mesh, MeshLambertMaterial } from 'three';
+import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { createView } from './view3d.js';
+
+const canvas = document.getElementById('plate-canvas');
+const status = document.getElementById('plate-status');
+
+async function main() {
+  const res = await fetch(canvas.dataset.stl);
+  if (!res.ok) throw new Error(`STL request failed: ${res.status}`);
+  const geometry = new STLLoader().parse(await res.arrayBuffer());
+  geometry.computeVertexNormals();
+  const view = createView(canvas);
+  view.world.add(new Mesh(geometry, new MeshLambertMaterial({ color: 0x5b7fa6 })));
+  view.frame();
+  canvas.dataset.state = 'drawn';
+  canvas.dataset.triangles = String(geometry.getAttribute('position').count / 3);
+  if (status) status.textContent = `Drawn from the STL: ${canvas.dataset.triangles} triangles. Drag to rotate, scroll or pinch to zoom.`;
+}
+
+if (canvas) {
+  main().catch((err) => {
+    canvas.dataset.state = 'failed';
+    if (status) status.textContent = `The 3D view could not be drawn: ${err.message}`;
+  });
+}
