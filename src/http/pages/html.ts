@@ -73,6 +73,7 @@ export const NAV: readonly [string, string][] = [
   ['/compare', 'Compare'],
   ['/robots', 'Robots'],
   ['/bom', 'BOM check'],
+  ['/size', 'Sizing'],
   ['/intelligence', 'Intelligence'],
   ['/docs', 'API'],
 ];

@@ -24,6 +24,7 @@ import { partPage } from './part.js';
 import { comparePage } from './compare.js';
 import { robotPage, robotsPage, robotUrdf } from './robots.js';
 import { bomPage, bomPost } from './bom.js';
+import { sizePage, sizePost } from './size.js';
 import { intelligencePage } from './intelligence.js';
 import { docsPage } from './docs.js';
 
@@ -147,6 +148,7 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
   page('/robots', robotsPage);
   page('/robots/:id', robotPage);
   page('/bom', bomPage);
+  page('/size', sizePage);
   page('/intelligence', intelligencePage);
   page('/docs', docsPage, CSP_DOCS);
   app.get('/robots/:id/kinematics.urdf', async (c) => {
@@ -157,7 +159,15 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
       throw err;
     }
   });
-  // The one form that posts: BOM check / export.
+  app.post('/size', async (c) => {
+    try {
+      return send(c, await sizePost(request(c)));
+    } catch (err) {
+      if (err instanceof DomainError) return refused(c, err, send);
+      throw err;
+    }
+  });
+  // BOM check / export.
   app.post('/bom', async (c) => {
     try {
       const r = await bomPost(request(c));
