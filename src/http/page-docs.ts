@@ -82,6 +82,32 @@ const PAGES: Record<string, Operation> = {
     },
     errors: ['invalid_input', 'missing_credentials', 'insufficient_credits', 'rate_limited'],
   }),
+  'GET /size': page('page_size', 'Actuator sizing form: upload a URDF / xacro file or a package archive'),
+  'POST /size': operation({
+    operationId: 'page_size_post',
+    summary: 'Sizing form: size_actuators on the uploaded description, as an HTML page (per-joint table, bar chart, parts, a form to /bom)',
+    security: FREE,
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: {
+              file: { type: 'string', format: 'binary', description: 'URDF / xacro file, or a .zip / .tar.gz package (1 MiB here)' },
+              content: text('Or the URDF pasted'),
+              entry: text('The top file inside a package'),
+              safety_factor: text('1 to 10, default 1.5'),
+              samples: text('0 to 4096, default 256'),
+              pick: { type: 'string', enum: ['lightest', 'cheapest', 'strongest'] },
+            },
+          },
+        },
+      },
+    },
+    responses: { '200': { description: 'The result page', content: { 'text/html': { schema: { type: 'string' } } } }, '400': htmlError, '404': htmlError, '413': htmlError, '422': htmlError, '429': htmlError, '503': htmlError },
+    errors: ['invalid_input', 'not_found', 'not_applicable', 'payload_too_large', 'limit_exceeded', 'overloaded', 'rate_limited'],
+  }),
   'GET /intelligence': page('page_intelligence', 'Intelligence page: TRL, momentum and insights, with the charts', { parameters: [query('category', 'One category')], errors: ['unknown_category'] }),
   'GET /docs': page('page_docs', 'API reference: this document in Swagger UI'),
   'GET /assets/*': operation({

@@ -20,6 +20,8 @@ export const CANDIDATES_LISTED = 3;
 export const NEAR_MISSES_LISTED = 3;
 /** Joints whose need is within this factor of the group's largest share one part. */
 export const GROUP_RATIO = 2;
+/** Needs below this (N·m or N) get no margin ratio. */
+export const MARGIN_MIN_NEED = 1e-3;
 
 export interface Offer {
   id: string;
@@ -46,7 +48,7 @@ export type Candidate = {
   voltage: string | null;
   bus: string[];
   price_range: string | null;
-  margin: number;
+  margin: number | null;
   level: string;
 };
 
@@ -126,7 +128,8 @@ export function chooseFor(need: JointNeed, offers: readonly Offer[], safetyFacto
       voltage: o.voltage,
       bus: o.bus,
       price_range: o.price_range,
-      margin: need.required === 0 ? 0 : round(rated / need.required, 2),
+      // Below 1 mN·m (a joint whose axis is along gravity) a ratio says nothing: null.
+      margin: need.required < MARGIN_MIN_NEED ? null : round(rated / need.required, 2),
       level: o.rating!.level,
     };
   });

@@ -30,7 +30,7 @@ const Int = z.number().int();
 /** Typed where a client acts on it (joints, needs, candidate ids, bom_items); each entry's other fields are in the README (tools/list budget). */
 export const SizeActuatorsOutput = z
   .looseObject({
-    joints: z.array(z.looseObject({ joint_name: S, required_torque_nm: N, required_force_n: N, candidates: z.array(z.looseObject({ id: S, margin: Num })) })),
+    joints: z.array(z.looseObject({ joint_name: S, required_torque_nm: N, required_force_n: N, candidates: z.array(z.looseObject({ id: S, margin: N })) })),
     pose_torques: z.array(z.object({ torques: z.record(S, Num) })),
     groups: z.array(z.looseObject({ joints: z.array(S) })),
     bom_items: z.array(z.object({ id: S, quantity: Int })),

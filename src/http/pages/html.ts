@@ -74,6 +74,7 @@ export const NAV: readonly [string, string][] = [
   ['/robots', 'Robots'],
   ['/bom', 'BOM'],
   ['/plates', 'Plates'],
+  ['/size', 'Sizing'],
   ['/intelligence', 'Intelligence'],
   ['/docs', 'API'],
 ];

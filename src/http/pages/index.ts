@@ -25,6 +25,7 @@ import { comparePage } from './compare.js';
 import { robotPage, robotsPage, robotUrdf } from './robots.js';
 import { bomPage, bomPost } from './bom.js';
 import { platesPage } from './plates.js';
+import { sizePage, sizePost } from './size.js';
 import { intelligencePage } from './intelligence.js';
 import { docsPage } from './docs.js';
 import type { CallTool, PageRequest } from './types.js';
@@ -116,10 +117,10 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
 
   const request = (c: Context<AppEnv>): PageRequest => {
     const ctx = restContext(c, deps);
-    const call: CallTool = async (name, input) => {
+    const call: CallTool = async (name, input, opts) => {
       const tool = byName.get(name);
       if (!tool) throw new DomainError('not_found', `The ${name} tool is not served here`);
-      const outcome = await runTool(tool, input, ctx);
+      const outcome = await runTool(tool, input, opts?.archive ? { ...ctx, archive: opts.archive } : ctx);
       if (!outcome.ok) throw outcome.error;
       return outcome.output as never;
     };
@@ -145,6 +146,7 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
   page('/robots/:id', robotPage);
   page('/bom', bomPage);
   page('/plates', platesPage);
+  page('/size', sizePage);
   page('/intelligence', intelligencePage);
   page('/docs', docsPage, CSP_DOCS);
   app.get('/robots/:id/kinematics.urdf', async (c) => {
@@ -155,7 +157,15 @@ export function mountPages(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyToo
       throw err;
     }
   });
-  // The one form that posts: BOM check / export.
+  app.post('/size', async (c) => {
+    try {
+      return send(c, await sizePost(request(c)));
+    } catch (err) {
+      if (err instanceof DomainError) return refused(c, err, send);
+      throw err;
+    }
+  });
+  // BOM check / export.
   app.post('/bom', async (c) => {
     try {
       const r = await bomPost(request(c));

@@ -8,7 +8,7 @@
 import { PLATE_HOLE_OPTIONS } from '../../domain/plates/index.js';
 import { TOOLS } from '../../tools/index.js';
 import { html, Html, type PageContent } from './html.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './types.js';
 
 interface Feature {
   side: string;

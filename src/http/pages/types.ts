@@ -3,8 +3,8 @@ import type { Context } from 'hono';
 import type { Deps } from '../../deps.js';
 import type { AppEnv } from '../common.js';
 
-/** Calls one tool for a page: its answer, or the DomainError it failed with (thrown). */
-export type CallTool = <T = Record<string, unknown>>(name: string, input: Record<string, unknown>) => Promise<T>;
+/** Calls one tool for a page: its answer, or the DomainError it failed with (thrown). `archive`: an uploaded package, unpacked in the worker pool. */
+export type CallTool = <T = Record<string, unknown>>(name: string, input: Record<string, unknown>, opts?: { archive?: Uint8Array }) => Promise<T>;
 
 export interface PageRequest {
   c: Context<AppEnv>;
