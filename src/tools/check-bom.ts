@@ -1,4 +1,4 @@
-import { BomCheckRequest, BomCheckResult, parseBomCheckRequest } from '../domain/bom/index.js';
+import { BomCheckAnswer, BomCheckRequest, BomCheckResult, pageBomCheck, parseBomCheckRequest } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -7,17 +7,28 @@ export const checkBomTool = defineTool({
   name: 'check_bom',
   title: 'Check a BOM for conflicts',
   description:
-    'Problems across a list of parts (catalogue ids with quantities): supply voltages no single rail covers, parts with no common bus or needing a bridge, ' +
-    'flanges needing adapter plates, quarantined parts, red-line marks, and dimensions the data cannot settle (listed as unknown, never as fine). ' +
-    'Each finding names parts, dimension, severity and evidence; connections states what works (buses, bridges, rails). Free; at most 500 items.',
+    'Problems across a list of catalogue parts: supply voltages no one rail covers, no common bus or a bridge needed, flanges needing adapter plates, ' +
+    'quarantined parts, red-line marks, and dimensions the data cannot settle (unknown, never fine). ' +
+    'finding_groups counts findings per rule; findings are paged (next_cursor). Free; at most 500 items.',
   inputSchema: BomCheckRequest,
-  outputSchema: BomCheckResult,
+  outputSchema: BomCheckAnswer,
   annotations: READ_ONLY,
   rest: [{ method: 'POST', path: '/api/bom/check', summary: 'Compatibility problems across a BOM' }],
   handler: async (input, ctx) => {
     const req = parseBomCheckRequest(input);
     const records = await ctx.deps.catalogue.getMany([...new Set(req.items.map((i) => i.id))]);
     // Large checks in the worker pool (src/jobs/jobs.ts runs the same checkBom there).
-    return (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline: req.items.length < POOL_MIN_BOM_ITEMS })) as BomCheckResult;
+    const result = (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline: req.items.length < POOL_MIN_BOM_ITEMS })) as BomCheckResult;
+    // Within the answer budget by design: findings grouped per rule, one page of them (src/domain/bom/check-page.ts).
+    return pageBomCheck(result, req.cursor);
+  },
+  text: (o) => {
+    const s = o.summary;
+    const verdict = s.errors > 0 ? `${s.errors} error(s)` : s.warnings > 0 ? 'No errors' : 'No errors or warnings';
+    return (
+      `${verdict}, ${s.warnings} warning(s), ${s.infos} info(s) over ${o.parts.length} line(s)` +
+      `${o.finding_groups.length ? `: ${o.finding_groups.map((g) => `${g.kind} ${g.dimension} ×${g.findings} (${g.parts} parts)`).join(', ')}` : ''}` +
+      `; ${o.pages} page(s) of findings${o.next_cursor !== null ? `, next_cursor=${o.next_cursor}` : ''}.`
+    );
   },
 });

@@ -14,9 +14,8 @@ export const getPartTool = defineTool({
   errors: ['not_found'],
   title: 'Get one robot part',
   description:
-    'One catalogue entity by id (case-insensitive): its free-tier fields, vendor parameter strings verbatim in `declared`, ' +
-    'the paid fields holding data (locked_fields; list_parts deep=true returns them), a quarantine hint when flagged. ' +
-    'used_in: open-source robots naming its model number (find_where_used gives the lines). product: same_as, versions, conflicts. A miss lists did_you_mean ids.',
+    'One entity by id (case-insensitive): free-tier fields, vendor strings verbatim in `declared`, locked_fields (paid fields with data; list_parts deep=true), a quarantine hint. ' +
+    'used_in: open-source robots naming its model (find_where_used: the lines). product: same_as, versions, conflicts. Miss: did_you_mean.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,
@@ -55,4 +54,8 @@ export const getPartTool = defineTool({
     const { trl, momentum } = entityAnalytics(ctx.deps.analytics, r.entity);
     return { ...r, locked_fields: r.locked_fields as (typeof PAID_FIELDS)[number][], analytics: { trl, momentum, method: 'get_analytics meta.method' }, meta: recordMeta(r.entity) };
   },
+  text: (o) =>
+    `${o.entity.id}: ${o.entity.name_en || o.entity.name}${o.entity.manufacturer ? ` by ${o.entity.manufacturer}` : ''} (${o.entity.category})` +
+    `${o.quarantine_hint ? '; QUARANTINED' : ''}; ${o.specs.length} specs read, ${o.unread_specs.length} unread` +
+    `${o.used_in ? `; used in ${o.used_in.robots.length} open-source robot(s)` : ''}${o.product.versions.length ? `; ${o.product.versions.length} other version(s)` : ''}.`,
 });

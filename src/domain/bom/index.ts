@@ -7,3 +7,4 @@ export * from './print.js';
 export * from './csv.js';
 export * from './export.js';
 export * from './check.js';
+export * from './check-page.js';
