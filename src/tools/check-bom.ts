@@ -1,4 +1,4 @@
-import { BomCheckRequest, BomCheckResult, catalogueIds, parseBomCheckRequest, validateCustomItems } from '../domain/bom/index.js';
+import { BomCheckAnswer, BomCheckRequest, BomCheckResult, catalogueIds, pageBomCheck, parseBomCheckRequest, validateCustomItems } from '../domain/bom/index.js';
 import { POOL_MIN_BOM_ITEMS } from '../jobs/types.js';
 import { jobCaller } from './run.js';
 import { partsContext } from './context.js';
@@ -10,9 +10,9 @@ export const checkBomTool = defineTool({
   description:
     'Problems across a set of parts (catalogue ids, or your own as custom): no host, supply voltages no single rail covers, no common bus or a bridge needed, ' +
     'flanges needing adapter plates, quarantined parts, red-line marks, and what the data cannot settle (unknown, never fine). ' +
-    'Findings name parts, dimension, severity and evidence; connections states what works. Free; at most 500 items.',
+    'finding_groups counts findings per rule; findings are paged (next_cursor). Free; at most 500 items.',
   inputSchema: BomCheckRequest,
-  outputSchema: BomCheckResult,
+  outputSchema: BomCheckAnswer,
   annotations: READ_ONLY,
   rest: [{ method: 'POST', path: '/api/bom/check', summary: 'Compatibility problems across a BOM' }],
   handler: async (input, ctx) => {
@@ -21,6 +21,17 @@ export const checkBomTool = defineTool({
     const records = await ctx.deps.catalogue.getMany(catalogueIds(req.items));
     // Large checks in the worker pool (src/jobs/jobs.ts runs the same checkBom there).
     const inline = req.items.length < POOL_MIN_BOM_ITEMS;
-    return (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline, ...(inline ? {} : jobCaller(ctx)) })) as BomCheckResult;
+    const result = (await ctx.deps.jobs.run('check_bom', { items: req.items, records, baseUrl: partsContext(ctx).baseUrl }, { label: 'check_bom', inline, ...(inline ? {} : jobCaller(ctx)) })) as BomCheckResult;
+    // Within the answer budget by design: findings grouped per rule, one page of them (src/domain/bom/check-page.ts).
+    return pageBomCheck(result, req.cursor);
+  },
+  text: (o) => {
+    const s = o.summary;
+    const verdict = s.errors > 0 ? `${s.errors} error(s)` : s.warnings > 0 ? 'No errors' : 'No errors or warnings';
+    return (
+      `${verdict}, ${s.warnings} warning(s), ${s.infos} info(s) over ${o.parts.length} line(s)` +
+      `${o.finding_groups.length ? `: ${o.finding_groups.map((g) => `${g.kind} ${g.dimension} ×${g.findings} (${g.parts} parts)`).join(', ')}` : ''}` +
+      `; ${o.pages} page(s) of findings${o.next_cursor !== null ? `, next_cursor=${o.next_cursor}` : ''}.`
+    );
   },
 });

@@ -38,8 +38,14 @@ export const checkCompatibilityTool = defineTool({
     const eb = await load(b, 'b');
     return checkCompatibility(ea, eb, { ...ctx.deps.knowledge, baseUrl: partsContext(ctx).baseUrl });
   },
-  text: (o) =>
-    o.applicable
-      ? `Overall: ${o.verdict}. ` + Object.entries(o.dimensions as Record<string, { verdict: string; reason: string }>).map(([k, d]) => `${k}: ${d.verdict} (${d.reason})`).join('; ')
-      : `Not applicable: ${o.reason}`,
+  // Leads with the decisive fact: the adapters or bridges the pair needs, else the verdict; then the dimensions by verdict.
+  text: (o) => {
+    if (!o.applicable || o.dimensions === null) return `Not applicable: ${o.reason}`;
+    const dims = Object.entries(o.dimensions as Record<string, { verdict: string; adapters: string[] }>);
+    const adapters = [...new Set(dims.flatMap(([, d]) => d.adapters))];
+    const head = adapters.length > 0 ? `Needs ${adapters.join(' + ')}` : o.verdict === 'compatible' ? 'Compatible in every dimension' : `${o.verdict === 'unknown' ? 'Not settled by the data' : o.verdict === 'incompatible' ? 'Incompatible' : 'Adapter required'}`;
+    const by = (v: string) => dims.filter(([, d]) => d.verdict === v).map(([k]) => k);
+    const groups = ['incompatible', 'adapter_required', 'unknown', 'compatible'].map((v) => [v, by(v)] as const).filter(([, ks]) => ks.length > 0);
+    return `${head} (${o.a.id} + ${o.b.id}); overall ${o.verdict}: ${groups.map(([v, ks]) => `${v.replace('_', ' ')} ${ks.join(', ')}`).join('; ')}.`;
+  },
 });

@@ -12,8 +12,7 @@ export const SameAsSchema = z
 const ProductFields = {
   same_as: z.array(SameAsSchema),
   versions: z
-    .array(z.object({ id: z.string(), relation: z.enum(['successor_of', 'predecessor_of']), evidence: z.string() }).strict())
-    .describe('successor_of: newer than id'),
+    .array(z.object({ id: z.string(), relation: z.enum(['newer_version', 'older_version']), evidence: z.string() }).strict()),
   conflicts: z
     .array(z.object({ field: z.string(), values: z.array(z.object({ id: z.string(), notation: z.string(), source: z.string() }).strict()) }).strict())
 

@@ -50,7 +50,7 @@ export const findAlternativesTool = defineTool({
       alternatives: r.alternatives.map((a) => {
         const v = r.part.versions.find((x) => x.id === a.id);
         const out = { id: a.id, name: a.name, manufacturer: a.manufacturer, score: a.score, same_type: a.same_type, same_manufacturer: a.same_manufacturer, reasons: a.reasons, not_compared: a.not_compared };
-        return v ? { ...out, version: v.relation === 'predecessor_of' ? ('newer' as const) : ('older' as const) } : out;
+        return v ? { ...out, version: v.relation === 'newer_version' ? ('newer' as const) : ('older' as const) } : out;
       }),
       considered: r.considered,
       compared_fields: r.compared_fields,
@@ -60,5 +60,5 @@ export const findAlternativesTool = defineTool({
   },
   text: (o) =>
     `${o.alternatives.length} alternative(s) to ${o.part.id} of ${o.considered} considered${o.part.same_as.length ? `; same product (not offered): ${o.part.same_as.map((s) => s.id).join(', ')}` : ''}` +
-    `${o.part.versions.length ? `; versions: ${o.part.versions.map((v) => `${v.id} (${v.relation === 'predecessor_of' ? 'newer' : 'older'})`).join(', ')}` : ''}.`,
+    `${o.part.versions.length ? `; versions: ${o.part.versions.map((v) => `${v.id} (${v.relation === 'newer_version' ? 'newer' : 'older'})`).join(', ')}` : ''}.`,
 });

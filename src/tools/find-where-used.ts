@@ -86,4 +86,7 @@ export const findWhereUsedTool = defineTool({
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/where-used', summary: 'Which open-source robots use a part (q or id)' }],
   handler: async ({ q, id }, ctx) => findWhereUsed(partsContext(ctx), ctx.deps.ossLayer, { q, id }),
+  text: (o) =>
+    `${o.counts.robots === 0 ? 'No open-source robot uses' : `Used in ${o.counts.robots} open-source robot(s):`} ${o.entity ? o.entity.id : `"${o.query.q ?? ''}"`}` +
+    `${o.counts.robots > 0 ? ` (${o.counts.bom_lines} BOM line(s), ${o.counts.urdf_mentions} URDF mention(s)): ${o.robots.slice(0, 5).map((r) => r.robot).join(', ')}${o.robots.length > 5 ? ', ...' : ''}` : ''}.`,
 });

@@ -38,4 +38,7 @@ export const getCatalogueStatsTool = defineTool({
       source: meta.source,
     };
   },
+  text: (o) =>
+    `${o.total} entities (${o.quarantined} quarantined) in ${o.categories.length} categories, dataset ${o.dataset_version}: ` +
+    `${o.categories.map((c) => `${c.slug} ${c.count}`).join(', ')}.`,
 });

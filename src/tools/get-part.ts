@@ -54,4 +54,8 @@ export const getPartTool = defineTool({
     const { trl, momentum } = entityAnalytics(ctx.deps.analytics, r.entity);
     return { ...r, locked_fields: r.locked_fields as (typeof PAID_FIELDS)[number][], analytics: { trl, momentum, method: 'get_analytics meta.method' }, meta: recordMeta(r.entity) };
   },
+  text: (o) =>
+    `${o.entity.id}: ${o.entity.name_en || o.entity.name}${o.entity.manufacturer ? ` by ${o.entity.manufacturer}` : ''} (${o.entity.category})` +
+    `${o.quarantine_hint ? '; QUARANTINED' : ''}; ${o.specs.length} specs read, ${o.unread_specs.length} unread` +
+    `${o.used_in ? `; used in ${o.used_in.robots.length} open-source robot(s)` : ''}${o.product.versions.length ? `; ${o.product.versions.length} other version(s)` : ''}.`,
 });

@@ -172,9 +172,9 @@ describe('product identity', () => {
     for (const [base, v2] of [['ACT-3275', 'ACT-tmotor-ak80-9-v2'], ['ACT-015', 'ACT-cubemars-gl40-v2'], ['ACT-first-a301', 'ACT-first-a301-v2']]) {
       expect(byId.get(v2!)!.name_en).toMatch(/ v2$/);
       const o = await sc<{ product: Product }>('get_part', { id: base });
-      expect(o.product.versions).toContainEqual(expect.objectContaining({ id: v2, relation: 'predecessor_of' }));
+      expect(o.product.versions).toContainEqual(expect.objectContaining({ id: v2, relation: 'newer_version' }));
       const n = await sc<{ product: Product }>('get_part', { id: v2 });
-      expect(n.product.versions).toContainEqual(expect.objectContaining({ id: base, relation: 'successor_of' }));
+      expect(n.product.versions).toContainEqual(expect.objectContaining({ id: base, relation: 'older_version' }));
       const alt = await sc<{ part: Product; alternatives: { id: string; version?: string }[] }>('find_alternatives', { id: base, limit: 1 });
       expect(alt.alternatives).toContainEqual(expect.objectContaining({ id: v2, version: 'newer' }));
     }

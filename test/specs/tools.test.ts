@@ -150,7 +150,7 @@ describe('same_as and find_alternatives', () => {
       };
       expect(o.part.same_as.map((l) => l.id)).toEqual(base.filter((x) => x !== id));
       for (const l of o.part.same_as) expect(l.evidence.length).toBeGreaterThan(20);
-      expect(o.part.versions).toEqual([expect.objectContaining({ id: v2[0], relation: 'predecessor_of' })]);
+      expect(o.part.versions).toEqual([expect.objectContaining({ id: v2[0], relation: 'newer_version' })]);
       // Never hidden: shown even when it does not rank within the limit.
       expect(o.alternatives.find((a) => a.id === v2[0])?.version).toBe('newer');
       expect(o.alternatives.map((a) => a.id)).not.toContain(base.find((x) => x !== id));

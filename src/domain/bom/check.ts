@@ -56,6 +56,7 @@ export type BomCheckItem = z.infer<typeof BomCheckItem>;
 
 export const BomCheckRequest = z.object({
   items: z.array(BomCheckItem).min(1).describe(`Parts to check together (at most ${BOM_MAX_ITEMS})`),
+  cursor: z.string().max(20).optional().describe('next_cursor of the last answer (same items)'),
 });
 export type BomCheckRequest = z.infer<typeof BomCheckRequest>;
 
@@ -689,7 +690,7 @@ function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, fin
   const verdict = (x: Link) => x.r.dimensions!.communication.verdict;
   const rank = { compatible: 0, adapter_required: 1, unknown: 2, incompatible: 3 } as const;
   const bridged = new Map<string, { host: Node; link: Link; devices: Node[] }>();
-  const unknown: { node: Node; reasons: ReturnType<typeof engineReason>[] }[] = [];
+  const unknown: { node: Node; reasons: ReturnType<typeof groupReasons> }[] = [];
   const unreachable: { node: Node; links: Link[] }[] = [];
   const reached = new Map<Node, Connections['hosts'][number]['devices']>(hosts.map((h) => [h, []]));
   for (const d of devices) {
@@ -709,7 +710,7 @@ function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, fin
       bridged.set(k, g);
       reached.get(host)!.push({ id: d.record.id, buses: [], via });
     } else if (v === 'unknown') {
-      unknown.push({ node: d, reasons: links.filter((x) => verdict(x) === 'unknown').map((x) => engineReason(x, 'communication')) });
+      unknown.push({ node: d, reasons: groupReasons(d, links.filter((x) => verdict(x) === 'unknown')) });
     } else {
       unreachable.push({ node: d, links });
     }
@@ -765,13 +766,37 @@ function communicationToHosts(nodes: Node[], hosts: Node[], res: PairLookup, fin
         `Bus link to the host${hosts.length > 1 ? 's' : ''} (${hosts.map((h) => h.record.id).join(', ')}) unknown for ${unknown.map((u) => u.node.record.id).join(', ')}.`,
         'Get the communication interfaces from the vendor datasheet, or declare the roles of the parts.',
         {
-          reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reasons.length === 1 ? u.reasons[0] : u.reasons])),
+          reasons: Object.fromEntries(unknown.map((u) => [u.node.record.id, u.reasons.length === 1 && u.reasons[0]!.hosts === 1 ? u.reasons[0]!.first : u.reasons])),
           roles: Object.fromEntries([...unknown.map((u) => u.node), ...hosts].map((n) => [n.record.id, roleNote(n)])),
         },
       ),
     );
   }
   return [...reached].map(([h, devices]) => ({ host: h.record.id, devices }));
+}
+
+/** How many host examples a grouped reason names. */
+export const REASON_EXAMPLES = 3;
+
+/**
+ * One device's unknown links to the hosts, grouped by the engine's reason text (one entry per
+ * distinct reason, not one per host: a device that declares no bus gives the same reason for every
+ * host): the count of hosts, the first pair as the engine stated it, the first host ids.
+ */
+function groupReasons(d: Node, links: Link[]): { reason: string; hosts: number; first: ReturnType<typeof engineReason>; examples: string[] }[] {
+  const groups = new Map<string, { reason: string; hosts: number; first: ReturnType<typeof engineReason>; examples: string[] }>();
+  for (const x of links) {
+    const e = engineReason(x, 'communication');
+    const side = x.A === d ? 'a' : 'b';
+    const key = `${side}|${e.reason}`;
+    const host = (x.A === d ? x.B : x.A).record.id;
+    const g = groups.get(key);
+    if (g) {
+      g.hosts++;
+      if (g.examples.length < REASON_EXAMPLES) g.examples.push(host);
+    } else groups.set(key, { reason: e.reason, hosts: 1, first: e, examples: [host] });
+  }
+  return [...groups.values()];
 }
 
 /** The communication unknown_dimension finding for the given parts. */

@@ -8,3 +8,4 @@ export * from './csv.js';
 export * from './export.js';
 export * from './check.js';
 export * from './custom.js';
+export * from './check-page.js';

@@ -160,7 +160,7 @@ export class SpecIndex implements FieldTable {
     return this.sameAs.of(this.recordOf(id)?.id ?? id);
   }
 
-  /** Newer and older versions of a record (successor_of / predecessor_of), never the same product. */
+  /** Newer and older versions of a record (newer_version / older_version, named from the listed record's side), never the same product. */
   versionsOf(id: string): VersionLink[] {
     return this.sameAs.versionsOf(this.recordOf(id)?.id ?? id);
   }

@@ -10,8 +10,8 @@
  * (one product = one group).
  *
  * Versions are not one product: a record whose model ends in a version mark ("v2", "v3") from the
- * same company as a record of the model without it is a newer version of it (`successor_of`, and
- * `predecessor_of` the other way), shown beside the part and never hidden from its alternatives.
+ * same company as a record of the model without it is a newer version of it (the base lists it as
+ * `newer_version`, it lists the base as `older_version`), shown beside the part and never hidden from its alternatives.
  *
  * Cost: construction is linear in the catalogue (names keyed, records grouped with a union-find);
  * the links of a group and their evidence are written when one of its records is first asked for
@@ -25,10 +25,10 @@ import { companyForms, type ManufacturerTable } from './manufacturers.js';
 
 export type SameAsRule = 'duplicate_of' | 'same_name' | 'brand_model';
 
-/** successor_of: this record is a newer version of `id`; predecessor_of: `id` is a newer version of this record. */
+/** Named from the listed record's side: newer_version: `id` is a newer version of this record; older_version: `id` is an older version of it. */
 export interface VersionLink {
   id: string;
-  relation: 'successor_of' | 'predecessor_of';
+  relation: 'newer_version' | 'older_version';
   evidence: string;
 }
 
@@ -212,8 +212,8 @@ export class SameAsIndex {
       const b = this.keyOf(this.entities[older]!)!;
       return `"${a.e.name_en || a.e.name}" (${a.e.id}, ${a.written}) ends in the version mark "${a.version}" after the model "${a.model}" of "${b.e.name_en || b.e.name}" (${b.e.id}, ${b.written}), one company (${a.company}): a newer version, not the same product`;
     };
-    for (const j of this.olderOf.get(i) ?? []) out.push({ id: this.entities[j]!.id, relation: 'successor_of', evidence: say(i, j) });
-    for (const j of this.newerOf.get(i) ?? []) out.push({ id: this.entities[j]!.id, relation: 'predecessor_of', evidence: say(j, i) });
+    for (const j of this.olderOf.get(i) ?? []) out.push({ id: this.entities[j]!.id, relation: 'older_version', evidence: say(i, j) });
+    for (const j of this.newerOf.get(i) ?? []) out.push({ id: this.entities[j]!.id, relation: 'newer_version', evidence: say(j, i) });
     return out;
   }
 

@@ -24,7 +24,7 @@ export interface PartRef {
   manufacturer_canonical: string | null;
   quarantine_hint: string | null;
   same_as: SameAsLink[];
-  /** Newer and older versions (successor_of / predecessor_of): other products, never hidden. */
+  /** Newer and older versions (newer_version / older_version, named from the listed record's side): other products, never hidden. */
   versions: VersionLink[];
   /** Values that differ between this record and a record linked as the same product. */
   conflicts: SpecConflict[];
