@@ -220,7 +220,7 @@ export function layerReport(g: ImportGraph, order: readonly Layer[]): { counts: 
  * the base alone: it declares the ports (catalogue, ledger) the store implements.
  */
 export const LAYERS: readonly Layer[] = [
-  { name: 'entries (cli, composition root, pool worker entry)', paths: ['cli.ts', 'compose.ts', 'banner.ts', 'jobs/worker.ts'] },
+  { name: 'entries (cli, composition root, pool worker entry)', paths: ['cli.ts', 'sources-cli.ts', 'compose.ts', 'banner.ts', 'jobs/worker.ts'] },
   { name: 'http', paths: ['http/', 'compact-heap.ts'] },
   { name: 'server + mcp', paths: ['server.ts', 'mcp/'] },
   { name: 'tools + resources + prompts', paths: ['tools/', 'resources/', 'prompts/'] },

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import { bomCheckEngines, buildBomExport, checkBom, recordLookup, renderBomCsv, toCheckParts } from '../domain/bom/index.js';
-import { sizingTorques } from '../domain/sizing/index.js';
+import { sizingTorques } from '../ingest/oss/sizing-model.js';
 import type { Knowledge } from '../store/datasets.js';
 import type { JobKind, JobPayloads, ToolJobPayload } from './types.js';
 

@@ -1,19 +1,17 @@
 /**
  * size_actuators: the static gravity torque each joint of a robot must hold, and the catalogue
- * actuators that hold it × a safety factor. Two halves: computeTorques (parses the description:
- * the worker pool runs it) and chooseActuators (reads the spec layer: the calling thread).
+ * actuators that hold it × a safety factor. Two halves: the torques (src/ingest/oss/sizing-model.ts parses the
+ * description and computes them: the worker pool runs it) and chooseActuators (reads the spec layer: the calling thread).
  */
 import { z } from 'zod';
 import type { StoredEntity } from '../catalogue/entity.js';
 import type { SpecIndex } from '../specs/index.js';
 import { actuatorOffers, chooseFor, groupJoints, SAFETY_FACTOR_DEFAULT, type SizingPick } from './candidates.js';
-import { robotDescriptionRoot, type RobotInput } from '../../ingest/oss/index.js';
-import { readSizingModel } from './model.js';
-import { computeTorques, type TorqueReport, type TorqueRequest } from './torques.js';
+import type { TorqueReport } from './torques.js';
 
 export * from './candidates.js';
 export * from './torques.js';
-export { readSizingModel, type SizingModel } from './model.js';
+export type { SizingModel } from './model.js';
 export { gravityTorques, jointPositions } from './gravity.js';
 
 export const METHOD =
@@ -91,9 +89,4 @@ export function chooseActuators(
       links_without_mass: report.links_without_mass,
     },
   };
-}
-
-/** The worker half: the description parsed (xacro expanded) and its torques computed. */
-export function sizingTorques(input: RobotInput & TorqueRequest): TorqueReport {
-  return computeTorques(readSizingModel(robotDescriptionRoot(input)), input);
 }
