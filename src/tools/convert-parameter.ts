@@ -19,11 +19,9 @@ export const convertParameterTool = defineTool({
   name: 'convert_parameter',
   title: 'Read, convert and compare a vendor parameter',
   description:
-    'Reads one vendor parameter notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V", "12-bit") and returns its quantity, ' +
-    'SI value, exact formula, stated conditions (voltage, peak vs rated, output end), dialect and comparability level A-D. ' +
-    'With `to`, converts exactly to that unit; another quantity is refused with the reason (ok=false), never guessed. ' +
-    'With `compare_with`, whether the two values can be compared (level, reason, order in SI units). ' +
-    'An unreadable notation comes back recognized=false. SI prefixes are case-sensitive (mNm is not MNm).',
+    'Reads one vendor notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V", "12-bit"): quantity, SI value, exact formula, conditions (voltage, peak vs rated, output end), dialect, level A-D. ' +
+    '`to`: exact conversion; another quantity is refused (ok=false), never guessed. `compare_with`: comparable or not (level, reason, SI order). ' +
+    'Unreadable: recognized=false. SI prefixes are case-sensitive (mNm is not MNm).',
   inputSchema: z.object({
     value: Notation.describe('A vendor parameter notation, verbatim, e.g. "0.11 sec/60°", "15 kgf·cm", "12~24V"'),
     to: z

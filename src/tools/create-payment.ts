@@ -11,7 +11,7 @@ export const createPaymentTool = defineTool({
   title: 'Buy credits',
   description:
     'Create a payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999). ' +
-    'Returns order_id, pay_url and qr_code (PNG data URL). The account is the API key\'s (email, if given, must match; email alone only where the server allows). ' +
+    'Returns order_id, pay_url and qr_code (PNG data URL). Account: the API key\'s (email, if given, must match; email alone where allowed). ' +
     'Credits arrive when the gateway confirms (get_payment_status).',
   inputSchema: z.object({
     plan: z.enum(['starter', 'pro', 'lifetime']).describe('Plan to buy'),

@@ -11,10 +11,8 @@ export const findAlternativesTool = defineTool({
   errors: ['not_found'],
   title: 'Find alternative parts',
   description:
-    'Parts of the same category (same type ranks higher) from other products, ranked by closeness of declared specs, ' +
-    'with reasons (value vs value, difference, level) and the fields not compared. ' +
-    'Records of the same product (upstream duplicate_of, or one company\'s same model code) are never offered (see part.same_as); ' +
-    'versions are, marked. must: hard constraints in the search_parts where form.',
+    'Same-category parts (same type ranks higher) of other products, ranked by closeness of declared specs, with reasons (values, difference, level) and fields not compared. ' +
+    'The same product (duplicate_of, one company\'s model code) is never offered (part.same_as); versions are, marked. must: search_parts where form.',
   inputSchema: z.object({
     id: EntityId,
     limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),

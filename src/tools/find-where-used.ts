@@ -76,10 +76,9 @@ export const findWhereUsedTool = defineTool({
   errors: ['not_found'],
   title: 'Which open-source robots use a part',
   description:
-    'Which open-source robots use a part, how many, at what stated price: BOM lines and URDF mesh names matched by name and model number. ' +
-    'Give q (e.g. "STS3215", "DM 4340P") or id (catalogue or OSS-LIVE). ' +
-    'A company name also matches its other names and families (Feetech: STS). ' +
-    'Quantities and prices per line as written, never added up; a manufacturer only with evidence in the row. No hit: elsewhere gives calls that find the name.',
+    'Open-source robots using a part, how many, at what stated price: BOM lines and URDF mesh names matched by name and model number. ' +
+    'q (e.g. "STS3215") or id (catalogue or OSS-LIVE). A company name also matches its other names and families (Feetech: STS). ' +
+    'Per line as written, never added up; a manufacturer only with evidence in the row. No hit: elsewhere.',
   inputSchema: z.object({
     q: z.string().max(200).optional().describe('Name or model number, e.g. "STS3215"; literal, case-insensitive'),
     id: z.string().max(200).optional().describe('Instead of q: a catalogue id ("CHIP-007") or an OSS-LIVE-... id'),

@@ -9,10 +9,8 @@ export const getAnalyticsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Technology readiness and momentum analytics',
   description:
-    'The intelligence document per category: TRL (1-9, from the declared lifecycle status by a cited table) and momentum (0-100, a weighted formula over measured signals: ' +
-    'declared year, use in open-source BOMs, ROS support, source tier and count), the ten highest-momentum records, the TRL distribution, ' +
-    'cross-domain insights and trends only where dated records support them. Unmapped or too few signals: unknown, never filled. meta.method states every rule. ' +
-    'Per record: get_part (analytics).',
+    'Intelligence per category: TRL (1-9, declared lifecycle status by a cited table), momentum (0-100, weighted over year, open-source BOM use, ROS support, source tier and count), ' +
+    'top ten by momentum, TRL distribution, insights and trends only where dated records back them. Too few signals: unknown. meta.method: the rules.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: IntelligenceDocument,
   annotations: READ_ONLY,

@@ -14,9 +14,8 @@ export const getPartTool = defineTool({
   errors: ['not_found'],
   title: 'Get one robot part',
   description:
-    'One catalogue entity by id (case-insensitive): its free-tier fields, vendor parameter strings verbatim in `declared`, ' +
-    'the paid fields holding data (locked_fields; list_parts deep=true returns them), a quarantine hint when flagged. ' +
-    'used_in: open-source robots naming its model number (find_where_used gives the lines). product: same_as, versions, conflicts. A miss lists did_you_mean ids.',
+    'One catalogue entity by id (case-insensitive): free fields, vendor strings verbatim in `declared`, paid fields holding data (locked_fields), a quarantine hint. ' +
+    'used_in: open-source robots naming its model number (lines: find_where_used). product: same_as, versions, conflicts. A miss lists did_you_mean.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,

@@ -11,7 +11,7 @@ export const ruleFlangeTool = defineTool({
   title: 'Rule on two ISO 9409-1 flanges',
   description:
     'Whether two ISO 9409-1 flange designations (e.g. "ISO9409-1-A50-4-M6") bolt together: identity, direct, or adapter_required with the blocking dimensions (pcd_mm, bolt_count). ' +
-    'Geometry comes from the registry of nine designations, never from the label: an unregistered designation is ruled unknown.',
+    'Geometry from the registry of nine designations, never the label: unregistered is unknown.',
   inputSchema: z.object({
     a: Designation.describe('First flange designation, e.g. "ISO9409-1-A50-4-M6"'),
     b: Designation.describe('Second flange designation'),

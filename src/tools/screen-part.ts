@@ -12,8 +12,8 @@ export const screenPartTool = defineTool({
   title: 'Screen a part against the red lines',
   description:
     "Red lines RL-01..RL-06 on one part's declared values: torque density, peak-to-rated ratio, backlash without load, " +
-    'repeatability vs accuracy, IP rating scope, encoder resolution as accuracy. Each fires, does not, or cannot be evaluated (naming the missing value), ' +
-    'with its numbers and what to ask the vendor. Marks for manual review, not verdicts.',
+    'repeatability vs accuracy, IP rating scope, encoder resolution as accuracy. Each fires, does not, or cannot be evaluated (the missing value named), ' +
+    'with numbers and what to ask the vendor. For manual review, not verdicts.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: ScreeningResultSchema.extend({
     note: z.string(),

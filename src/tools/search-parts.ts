@@ -25,13 +25,10 @@ export const searchPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
-    'Keyword search and spec filters over the robot-parts catalogue. ' +
-    'q: every term must match a word or its start (case-insensitive); ranked id > name > manufacturer > type > interface > description. ' +
-    'where: filters on normalised specs, AND-combined with q (then optional), e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"}]; ' +
-    'values in any unit convert_parameter reads. A part that does not declare a field never matches. ' +
-    'meta.filters: failed = declared, read, and outside the filter; unknown_excluded = applicable but undeclared, unread or a bound; not_applicable = other categories; near_misses = unread declared texts to check. ' +
-    'No hit: meta.elsewhere gives calls that find the name. ' +
-    'list_spec_fields gives the fields, units and values. sort orders by a numeric field. Quarantined entries are excluded unless include_quarantine.',
+    'Keyword search and spec filters over the catalogue. q: every term matches a word or its start (case-insensitive); ranked id > name > manufacturer > type > interface > description. ' +
+    'where: normalised spec filters ANDed with q, e.g. [{"field":"torque_rated","op":">=","value":"30 N·m"}], any unit convert_parameter reads; an undeclared field never matches. ' +
+    'meta.filters: failed (read, outside), unknown_excluded (undeclared, unread or a bound), not_applicable, near_misses (unread texts to check). ' +
+    'No hit: meta.elsewhere. Fields: list_spec_fields. Quarantined left out unless include_quarantine.',
   inputSchema: z
     .object({
       q: z

@@ -15,7 +15,7 @@ export const WhereClauseSchema = z
 export const WhereArg = z
   .union([z.array(WhereClauseSchema).max(20), z.string().max(2000)])
   .describe(
-    'Spec filters (AND): a list of {field, op, value}, or text "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN". Ops: = != < <= > >= in covers.',
+    'Spec filters (AND): [{field, op, value}] or text "torque_rated>=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN". Ops = != < <= > >= in covers',
   );
 
 export const SortArg = z.string().max(100).describe('Numeric spec field, ascending; "-field" descending (undeclared last)');
