@@ -44,7 +44,7 @@ export const exportBomTool = defineTool({
   description:
     `BOM as CSV (default) or JSON: exact line costs, totals per currency (never added up), supplier and 3D-print suggestions. ` +
     `${BOM_EXPORT_COST} credit if a line has a price (else 0), on success only; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free and identical. ` +
-    'At most 500 items; unpriced lines stay out of the totals; open-source BOM prices are references. Catalogue ids fill missing name, category, manufacturer.',
+    'At most 500 items; unpriced lines stay out of totals; open-source BOM prices are references. Ids fill missing name, category, maker.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

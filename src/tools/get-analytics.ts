@@ -9,8 +9,8 @@ export const getAnalyticsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Technology readiness and momentum analytics',
   description:
-    'Intelligence per category: TRL (1-9, from the declared lifecycle status by a cited table), momentum (0-100, weighted over year, open-source BOM use, ROS, source tier and count), ' +
-    'top ten by momentum, TRL distribution, insights and trends only where dated records support them; too few signals: unknown. meta.method states every rule.',
+    'Intelligence per category: TRL (1-9, declared lifecycle status by a cited table), momentum (0-100, weighted over year, open-source BOM use, ROS support, source tier and count), ' +
+    'top ten by momentum, TRL distribution, insights and trends only where dated records back them. Too few signals: unknown. meta.method: the rules.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: IntelligenceDocument,
   annotations: READ_ONLY,

@@ -126,7 +126,7 @@ describe('export_bom: costs that add up', () => {
     const src = new Map(layer.meta.sources.map((s) => [s.id, s]));
     const expected = layer.data
       .filter((d) => d.extracted.record_type === 'bom_item' && /RK3588/.test(d.extracted.item))
-      .flatMap((d) => d.extracted.unit_prices.filter((p) => p.amount !== null).map((p) => ({ as_written: p.as_written, amount: p.amount, currency: p.currency, robot: src.get(d.source_id)!.robot, file: src.get(d.source_id)!.url, line: d.extracted.line })));
+      .flatMap((d) => d.extracted.unit_prices.filter((p) => p.amount !== null).map((p) => ({ amount: p.amount, currency: p.currency, robot: src.get(d.source_id)!.robot, file: src.get(d.source_id)!.url, line: d.extracted.line })));
     expect(expected.length).toBeGreaterThan(0);
     expect(doc.reference_prices).toEqual([{ id: 'CHIP-007', prices: expected, total: expected.length }]);
     expect(doc.metadata.totals_by_currency.map((g) => g.currency)).toEqual(['EUR', 'USD', 'CNY']);

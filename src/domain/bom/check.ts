@@ -40,13 +40,13 @@ import { CustomPart, customEntity, engineRole, oneOfIdOrCustom } from './custom.
 
 export const BomCheckItem = z
   .object({
-    id: z.string().trim().min(1).max(200).optional().describe('Catalogue id (case-insensitive); or custom'),
+    id: z.string().trim().min(1).max(200).optional(),
     custom: CustomPart.optional(),
     quantity: z.number().int().min(1).max(1_000_000).default(1),
     role: z
       .enum(ROLES)
       .optional()
-      .describe('Default from category (chips host; actuators, controllers, grippers actuator; sensors, data_acquisition sensor; power; else passive)'),
+      .describe('Default from category (src/domain/compatibility/roles.ts)'),
   })
   .superRefine((v, ctx) => {
     oneOfIdOrCustom(v, ctx);

@@ -65,7 +65,7 @@ export const CustomPart = z
     if (c.mass_kg !== undefined && !(c.mass_kg > 0 && c.mass_kg <= 100_000)) bad(['mass_kg'], 'kilograms, above 0 and at most 100000');
     if (c.flange !== undefined && (c.flange.trim() === '' || c.flange.length > 100)) bad(['flange'], 'a registered designation, e.g. ISO 9409-1-50-4-M6');
   })
-  .describe('Your own part (source user); buses as data/buses.json names them');
+  ;
 export type CustomPart = z.infer<typeof CustomPart>;
 
 /** How a custom role reads for the engine (see the file comment). */

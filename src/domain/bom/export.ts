@@ -307,7 +307,7 @@ export function referencePrices(hits: readonly { robot: string; bom_lines: reado
     for (const b of r.bom_lines) {
       for (const p of b.unit_prices) {
         if (p.amount === null) continue;
-        all.push({ as_written: p.as_written, amount: p.amount, currency: p.currency, robot: r.robot, file: b.source_url, line: b.line });
+        all.push({ amount: p.amount, currency: p.currency, robot: r.robot, file: b.source_url, line: b.line });
       }
     }
   }

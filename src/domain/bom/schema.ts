@@ -23,7 +23,7 @@ export type BomFormat = (typeof BOM_FORMATS)[number];
 
 export const BomItem = z
   .object({
-    id: z.string().trim().min(1).max(200).optional().describe('Catalogue id or your own, or custom'),
+    id: z.string().trim().min(1).max(200).optional(),
     custom: CustomPart.optional(),
     name: z.string().max(500).optional().describe('Copied verbatim'),
     category: z.string().max(200).optional(),
@@ -100,7 +100,6 @@ export const PRICE_SOURCES_DOC = 'item (sent), catalogue:<field>, or none (not i
 
 /** A price an open-source BOM line states, for reference only: never a unit price, never in a total. */
 export const ReferencePrice = z.object({
-  as_written: z.string(),
   amount: z.string(),
   currency: z.string().nullable(),
   robot: z.string(),
@@ -232,9 +231,9 @@ export const CurrencyTotal = z.object({
 
 export const BomMetadata = z.object({
   project_name: z.string().nullable(),
-  total_cost: z.number().nullable().describe('null: no price or several currencies'),
+  total_cost: z.number().nullable().describe('null: none or mixed currencies'),
   total_cost_text: z.string().nullable(),
-  totals_by_currency: z.array(CurrencyTotal).describe('Never summed across currencies'),
+  totals_by_currency: z.array(CurrencyTotal),
   total_items: z.number().int(),
   total_quantity: z.number().int(),
   currency: z.string().nullable(),
