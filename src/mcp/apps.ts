@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientCapabilities, McpServer, Resource, Tool } from '@modelcontextprotocol/server';
-import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, type McpUiReadResourceCallback, type McpUiReadResourceResult } from '@modelcontextprotocol/ext-apps/server';
+import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, type McpUiReadResourceCallback, type McpUiReadResourceResult } from './ext-apps-server.js';
 
 /**
  * One line per tool with a view: the tool, and the view built from src/views/<view>.entry.js.
