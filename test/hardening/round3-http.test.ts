@@ -160,10 +160,28 @@ describe('finding N5: per-client limits group IPv6 by /64', () => {
           headers: { ...from(address), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
         });
-      expect((await init('2001:db8:9:9::1')).status).toBe(200);
-      expect((await init('2001:db8:9:9::2')).status).toBe(200);
-      expect((await init('2001:db8:9:9::3')).status).toBe(429);
-      expect((await init('2001:db8:9:a::1')).status).toBe(200);
+      const sid = async (address: string) => {
+        const r = await init(address);
+        expect(r.status).toBe(200);
+        return String(r.headers['mcp-session-id']);
+      };
+      const alive = async (address: string, id: string) =>
+        (
+          await rawRequest(`${srv.url}/mcp`, {
+            method: 'POST',
+            headers: { ...from(address), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+          })
+        ).status;
+      const a1 = await sid('2001:db8:9:9::1');
+      const a2 = await sid('2001:db8:9:9::2');
+      // A third address of the same /64 is the same client: its share (2) is full, so its least
+      // recently used idle session (issue 40) makes room; a session of another /64 is untouched.
+      const b1 = await sid('2001:db8:9:a::1');
+      await sid('2001:db8:9:9::3');
+      expect(await alive('2001:db8:9:9::1', a1)).toBe(404);
+      expect(await alive('2001:db8:9:9::2', a2)).toBe(200);
+      expect(await alive('2001:db8:9:a::1', b1)).toBe(200);
     } finally {
       await srv.stop();
     }
