@@ -146,7 +146,7 @@ describe('/openapi.json as a document', () => {
     }
     const bom = doc.paths['/api/bom/export']!.post!.responses['200']!.content!;
     expect(Object.keys(bom).sort()).toEqual(['application/json', 'text/csv']);
-    expect((bom['application/json']!.schema as { required: string[] }).required.sort()).toEqual(['items', 'metadata', 'print_suggestions', 'suggested_lines']);
+    expect((bom['application/json']!.schema as { required: string[] }).required.sort()).toEqual(['items', 'metadata', 'print_suggestions', 'reference_prices', 'suggested_lines']);
   });
 
   it('pages are documented (text/html) exactly when the app serves them', async () => {
