@@ -164,8 +164,9 @@ function share(root: Json): Json {
 }
 
 /**
- * A definition's name: for a bare type ("string", "integer_or_null", "string_list") the type it
- * is, so that a field referring to it never reads as another field; else the property it was
+ * A definition's name: for a bare type the type it is, abbreviated ("str", "str_n" for a string or
+ * null, "strs" for a list of strings: tools/list refers to them a few hundred times, issue 43's
+ * room), so that a field referring to it never reads as another field; else the property it was
  * first found at. Made unique.
  */
 function defName(found: string, node: Json, used: Set<string>): string {
@@ -175,17 +176,19 @@ function defName(found: string, node: Json, used: Set<string>): string {
   return name;
 }
 
+const TYPE_ABBREVIATIONS: Record<string, string> = { string: 'str', number: 'num', integer: 'int', boolean: 'bool', object: 'obj', array: 'arr', null: 'null' };
+
 function typeName(node: Json): string | undefined {
   const { description: _d, ...rest } = node;
   const keys = Object.keys(rest);
-  if (keys.length === 1 && typeof rest.type === 'string') return rest.type;
+  if (keys.length === 1 && typeof rest.type === 'string') return TYPE_ABBREVIATIONS[rest.type] ?? rest.type;
   if (keys.length === 1 && Array.isArray(rest.anyOf) && rest.anyOf.length === 2 && (rest.anyOf[1] as Json).type === 'null' && Object.keys(rest.anyOf[1] as Json).length === 1) {
     const first = typeName(rest.anyOf[0] as Json);
-    return first && `${first}_or_null`;
+    return first && `${first}_n`;
   }
   if (keys.length === 2 && rest.type === 'array' && rest.items && typeof rest.items === 'object') {
     const item = typeName(rest.items as Json);
-    return item && `${item}_list`;
+    return item && `${item}s`;
   }
   return undefined;
 }

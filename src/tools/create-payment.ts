@@ -11,7 +11,7 @@ export const createPaymentTool = defineTool({
   title: 'Buy credits',
   description:
     'Payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999): order_id, pay_url, qr_code (PNG data URL). ' +
-    'Account: the API key\'s (email must match; email alone only where allowed). Credits arrive when the gateway confirms (get_payment_status).',
+    'Account: the API key\'s (email must match). Credits arrive when paid (get_payment_status).',
   inputSchema: z.object({
     plan: z.enum(['starter', 'pro', 'lifetime']).describe('Plan to buy'),
     api_key: ApiKey.optional(),

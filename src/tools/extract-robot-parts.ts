@@ -11,7 +11,7 @@ export const extractRobotPartsTool = defineTool({
     'URDF: each joint (type, links, axis, limits, child-link mass), counts, DOF, root link, total and subtree masses; malformed XML is refused with line and column. ' +
     'BOM: lines of Markdown or delimited tables (item, quantity, prices and currency as written, links, part numbers). ' +
     'Nothing is guessed: what does not read exactly is in skipped. ' +
-    `At most ${MAX_INPUT_BYTES} bytes (2 MiB) of UTF-8.`,
+    `At most ${MAX_INPUT_BYTES / 1048576} MiB of UTF-8.`,
   inputSchema: z.object({
     content: z
       .string()

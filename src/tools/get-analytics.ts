@@ -9,7 +9,7 @@ export const getAnalyticsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Technology readiness and momentum analytics',
   description:
-    'Intelligence per category: TRL (1-9, declared lifecycle status by a cited table), momentum (0-100, weighted over year, open-source BOM use, ROS support, source tier and count), ' +
+    'Intelligence per category: TRL (1-9, lifecycle status by a cited table), momentum (0-100: year, open-source BOM use, ROS, source tier and count), ' +
     'top ten by momentum, TRL distribution, insights and trends only where dated records back them. Too few signals: unknown. meta.method: the rules.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: IntelligenceDocument,

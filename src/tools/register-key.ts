@@ -8,7 +8,7 @@ export const registerKeyTool = defineTool({
   title: 'Register a free API key',
   description:
     'Create a free API key (gtk_...) with 100 credits for an e-mail address. The key is shown once: store it. ' +
-    'Only SHA-256 digests are kept. An address with a key is refused (already_registered).',
+    'An address with a key is refused (already_registered).',
   inputSchema: z.object({ email: z.string().max(320).describe('E-mail address of the key owner') }),
   outputSchema: z.object({
     api_key: z.string().describe('Shown only once'),

@@ -27,7 +27,7 @@ export const searchPartsTool = defineTool({
   description:
     'Keyword search and spec filters over the catalogue. q: every term matches a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
     'where: normalised spec filters (list_spec_fields), AND-combined with q, in any unit convert_parameter reads; an undeclared field never matches. ' +
-    'meta.filters counts failed, unknown_excluded (undeclared, unread or a bound), not_applicable, and near_misses to check. ' +
+    'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread or a bound), not_applicable, and near_misses to check. ' +
     'No hit: meta.elsewhere. Quarantined entries only with include_quarantine.',
   inputSchema: z
     .object({
