@@ -20,4 +20,5 @@ export const getPaymentStatusTool = defineTool({
   annotations: READ_ONLY,
   rest: [{ method: 'GET', path: '/api/payment/:order_id', summary: 'Payment order status' }],
   handler: async ({ order_id }, ctx) => ctx.deps.payments.gateway.status(order_id),
+  text: (o) => `Order ${o.order_id}: ${o.status}${o.paid_at ? ` at ${o.paid_at}` : ''} (${o.plan}, ${o.amount} ${o.currency}, ${o.credits} credits).`,
 });

@@ -19,4 +19,16 @@ export const lintUrdfTool = defineTool({
   offload: true,
   rest: [{ method: 'POST', path: '/api/oss/lint', summary: 'Lint URDF text or a package (urdfdom check_urdf checks, mimic and transmission references)', bodyLimitBytes: MAX_REQUEST_BYTES, upload: archiveUpload() }],
   handler: async (input) => lintRobotDescription(input),
+  text: lintSummaryLine,
 });
+
+/** "ok: ..." or "N error(s): first ...": the verdict first, then the first error (or the counts). */
+function lintSummaryLine({ summary: s, findings }: LintResult): string {
+  const robot = s.robot_name === null ? 'robot' : `robot "${s.robot_name}"`;
+  const model = `${robot}, ${s.links} link(s), ${s.joints} joint(s), ${s.warnings} warning(s)`;
+  if (s.ok) return `ok: ${model}.`;
+  const e = findings.find((f) => f.severity === 'error');
+  if (!e) return `${s.errors} error(s): ${model}.`;
+  const where = e.line === null ? '' : ` at ${e.file ? `${e.file}:` : 'line '}${e.line}`;
+  return `${s.errors} error(s): first ${e.code}${where}: ${e.message} (fix: ${e.fix})`;
+}

@@ -82,8 +82,11 @@ describe('adapter plates for every registered pair that needs one', () => {
           expect(on.length, `${label}: through holes on PCD ${row.pcd_mm}`).toBe(row.bolt_count);
         }
         expect(through.length).toBe(a.bolt_count + b.bolt_count);
+        // Each source listed once (issue 40: the list used to be repeated per hole).
+        expect(new Set(d.sources).size, `${label}: sources listed once`).toBe(d.sources.length);
         for (const f of features) {
-          expect(f.source.length, `${label}: ${f.kind} has a source`).toBeGreaterThan(0);
+          expect(f.source_ids.length, `${label}: ${f.kind} has a source`).toBeGreaterThan(0);
+          for (const i of f.source_ids) expect(d.sources[i], `${label}: ${f.kind} source ${i} is listed`).toMatch(/\S/);
           expect(f.rule, `${label}: ${f.kind} has a rule`).not.toBe('');
         }
       }

@@ -83,7 +83,7 @@ export interface Feature {
   x_mm: number;
   y_mm: number;
   rule: string;
-  source: string[];
+  source_ids: number[];
 }
 
 /** Disc minus, per hole, its through cut plus the extra area of a pocket over the pocket's depth. */

@@ -3,6 +3,7 @@
  * then the JSON: get_part, find_where_used, get_catalogue_stats and check_bom used to open with JSON;
  * check_compatibility now leads with the bridge it found, not "Overall: unknown".
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
 import { TOOLS } from '../../src/tools/index.js';
@@ -38,8 +39,28 @@ describe('summary lines', () => {
     return line;
   };
 
-  it('every tool of the registry has a summary but lint_urdf and get_payment_status (not yet done)', () => {
-    expect(TOOLS.filter((t) => !t.text).map((t) => t.name).sort()).toEqual(['get_payment_status', 'lint_urdf']);
+  it('every tool of the registry has a summary line', () => {
+    expect(TOOLS.filter((t) => !t.text).map((t) => t.name)).toEqual([]);
+  });
+
+  it('lint_urdf leads with "ok" for a real robot check_urdf builds', async () => {
+    const content = readFileSync('../shared/robots/urdf/so101_new_calib.urdf', 'utf8');
+    // Counted from the file, independently of the linter: its <link>s and its typed <joint>s (not a transmission's <joint> references).
+    const links = content.match(/<link\s+name=/g)!.length;
+    const joints = content.match(/<joint\s+name="[^"]*"\s+type=/g)!.length;
+    expect(await first('lint_urdf', { content })).toBe(`ok: robot "so101_new_calib", ${links} link(s), ${joints} joint(s), 0 warning(s).`);
+  });
+
+  it('lint_urdf leads with the count of errors and the first one, with its line', async () => {
+    const content = '<robot name="r">\n<link name="a"/>\n<joint name="j" type="fixed">\n<parent link="a"/><child link="nowhere"/>\n</joint>\n</robot>';
+    const line = await first('lint_urdf', { content });
+    expect(line).toMatch(/^1 error\(s\): first \w+ at line \d+: .*nowhere.* \(fix: .+\)$/);
+  });
+
+  it('get_payment_status leads with the order and its status', async () => {
+    const { api_key } = await deps.accounts.register('summary@example.com');
+    const order = (await mcp.client.callTool({ name: 'create_payment', arguments: { plan: 'pro', api_key } })).structuredContent as { order_id: string };
+    expect(await first('get_payment_status', { order_id: order.order_id })).toMatch(new RegExp(`^Order ${order.order_id}: pending \\(pro, \\d+\\.\\d\\d [A-Z]{3}, \\d+ credits\\)\\.$`));
   });
 
   it('get_part leads with the id and name', async () => {

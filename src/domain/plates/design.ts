@@ -218,6 +218,15 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
   const fas = (thread: string, col: ThreadColumn) => `${FASTENER_FILE} threads.${thread}.${col} (${F.meta.columns[col]?.standard ?? 'standard not named'})`;
   const rule = (key: string) => `${FASTENER_FILE} rules.${key}`;
   const pr = (key: string) => `${PRINT_FILE} adapter_plate.${key}`;
+  // Each source is listed once in design.sources; features, sides, terms and the outline hold its index.
+  const sources: string[] = [];
+  const sourceIndex = new Map<string, number>();
+  const ids = (list: string[]) =>
+    list.map((x) => {
+      let i = sourceIndex.get(x);
+      if (i === undefined) sourceIndex.set(x, (i = sources.push(x) - 1));
+      return i;
+    });
 
   const cbDepth = r4(rowA.head_height_max_mm + R.counterbore_depth_allowance_mm);
   const nutAf = r4(rowB.nut_width_across_flats_mm + R.nut_pocket_across_flats_allowance_mm);
@@ -227,31 +236,31 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
 
   // Thickness: every term of the rule, with where its numbers come from.
   const terms = [
-    { name: 'floor', value_mm: ap.min_thickness_floor_mm, rule: 'Minimum plate thickness.', source: [pr('min_thickness_floor_mm')] },
+    { name: 'floor', value_mm: ap.min_thickness_floor_mm, rule: 'Minimum plate thickness.', source_ids: ids([pr('min_thickness_floor_mm')]) },
     {
       name: 'bolt_diameter',
       value_mm: r4(ap.thickness_per_bolt_diameter * Math.max(dA, dB)),
       rule: `${ap.thickness_per_bolt_diameter} x the larger nominal bolt diameter (${Math.max(dA, dB)} mm).`,
-      source: [pr('thickness_per_bolt_diameter'), reg(a, 'thread'), reg(b, 'thread')],
+      source_ids: ids([pr('thickness_per_bolt_diameter'), reg(a, 'thread'), reg(b, 'thread')]),
     },
     {
       name: 'counterbore_and_web_under_head',
       value_mm: r4(cbDepth + underHead),
       rule: `Counterbore depth ${cbDepth} mm (head height ${rowA.head_height_max_mm} + ${R.counterbore_depth_allowance_mm} mm) + ${underHead} mm under the head (max of ${R.web_under_head_per_bolt_diameter} x d and the minimum web).`,
-      source: [fas(a.thread, 'head_height_max_mm'), rule('counterbore_depth_allowance_mm'), rule('web_under_head_per_bolt_diameter'), pr('min_web_mm')],
+      source_ids: ids([fas(a.thread, 'head_height_max_mm'), rule('counterbore_depth_allowance_mm'), rule('web_under_head_per_bolt_diameter'), pr('min_web_mm')]),
     },
     opts.b_holes === 'tapped'
       ? {
           name: 'thread_engagement',
           value_mm: r4(R.thread_engagement_per_bolt_diameter * dB),
           rule: `Tapped hole at least ${R.thread_engagement_per_bolt_diameter} x d (${dB} mm) long.`,
-          source: [rule('thread_engagement_per_bolt_diameter'), reg(b, 'thread')],
+          source_ids: ids([rule('thread_engagement_per_bolt_diameter'), reg(b, 'thread')]),
         }
       : {
           name: 'nut_pocket_and_web',
           value_mm: r4(nutDepth + minWebMm),
           rule: `Nut pocket depth ${nutDepth} mm (nut height ${rowB.nut_height_max_mm} + ${R.nut_pocket_depth_allowance_mm} mm) + the minimum web ${minWebMm} mm.`,
-          source: [fas(b.thread, 'nut_height_max_mm'), rule('nut_pocket_depth_allowance_mm'), pr('min_web_mm')],
+          source_ids: ids([fas(b.thread, 'nut_height_max_mm'), rule('nut_pocket_depth_allowance_mm'), pr('min_web_mm')]),
         },
   ];
   const required = ceilStep(Math.max(...terms.map((t) => t.value_mm)), R.thickness_step_mm);
@@ -353,7 +362,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
       z_min_mm: 0,
       z_max_mm: t,
       rule: `Clearance hole, medium series, for side a's ${a.thread} socket-head cap screws; through.`,
-      source: [...patternSrc(a), reg(a, 'thread'), fas(a.thread, 'clearance_medium_mm')],
+      source_ids: ids([...patternSrc(a), reg(a, 'thread'), fas(a.thread, 'clearance_medium_mm')]),
     });
     features.push({
       ...common,
@@ -365,7 +374,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
       z_min_mm: r4(t - cbDepth),
       z_max_mm: t,
       rule: `Counterbore for the ${a.thread} ISO 4762 head (${rowA.head_diameter_max_mm} mm, ${rowA.head_height_max_mm} mm high): ${R.counterbore_depth_rule}`,
-      source: [...patternSrc(a), fas(a.thread, 'counterbore_diameter_mm'), fas(a.thread, 'head_diameter_max_mm'), fas(a.thread, 'head_height_max_mm'), rule('counterbore_depth_allowance_mm')],
+      source_ids: ids([...patternSrc(a), fas(a.thread, 'counterbore_diameter_mm'), fas(a.thread, 'head_diameter_max_mm'), fas(a.thread, 'head_height_max_mm'), rule('counterbore_depth_allowance_mm')]),
     });
   }
   for (let j = 0; j < b.bolt_count; j++) {
@@ -385,7 +394,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
         z_min_mm: 0,
         z_max_mm: t,
         rule: `Tap drill for ${b.thread} x ${rowB.pitch_mm} (tap after printing or drilling; in a printed plate prefer threaded inserts); through. ${R.thread_engagement_rule}`,
-        source: [...patternSrc(b), reg(b, 'thread'), fas(b.thread, 'tap_drill_mm'), fas(b.thread, 'pitch_mm')],
+        source_ids: ids([...patternSrc(b), reg(b, 'thread'), fas(b.thread, 'tap_drill_mm'), fas(b.thread, 'pitch_mm')]),
       });
     } else {
       features.push({
@@ -401,7 +410,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
         z_min_mm: 0,
         z_max_mm: t,
         rule: `Clearance hole, medium series, for side b's ${b.thread} screws held by a nut in face a; through.`,
-        source: [...patternSrc(b), reg(b, 'thread'), fas(b.thread, 'clearance_medium_mm')],
+        source_ids: ids([...patternSrc(b), reg(b, 'thread'), fas(b.thread, 'clearance_medium_mm')]),
       });
       features.push({
         ...common,
@@ -416,7 +425,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
         z_min_mm: 0,
         z_max_mm: nutDepth,
         rule: R.nut_pocket_rule,
-        source: [...patternSrc(b), fas(b.thread, 'nut_width_across_flats_mm'), fas(b.thread, 'nut_height_max_mm'), rule('nut_pocket_across_flats_allowance_mm'), rule('nut_pocket_depth_allowance_mm')],
+        source_ids: ids([...patternSrc(b), fas(b.thread, 'nut_width_across_flats_mm'), fas(b.thread, 'nut_height_max_mm'), rule('nut_pocket_across_flats_allowance_mm'), rule('nut_pocket_depth_allowance_mm')]),
       });
     }
   }
@@ -445,7 +454,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
     thread: d.thread,
     role,
     from_part: part ?? null,
-    source: [reg(d, 'pcd_mm'), reg(d, 'bolt_count'), reg(d, 'thread')],
+    source_ids: ids([reg(d, 'pcd_mm'), reg(d, 'bolt_count'), reg(d, 'thread')]),
   });
   return {
     id: plateFileName(key, 'json').replace(/\.json$/, ''),
@@ -462,7 +471,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
       diameter_mm: diameter,
       thickness_mm: t,
       rule: `${ap.outline_rule} Edge distance per side = max(${ap.edge_distance_per_bolt_diameter} x d, largest feature radius + ${minWebMm} mm); diameter = the larger PCD + 2 x its edge distance, rounded up to ${R.thickness_step_mm} mm.`,
-      source: [pr('edge_distance_per_bolt_diameter'), pr('min_web_mm'), reg(a, 'pcd_mm'), reg(b, 'pcd_mm')],
+      source_ids: ids([pr('edge_distance_per_bolt_diameter'), pr('min_web_mm'), reg(a, 'pcd_mm'), reg(b, 'pcd_mm')]),
     },
     thickness: { value_mm: t, required_mm: required, override_mm: opts.thickness_mm, terms, rule: R.thickness_rule },
     angular_offset: { side_b_deg: best.phi, min_web_mm: r4(best.web), required_web_mm: minWebMm, rule: R.angle_rule },
@@ -472,6 +481,7 @@ export function designPlate(rules: PlateRules, a: FlangeDesignation, b: FlangeDe
     features,
     volume_mm3: r4(volume),
     warnings: grown ? [`The plate grew from ${grown.from_thickness_mm} to ${grown.to_thickness_mm} mm: ${grown.reason}`, ...warnings] : warnings,
+    sources,
   };
 }
 

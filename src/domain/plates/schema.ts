@@ -8,6 +8,9 @@ export type PlateHoleOption = (typeof PLATE_HOLE_OPTIONS)[number];
 export const PLATE_FORMATS = ['json', 'stl', '3mf', 'scad'] as const;
 export type PlateFormat = (typeof PLATE_FORMATS)[number];
 
+/** Where a value comes from: indices into the design's `sources` (each source listed once, issue 40). */
+export const SourceIds = z.array(z.number().int().nonnegative());
+
 export const FEATURE_KINDS = ['clearance_hole', 'counterbore', 'tap_drill_hole', 'nut_pocket'] as const;
 
 /** A feature: face a at z = 0, face b at z = thickness; a hexagon's diameter is corner to corner. */
@@ -29,7 +32,7 @@ export const PlateFeature = z
     y_mm: z.number(),
     pitch_circle_diameter_mm: z.number().positive(),
     rule: z.string(),
-    source: z.array(z.string()),
+    source_ids: SourceIds,
   })
   .strict();
 export type PlateFeature = z.infer<typeof PlateFeature>;
@@ -42,11 +45,11 @@ export const PlateSide = z
     thread: z.string(),
     role: z.string(),
     from_part: z.string().nullable(),
-    source: z.array(z.string()),
+    source_ids: SourceIds,
   })
   .strict();
 
-export const ThicknessTerm = z.object({ name: z.string(), value_mm: z.number(), rule: z.string(), source: z.array(z.string()) }).strict();
+export const ThicknessTerm = z.object({ name: z.string(), value_mm: z.number(), rule: z.string(), source_ids: SourceIds }).strict();
 
 export const PlateFile = z
   .object({
@@ -67,7 +70,7 @@ export const PlateDesign = z
     side_a: PlateSide,
     side_b: PlateSide,
     outline: z
-      .object({ shape: z.literal('disc'), diameter_mm: z.number(), thickness_mm: z.number(), rule: z.string(), source: z.array(z.string()) })
+      .object({ shape: z.literal('disc'), diameter_mm: z.number(), thickness_mm: z.number(), rule: z.string(), source_ids: SourceIds })
       .strict(),
     thickness: z
       .object({
@@ -94,6 +97,7 @@ export const PlateDesign = z
     features: z.array(PlateFeature),
     volume_mm3: z.number(),
     warnings: z.array(z.string()),
+    sources: z.array(z.string()).describe('Each source once; source_ids index it'),
   })
   .strict();
 export type PlateDesign = z.infer<typeof PlateDesign>;
