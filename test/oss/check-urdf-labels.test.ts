@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodeText } from '../../src/ingest/oss/decode.js';
 import { lintUrdf, type LintFinding } from '../../src/ingest/oss/lint.js';
 
 const CHECK_URDF = '/usr/bin/check_urdf';
@@ -100,6 +101,17 @@ describe.skipIf(!present && !process.env.CI)('check_urdf labels on findings, aga
     const ourVerdictMatches = res.summary.ok === (theirs !== 'refuses');
     if (!ourVerdictMatches) agreement.stricter += 1;
     expect({ label: ours, verdictMatchesOrLabelled: ourVerdictMatches || ours === 'accepts' }).toEqual({ label: theirs, verdictMatchesOrLabelled: true });
+  });
+
+  it('an ISO-8859-1 byte read as UTF-8 is never silent: a replacement_character warning, check_urdf accepts the file', () => {
+    const bytes = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><robot name="r'), Buffer.from([0xe9]), Buffer.from('"><link name="a"/></robot>')]);
+    const file = path.join(tmp, 'latin1.urdf');
+    fs.writeFileSync(file, bytes);
+    const r = spawnSync(CHECK_URDF, [file], { encoding: 'utf8' });
+    const theirs: Verdict = r.status !== 0 ? 'refuses' : /\b(Error|Warning)\b/.test(r.stderr) ? 'warns' : 'accepts';
+    const res = lintUrdf(decodeText(bytes).text);
+    expect(res.findings.map((f) => [f.code, f.check_urdf])).toEqual([['replacement_character', theirs]]);
+    expect(res.summary.ok).toBe(true);
   });
 
   it('reports the agreement counts', () => {

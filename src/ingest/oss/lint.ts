@@ -54,6 +54,7 @@ export const LINT_CODES = [
   'geometry_missing',
   'geometry_incomplete',
   'geometry_unknown',
+  'replacement_character',
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -94,6 +95,7 @@ const CHECK_URDF: Record<LintCode, CheckUrdfVerdict> = {
   geometry_missing: 'warns',
   geometry_incomplete: 'warns',
   geometry_unknown: 'warns',
+  replacement_character: 'accepts',
 };
 /** Malformed XML that TinyXML2 (urdfdom's parser) still reads: it stops after the first element and takes unquoted values. */
 const TINYXML_READS = /^(text after the root element|a second top-level element|value of attribute .* is not quoted)/;
@@ -227,6 +229,11 @@ export function lintUrdfDocument(root: XmlElement, withFiles = false): LintResul
     add('dtd_refused', 'error', null, `a DOCTYPE with an internal subset ([ ... ], e.g. <!ENTITY>) at line ${root.dtdSubset.line}: urdfdom cannot read the document, and entities are not expanded here`, 'remove the DOCTYPE and write the values the entities stood for');
   }
   lintMaterialsAndLinks(robot, model, add);
+  // Bytes that did not decode (e.g. ISO-8859-1 read as UTF-8) became U+FFFD: never silent.
+  for (const { el } of walk(robot)) {
+    const hit = [...el.attrs].find(([, v]) => v.includes('\uFFFD'));
+    if (hit) add('replacement_character', 'warning', el, `<${el.name} ${hit[0]}="${hit[1].slice(0, 40)}"> holds U+FFFD: bytes that were not valid UTF-8 were replaced`, 'save the file as UTF-8 (names compare as the bytes urdfdom reads)');
+  }
 
   const links = new Map<string, XmlElement>();
   for (const l of model.links) {
