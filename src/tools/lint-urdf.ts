@@ -7,9 +7,8 @@ export const lintUrdfTool = defineTool({
   name: 'lint_urdf',
   title: 'Lint a URDF robot description',
   description:
-    'Checks a URDF, xacro or description package (files + entry + args) as urdfdom\'s check_urdf builds the model (XML, names, one root, joint types, links, limits, numbers, mimic). ' +
-    'ok equals check_urdf\'s verdict except where stricter on purpose: links off the tree and a mimic of an undefined joint or itself are errors. Warnings: what check_urdf logs but builds. ' +
-    `Findings have line (file in a package), severity and fix. At most ${MAX_INPUT_BYTES / 1048576} MiB of UTF-8.`,
+    'Checks a URDF, xacro or description package (files + entry + args) as urdfdom\'s check_urdf builds it: XML, names as written, one root, joint types, limits, numbers, mimic, materials, link parts. ' +
+    `Each finding: line (file in a package), severity, fix, check_urdf (refuses/warns/accepts; accepts: stricter here). At most ${MAX_INPUT_BYTES / 1048576} MiB of UTF-8.`,
   inputSchema: z.object({
     content: z.string().min(1).optional().describe('The URDF or single-file xacro as text (a xacro needing includes: send files)'),
     ...packageInputShape,

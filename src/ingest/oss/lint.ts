@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { parseXmlInput } from './limits.js';
 import { URDF_JOINT_TYPES } from './types.js';
 import { readUrdfModel, tidy } from './urdf-model.js';
-import { walk, XmlError, parseXml, type XmlElement } from './xml.js';
+import { childElements, walk, XmlError, parseXml, type XmlElement } from './xml.js';
 
 export const LINT_CODES = [
   'xml_malformed',
@@ -46,12 +46,65 @@ export const LINT_CODES = [
   'mimic_target_is_mimic',
   'mimic_self',
   'transmission_joint_undefined',
+  'material_duplicate',
+  'material_no_color',
+  'material_undefined',
+  'dtd_refused',
+  'inertial_incomplete',
+  'geometry_missing',
+  'geometry_incomplete',
+  'geometry_unknown',
+  'replacement_character',
 ] as const;
+export type LintCode = (typeof LINT_CODES)[number];
+
+/** What Debian's check_urdf (urdfdom) does with the same case: refuses the model, builds it but logs, or accepts it silently. */
+export type CheckUrdfVerdict = 'refuses' | 'warns' | 'accepts';
+const CHECK_URDF: Record<LintCode, CheckUrdfVerdict> = {
+  xml_malformed: 'refuses',
+  no_robot: 'refuses',
+  robot_no_name: 'refuses',
+  links_none: 'refuses',
+  link_no_name: 'refuses',
+  link_duplicate: 'refuses',
+  joint_no_name: 'refuses',
+  joint_duplicate: 'refuses',
+  joint_type_invalid: 'refuses',
+  joint_parent_missing: 'refuses',
+  joint_child_missing: 'refuses',
+  joint_link_undefined: 'refuses',
+  link_multiple_parents: 'refuses',
+  root_none: 'refuses',
+  root_multiple: 'refuses',
+  link_unreachable: 'accepts',
+  limit_missing: 'refuses',
+  limit_effort_missing: 'refuses',
+  limit_velocity_missing: 'refuses',
+  limit_range_missing: 'accepts',
+  number_invalid: 'refuses',
+  mimic_target_missing: 'refuses',
+  mimic_target_undefined: 'accepts',
+  mimic_target_is_mimic: 'accepts',
+  mimic_self: 'accepts',
+  transmission_joint_undefined: 'accepts',
+  material_duplicate: 'refuses',
+  material_no_color: 'warns',
+  material_undefined: 'warns',
+  dtd_refused: 'refuses',
+  inertial_incomplete: 'warns',
+  geometry_missing: 'warns',
+  geometry_incomplete: 'warns',
+  geometry_unknown: 'warns',
+  replacement_character: 'accepts',
+};
+/** Malformed XML that TinyXML2 (urdfdom's parser) still reads: it stops after the first element and takes unquoted values. */
+const TINYXML_READS = /^(text after the root element|a second top-level element|value of attribute .* is not quoted)/;
 
 export const LintFinding = z
   .object({
     code: z.enum(LINT_CODES),
     severity: z.enum(['error', 'warning']).describe('warning: builds but likely wrong'),
+    check_urdf: z.enum(['refuses', 'warns', 'accepts']).describe('What check_urdf does here'),
     line: z.number().int().nullable(),
     column: z.number().int().optional(),
     file: z.string().optional(),
@@ -119,7 +172,7 @@ export function malformedResult(err: XmlError, file?: string): LintResult {
   return {
     summary: { ok: false, errors: 1, warnings: 0, robot_name: null, links: 0, joints: 0, root_links: [], by_code: { xml_malformed: 1 } },
     findings: [
-      { code: 'xml_malformed', severity: 'error', line: err.line, column: err.column, ...(file !== undefined ? { file } : {}), message: `not well-formed XML: ${err.reason}`, fix: 'fix the XML so every tag, comment and attribute value is closed and end tags match their start tags' },
+      { code: 'xml_malformed', severity: 'error', check_urdf: TINYXML_READS.test(err.reason) ? 'accepts' : 'refuses', line: err.line, column: err.column, ...(file !== undefined ? { file } : {}), message: `not well-formed XML: ${err.reason}`, fix: 'fix the XML so every tag, comment and attribute value is closed and end tags match their start tags' },
     ],
   };
 }
@@ -130,11 +183,11 @@ export function lintUrdfDocument(root: XmlElement, withFiles = false): LintResul
   const byCode: Record<string, number> = {};
   let errors = 0;
   let warnings = 0;
-  const add = (code: LintFinding['code'], severity: LintFinding['severity'], at: XmlElement | null, message: string, fix: string) => {
+  const add = (code: LintCode, severity: LintFinding['severity'], at: XmlElement | null, message: string, fix: string, checkUrdf: CheckUrdfVerdict = CHECK_URDF[code]) => {
     byCode[code] = (byCode[code] ?? 0) + 1;
     if (severity === 'error') errors += 1;
     else warnings += 1;
-    if (findings.length < MAX_FINDINGS) findings.push({ code, severity, line: at ? at.line : null, ...(withFiles && at?.file !== undefined ? { file: at.file } : {}), message, fix });
+    if (findings.length < MAX_FINDINGS) findings.push({ code, severity, check_urdf: checkUrdf, line: at ? at.line : null, ...(withFiles && at?.file !== undefined ? { file: at.file } : {}), message, fix });
   };
 
   const model = readUrdfModel(root);
@@ -143,7 +196,8 @@ export function lintUrdfDocument(root: XmlElement, withFiles = false): LintResul
     add('no_robot', 'error', root, `the root element is <${root.name}>, not <robot>`, 'wrap the links and joints in <robot name="...">…</robot>');
     return finish(findings, errors, warnings, byCode, null, 0, 0, []);
   }
-  const robotName = tidy(robot.attrs.get('name'));
+  // Names, types and references are compared exactly as written, as urdfdom compares them ("b " is not "b").
+  const robotName = robot.attrs.get('name') ?? null;
   if (robotName === null) add('robot_no_name', 'error', robot, '<robot> has no name attribute (check_urdf: "No name given for the robot")', 'add name="..." to <robot>');
 
   // Numbers that must parse: inside a joint urdfdom refuses the model; inside a link it drops that part.
@@ -165,42 +219,66 @@ export function lintUrdfDocument(root: XmlElement, withFiles = false): LintResul
           el,
           inJoint ? what : `${what}; check_urdf logs it and drops this part of link "${tidy(parents[1].attrs.get('name')) ?? '?'}"`,
           `write ${attr} as ${n === 1 ? 'one decimal number, e.g. "0.5"' : `${n} decimal numbers, e.g. "${Array(n).fill('0').join(' ')}"`}`,
+          inJoint ? 'refuses' : 'warns',
         );
       }
     }
   }
 
+  if (root.dtdSubset) {
+    add('dtd_refused', 'error', null, `a DOCTYPE with an internal subset ([ ... ], e.g. <!ENTITY>) at line ${root.dtdSubset.line}: urdfdom cannot read the document, and entities are not expanded here`, 'remove the DOCTYPE and write the values the entities stood for');
+  }
+  lintMaterialsAndLinks(robot, model, add);
+  // Bytes that did not decode (e.g. ISO-8859-1 read as UTF-8) became U+FFFD: never silent.
+  for (const { el } of walk(robot)) {
+    const hit = [...el.attrs].find(([, v]) => v.includes('\uFFFD'));
+    if (hit) add('replacement_character', 'warning', el, `<${el.name} ${hit[0]}="${hit[1].slice(0, 40)}"> holds U+FFFD: bytes that were not valid UTF-8 were replaced`, 'save the file as UTF-8 (names compare as the bytes urdfdom reads)');
+  }
+
   const links = new Map<string, XmlElement>();
   for (const l of model.links) {
-    if (l.name === null) add('link_no_name', 'error', l.el, '<link> without a name attribute', 'give the link a unique name="..."');
-    else if (links.has(l.name)) add('link_duplicate', 'error', l.el, `link "${l.name}" is defined more than once (first at line ${links.get(l.name)!.line})`, 'rename one of the links or remove the duplicate');
-    else links.set(l.name, l.el);
+    const name = l.el.attrs.get('name');
+    if (name === undefined) add('link_no_name', 'error', l.el, '<link> without a name attribute', 'give the link a unique name="..."');
+    else if (links.has(name)) add('link_duplicate', 'error', l.el, `link "${name}" is defined more than once (first at line ${links.get(name)!.line})`, 'rename one of the links or remove the duplicate');
+    else links.set(name, l.el);
   }
   if (model.links.length === 0) add('links_none', 'error', robot, 'the robot has no <link> (check_urdf: "No link elements found")', 'add at least one <link name="..."/>');
 
   const jointNames = new Map<string, (typeof model.joints)[number]>();
   const childOf = new Map<string, string>();
   const edges = new Map<string, string[]>();
+  const jointName = (j: (typeof model.joints)[number]) => j.el.attrs.get('name');
   for (const j of model.joints) {
-    const label = j.name ? `joint "${j.name}"` : 'a joint';
-    if (!j.name) add('joint_no_name', 'error', j.el, '<joint> without a name attribute', 'give the joint a unique name="..."');
-    else if (jointNames.has(j.name)) add('joint_duplicate', 'error', j.el, `joint "${j.name}" is defined more than once (first at line ${jointNames.get(j.name)!.el.line})`, 'rename one of the joints or remove the duplicate');
-    else jointNames.set(j.name, j);
-    const type = j.type?.trim();
-    if (!type || !(URDF_JOINT_TYPES as readonly string[]).includes(type)) {
-      add('joint_type_invalid', 'error', j.el, `${label} has type ${type ? `"${type}"` : 'missing'}`, `set type to one of ${URDF_JOINT_TYPES.join(', ')}`);
+    const jn = jointName(j);
+    const label = jn !== undefined ? `joint "${jn}"` : 'a joint';
+    if (jn === undefined) add('joint_no_name', 'error', j.el, '<joint> without a name attribute', 'give the joint a unique name="..."');
+    else if (jointNames.has(jn)) add('joint_duplicate', 'error', j.el, `joint "${jn}" is defined more than once (first at line ${jointNames.get(jn)!.el.line})`, 'rename one of the joints or remove the duplicate');
+    else jointNames.set(jn, j);
+    const type = j.type;
+    if (type === undefined || !(URDF_JOINT_TYPES as readonly string[]).includes(type)) {
+      const trimmed = type?.trim();
+      add(
+        'joint_type_invalid',
+        'error',
+        j.el,
+        `${label} has type ${type !== undefined ? `"${type}"` : 'missing'}${trimmed && trimmed !== type && (URDF_JOINT_TYPES as readonly string[]).includes(trimmed) ? ' (spaces around the type: urdfdom compares it as written)' : ''}`,
+        `set type to one of ${URDF_JOINT_TYPES.join(', ')}, without spaces`,
+      );
     }
     const ends: ['parent' | 'child', XmlElement | undefined][] = [['parent', j.parts.parent], ['child', j.parts.child]];
     const named: Partial<Record<'parent' | 'child', string>> = {};
     for (const [end, t] of ends) {
-      const link = t?.attrs.get('link')?.trim();
-      if (!link) add(end === 'parent' ? 'joint_parent_missing' : 'joint_child_missing', 'error', t ?? j.el, `${label} has no <${end} link="...">`, `add <${end} link="name of a defined link"/> inside the joint`);
-      else if (!links.has(link)) add('joint_link_undefined', 'error', t!, `${label}: ${end} link "${link}" is not defined`, `define <link name="${link}"> or name an existing link`);
+      const link = t?.attrs.get('link');
+      if (link === undefined) add(end === 'parent' ? 'joint_parent_missing' : 'joint_child_missing', 'error', t ?? j.el, `${label} has no <${end} link="...">`, `add <${end} link="name of a defined link"/> inside the joint`);
+      else if (!links.has(link)) {
+        const near = links.has(link.trim()) && link.trim() !== link ? ` (link "${link.trim()}" is: urdfdom compares names as written, spaces included)` : '';
+        add('joint_link_undefined', 'error', t!, `${label}: ${end} link "${link}" is not defined${near}`, near ? `write link="${link.trim()}" without spaces` : `define <link name="${link}"> or name an existing link`);
+      }
       else {
         named[end] = link;
         if (end === 'child') {
           if (childOf.has(link)) add('link_multiple_parents', 'error', t!, `link "${link}" is the child of ${label} and of joint "${childOf.get(link)}"`, 'a link has at most one parent joint: the model must be a tree');
-          else childOf.set(link, j.name ?? '?');
+          else childOf.set(link, jn ?? '?');
         }
       }
     }
@@ -220,10 +298,11 @@ export function lintUrdfDocument(root: XmlElement, withFiles = false): LintResul
   for (const j of model.joints) {
     const mimic = j.parts.mimic;
     if (!mimic) continue;
-    const label = j.name ? `joint "${j.name}"` : 'a joint';
-    const target = mimic.attrs.get('joint')?.trim();
-    if (!target) add('mimic_target_missing', 'error', mimic, `${label}: <mimic> has no joint attribute`, 'name the joint it follows: <mimic joint="..."/>');
-    else if (target === j.name) add('mimic_self', 'error', mimic, `${label} mimics itself`, 'name another joint in <mimic joint="...">');
+    const jn = jointName(j);
+    const label = jn !== undefined ? `joint "${jn}"` : 'a joint';
+    const target = mimic.attrs.get('joint');
+    if (target === undefined) add('mimic_target_missing', 'error', mimic, `${label}: <mimic> has no joint attribute`, 'name the joint it follows: <mimic joint="..."/>');
+    else if (target === jn) add('mimic_self', 'error', mimic, `${label} mimics itself`, 'name another joint in <mimic joint="...">');
     else if (!jointNames.has(target)) add('mimic_target_undefined', 'error', mimic, `${label} mimics "${target}", which is not defined`, `define joint "${target}" or name an existing joint`);
     else if (jointNames.get(target)!.parts.mimic) add('mimic_target_is_mimic', 'warning', mimic, `${label} mimics "${target}", which is itself a mimic joint`, `urdfdom builds it, but some tools (MoveIt) need every mimic to name an actuated joint: follow the joint "${target}" follows, with the multipliers and offsets composed`);
   }
@@ -247,6 +326,50 @@ export function lintUrdfDocument(root: XmlElement, withFiles = false): LintResul
     }
   }
   return finish(findings, errors, warnings, byCode, robotName, links.size, model.joints.length, roots);
+}
+
+type Add = (code: LintCode, severity: LintFinding['severity'], at: XmlElement | null, message: string, fix: string, checkUrdf?: CheckUrdfVerdict) => void;
+const INERTIA = ['ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz'];
+/** Each shape urdfdom reads and the attributes it requires. */
+const SHAPES: Record<string, string[]> = { sphere: ['radius'], box: ['size'], cylinder: ['radius', 'length'], mesh: ['filename'] };
+
+/** Top-level materials (unique names, a colour or texture) and the link parts check_urdf logs and drops while building the model. */
+function lintMaterialsAndLinks(robot: XmlElement, model: ReturnType<typeof readUrdfModel>, add: Add): void {
+  const materials = new Map<string, XmlElement>();
+  const hasColour = (m: XmlElement) => childElements(m, 'color').some((c) => c.attrs.has('rgba')) || childElements(m, 'texture').some((t) => t.attrs.has('filename'));
+  for (const m of childElements(robot, 'material')) {
+    const name = m.attrs.get('name');
+    if (name === undefined) continue;
+    if (materials.has(name)) add('material_duplicate', 'error', m, `material "${name}" is defined more than once at the top level (first at line ${materials.get(name)!.line}); check_urdf: "material is not unique"`, 'rename one of the materials or remove the duplicate');
+    else materials.set(name, m);
+    if (!hasColour(m)) add('material_no_color', 'warning', m, `material "${name}" has no <color rgba> and no <texture filename>; check_urdf logs it and drops the material`, 'add <color rgba="r g b a"/> (0 to 1 each)');
+  }
+  for (const l of model.links) {
+    const ln = l.el.attrs.get('name') ?? '?';
+    for (const inertial of childElements(l.el, 'inertial')) {
+      const mass = childElements(inertial, 'mass')[0];
+      const inertia = childElements(inertial, 'inertia')[0];
+      const lacks = !mass ? 'no <mass>' : !mass.attrs.has('value') ? '<mass> without value' : !inertia ? 'no <inertia>' : INERTIA.filter((k) => !inertia.attrs.has(k)).map((k) => `no ${k}`).join(', ');
+      if (lacks) add('inertial_incomplete', 'warning', inertial, `link "${ln}": <inertial> has ${lacks}; check_urdf logs it and drops the inertial (mass and inertia absent)`, 'write <mass value="..."/> and <inertia ixx="..." ixy="..." ixz="..." iyy="..." iyz="..." izz="..."/>');
+    }
+    for (const part of [...childElements(l.el, 'visual'), ...childElements(l.el, 'collision')]) {
+      const where = `link "${ln}": <${part.name}>`;
+      const geometry = childElements(part, 'geometry')[0];
+      const shape = geometry ? childElements(geometry)[0] : undefined;
+      if (!shape) add('geometry_missing', 'warning', geometry ?? part, `${where} has ${geometry ? 'an empty <geometry>' : 'no <geometry>'}; check_urdf logs it and drops the ${part.name}`, 'add <geometry> with one <box>, <cylinder>, <sphere> or <mesh>');
+      else if (!SHAPES[shape.name]) add('geometry_unknown', 'warning', shape, `${where}: urdfdom knows no <${shape.name}> shape; check_urdf logs it and drops the ${part.name}`, 'use <box size>, <cylinder radius length>, <sphere radius> or <mesh filename>');
+      else {
+        const missing = SHAPES[shape.name].filter((k) => !shape.attrs.has(k));
+        if (missing.length > 0) add('geometry_incomplete', 'warning', shape, `${where}: <${shape.name}> has no ${missing.join(' or ')}; check_urdf logs it and drops the ${part.name}`, `write ${missing.map((k) => `${k}="..."`).join(' ')} on <${shape.name}>`);
+      }
+      if (part.name !== 'visual') continue;
+      const mat = childElements(part, 'material')[0];
+      const mn = mat?.attrs.get('name');
+      if (mat && mn !== undefined && !(materials.has(mn) && hasColour(materials.get(mn)!)) && !hasColour(mat)) {
+        add('material_undefined', 'warning', mat, `${where} uses material "${mn}", which no top-level <material> defines with a colour; check_urdf warns and the visual has no colour`, `define <material name="${mn}"><color rgba="..."/></material> under <robot> or give this material a <color>`);
+      }
+    }
+  }
 }
 
 const REFERENCE_CONTAINERS_LINT = new Set(['gazebo', 'ros2_control', 'transmission']);

@@ -28,6 +28,8 @@ export interface XmlElement {
   column: number;
   /** The file the element was written in (packages; set by the xacro expander). */
   file?: string;
+  /** On the root: where a DOCTYPE with an internal subset ([ ... ], e.g. <!ENTITY>) was written (dropped unread). */
+  dtdSubset?: { line: number; column: number };
 }
 export type XmlNode = XmlElement | string;
 
@@ -106,6 +108,7 @@ export function parseXml(input: string, opts: ParseOptions = {}): XmlElement {
   let root: XmlElement | null = null;
   let elements = 0;
   let i = 0;
+  let dtdSubset: { line: number; column: number } | undefined;
 
   const textRun = (from: number, to: number) => {
     if (to <= from) return;
@@ -144,17 +147,19 @@ export function parseXml(input: string, opts: ParseOptions = {}): XmlElement {
         // Skip to the closing '>', over an internal subset in [ ] and quoted strings.
         let k = lt + 9;
         let bracket = 0;
+        let sawSubset = false;
         for (; k < n; k++) {
           const c = text[k];
           if (c === '"' || c === "'") {
             const q = text.indexOf(c, k + 1);
             if (q < 0) break;
             k = q;
-          } else if (c === '[') bracket += 1;
+          } else if (c === '[') (bracket += 1), (sawSubset = true);
           else if (c === ']') bracket -= 1;
           else if (c === '>' && bracket <= 0) break;
         }
         if (k >= n) fail(lt, 'DOCTYPE never closed');
+        if (bracket !== 0 || sawSubset) dtdSubset = at(lt);
         i = k + 1;
       } else fail(lt, 'markup starting "<!" that is not a comment, CDATA or DOCTYPE');
       continue;
@@ -245,6 +250,7 @@ export function parseXml(input: string, opts: ParseOptions = {}): XmlElement {
     const p = at(n);
     throw new XmlError('no root element', p.line, p.column);
   }
+  if (dtdSubset) root.dtdSubset = dtdSubset;
   return root;
 }
 
