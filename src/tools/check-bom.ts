@@ -10,7 +10,7 @@ export const checkBomTool = defineTool({
   description:
     'Problems across a set of parts (catalogue ids, or yours as custom): no host, voltages no single rail covers, no common bus or a bridge needed, ' +
     'flanges needing adapter plates, quarantined parts, red-line marks, and what the data cannot settle (unknown, never fine). ' +
-    'finding_groups counts findings per rule; findings are paged (next_cursor). Free; at most 500 items.',
+    'finding_groups: counts per rule; findings paged (next_cursor). Free; at most 500 items.',
   inputSchema: BomCheckRequest,
   outputSchema: BomCheckAnswer,
   annotations: READ_ONLY,

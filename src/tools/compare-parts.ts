@@ -37,9 +37,9 @@ export const comparePartsTool = defineTool({
   errors: ['not_found'],
   title: 'Compare parts side by side',
   description:
-    `Side-by-side table of ${COMPARE_MIN} to ${COMPARE_MAX} parts on the normalised spec fields. Each row says whether the values are comparable ` +
-    '(every pair read exactly at level A or B, same conditions) and only then ranks them (1 = highest); else it says why ' +
-    '(peak vs rated, conditions, quantities, unread). Set fields show common values. One-product pairs: same_product.',
+    `${COMPARE_MIN} to ${COMPARE_MAX} parts side by side on the normalised spec fields. A row is ranked (1 = highest) only when comparable ` +
+    '(every pair read exactly at level A or B, same conditions); else it says why ' +
+    '(peak vs rated, conditions, quantities, unread). Set fields: common values. One-product pairs: same_product.',
   inputSchema: z.object({
     ids: z.array(EntityId).min(COMPARE_MIN).max(COMPARE_MAX).describe(`${COMPARE_MIN} to ${COMPARE_MAX} entity ids, e.g. ["REDUCER-HD-25", "REDUCER-GH-25"]`),
   }),

@@ -20,7 +20,7 @@ export const convertParameterTool = defineTool({
   title: 'Read, convert and compare a vendor parameter',
   description:
     'Reads one vendor notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V"): quantity, SI value, exact formula, conditions (voltage, peak vs rated, output end), dialect, level A-D. ' +
-    '`to`: exact conversion (another quantity: ok=false with the reason). `compare_with`: whether the two compare (level, reason, SI order). ' +
+    '`to`: exact conversion (another quantity: ok=false, reason). `compare_with`: do the two compare (level, reason, SI order). ' +
     'Unreadable: recognized=false. SI prefixes are case-sensitive.',
   inputSchema: z.object({
     value: Notation.describe('Verbatim, e.g. "0.11 sec/60°", "15 kgf·cm"'),

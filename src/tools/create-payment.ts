@@ -10,7 +10,7 @@ export const createPaymentTool = defineTool({
   errors: ['not_found'],
   title: 'Buy credits',
   description:
-    'Payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999): order_id, pay_url, qr_code (PNG data URL). ' +
+    'Payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999); a pay_url and its QR code. ' +
     'Account: the API key\'s (email must match). Credits arrive when paid (get_payment_status).',
   inputSchema: z.object({
     plan: z.enum(['starter', 'pro', 'lifetime']).describe('Plan to buy'),

@@ -43,8 +43,8 @@ export const exportBomTool = defineTool({
   title: 'Export a bill of materials',
   description:
     `BOM as CSV (default) or JSON: exact line costs, totals per currency (never added up), supplier and 3D-print suggestions. ` +
-    `${BOM_EXPORT_COST} credit if a line has a price (else 0), on success only; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free and identical. ` +
-    'At most 500 items; unpriced lines stay out of totals; open-source BOM prices are references. Ids fill missing name, category, maker.',
+    `${BOM_EXPORT_COST} credit if a line has a price (else 0), on success; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free and identical. ` +
+    'At most 500 items; unpriced lines and open-source reference prices stay out of totals.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

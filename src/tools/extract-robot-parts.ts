@@ -7,21 +7,21 @@ export const extractRobotPartsTool = defineTool({
   name: 'extract_robot_parts',
   title: 'Extract joints and BOM lines from robot files',
   description:
-    'Extracts joints or BOM lines, values as written, from URDF, xacro or BOM text, or a description package (files + entry + args). ' +
-    'URDF: each joint (type, links, axis, limits, child-link mass), counts, DOF, root link, total and subtree masses; malformed XML is refused with line and column. ' +
-    'BOM: lines of Markdown or delimited tables (item, quantity, prices and currency as written, links, part numbers). ' +
-    'Nothing is guessed: what does not read exactly is in skipped. ' +
+    'Joints or BOM lines, values as written, from URDF, xacro or BOM text or a package (files + entry + args). ' +
+    'URDF: joints (type, links, axis, limits, child-link mass), counts, DOF, root link, masses; malformed XML refused with line and column. ' +
+    'BOM: Markdown or delimited table lines (item, quantity, prices as written, links, part numbers). ' +
+    'Nothing guessed: what does not read exactly is in skipped. ' +
     `At most ${MAX_INPUT_BYTES / 1048576} MiB of UTF-8.`,
   inputSchema: z.object({
     content: z
       .string()
       .min(1)
       .optional()
-      .describe('URDF, single-file xacro, Markdown BOM tables or a delimited BOM (header first); or files'),
+      .describe('URDF, xacro, Markdown BOM tables or a delimited BOM (header first); or files'),
     kind: z
       .enum(['auto', 'urdf', 'bom_md', 'bom_csv'])
       .default('auto')
-      .describe('urdf, bom_md (Markdown), bom_csv (tab, comma or semicolon) or auto (default)'),
+      .describe('urdf, bom_md, bom_csv (tab, comma or semicolon) or auto (default)'),
     ...packageInputShape,
   }),
   outputSchema: ExtractRobotPartsOutput,

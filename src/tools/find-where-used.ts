@@ -77,7 +77,7 @@ export const findWhereUsedTool = defineTool({
   title: 'Which open-source robots use a part',
   description:
     'Open-source robots using a part (BOM lines, URDF mesh names, by name and model number), how many, at what stated price. ' +
-    'q (e.g. "STS3215") or id; a company name matches its other names and families. Per line as written, never added up. No hit: elsewhere.',
+    'A company name matches its other names and families. Per line as written, never added up. No hit: elsewhere.',
   inputSchema: z.object({
     q: z.string().max(200).optional().describe('Name or model number, e.g. "STS3215"'),
     id: z.string().max(200).optional().describe('Instead of q: a catalogue or OSS-LIVE id'),

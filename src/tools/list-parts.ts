@@ -32,7 +32,7 @@ export const listPartsTool = defineTool({
   inputSchema: z.object({
     category: Category.optional(),
     deep: z.boolean().optional().describe(`Full records with paid fields; API key, ${DEEP_LIST_COST} credit per call`),
-    include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
+    include_quarantine: z.boolean().optional().describe('Include quarantined (default false)'),
     limit: z.number().int().min(1).optional().describe(`Entities per page, default ${LIST_LIMIT_DEFAULT}; above ${LIST_LIMIT_MAX} clamped`),
     cursor: Cursor.optional(),
     api_key: ApiKey.optional(),
@@ -40,7 +40,7 @@ export const listPartsTool = defineTool({
       .array(z.enum(RECORD_FIELDS))
       .min(1)
       .optional()
-      .describe('Fields to return (id always): summary fields free, any with deep=true. Default: all'),
+      .describe('Fields to return (id always); paid ones need deep=true. Default: all'),
   }),
   outputSchema: z.object({
     count: z.number().int(),

@@ -29,7 +29,7 @@ export const listSpecFieldsTool = defineTool({
   errors: ['unknown_category'],
   title: 'List filterable spec fields',
   description:
-    'The spec fields search_parts filters and sorts on: quantity, SI unit, ops, units, records declaring and read exactly (per category), min, max, set values, an example. ' +
+    'The spec fields search_parts filters and sorts on: quantity, SI unit, ops, units, counts declared and read (per category), min, max, set values, an example. ' +
     'Quarantined records not counted.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: z.object({

@@ -21,7 +21,7 @@ export function recordMeta(e: { id: string; source_license: string | null; sourc
   return { license, attribution: `Open-source robot compatibility layer: extracted from ${e.source_urls[0] ?? 'its source file'} (${license})` };
 }
 
-export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001" (case-insensitive)');
+export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "ACT-001"');
 
 // No minimum: an empty or blank key counts as "not presented" (missing_credentials), the same on every surface.
 export const ApiKey = z
@@ -29,7 +29,7 @@ export const ApiKey = z
   .max(300)
   .describe('gtk_... key, unless the transport sends one');
 
-export const Cursor = z.string().max(200).describe('Opaque cursor from a previous page\'s next_cursor');
+export const Cursor = z.string().max(200).describe('A previous page\'s next_cursor');
 
 export const NextCursor = z.string().nullable().describe('null on the last page');
 

@@ -25,10 +25,10 @@ export const searchPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
-    'Keyword search and spec filters over the catalogue. q: every term matches a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
-    'where: normalised spec filters (list_spec_fields), AND-combined with q, in any unit convert_parameter reads; an undeclared field never matches. ' +
-    'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread or a bound), not_applicable, and near_misses to check. ' +
-    'No hit: meta.elsewhere. Quarantined entries only with include_quarantine.',
+    'Keyword search and spec filters over the catalogue. q: each term matches a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
+    'where: spec filters (list_spec_fields), AND with q, any unit convert_parameter reads; an undeclared field never matches. ' +
+    'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread or a bound), not_applicable, near_misses. ' +
+    'No hit: meta.elsewhere. Quarantined only with include_quarantine.',
   inputSchema: z
     .object({
       q: z
@@ -39,7 +39,7 @@ export const searchPartsTool = defineTool({
       sort: SortArg.optional(),
       category: Category.optional(),
       limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}`),
-      include_quarantine: z.boolean().optional().describe('Include quarantined entries (default false)'),
+      include_quarantine: z.boolean().optional().describe('Include quarantined (default false)'),
       cursor: Cursor.optional(),
       fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe('Hit fields to return (id always); default all'),
     }),

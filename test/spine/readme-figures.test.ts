@@ -31,10 +31,7 @@ describe('README figures', () => {
     deps.close();
   });
 
-  // Skipped on purpose, not passing: main's tools/list is 102,167 characters (the committed snapshot
-  // 102,227), over the README's 100,000 (test/spine/tools-list-budget.test.ts is red for the same
-  // reason). Unskip when the descriptions are trimmed back under the budget.
-  it.skip('tools/list: the stated bound holds and the stated size is the measured one (within 1,000 characters)', async () => {
+  it('tools/list: the stated bound holds and the stated size is the measured one (within 1,000 characters)', async () => {
     const bound = flat.match(/`tools\/list` is at most ([\d,]+) characters/);
     expect(bound, 'README states the tools/list bound').not.toBeNull();
     const size = JSON.stringify(await mcp.client.listTools()).length;
