@@ -6,6 +6,8 @@
 import type { Config } from '../config.js';
 import { bomCheckEngines, buildBomExport, checkBom, recordLookup, renderBomCsv, toCheckParts } from '../domain/bom/index.js';
 import { sizingTorques } from '../ingest/oss/sizing-model.js';
+import { readArchive } from '../ingest/oss/archive.js';
+import { invalidInput } from '../domain/shared/errors.js';
 import type { Knowledge } from '../store/datasets.js';
 import type { JobKind, JobPayloads, ToolJobPayload } from './types.js';
 
@@ -47,8 +49,14 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
       });
       return { ...doc, format: req.format, csv: req.format === 'csv' ? renderBomCsv(doc, req.include_suppliers) : null, document_uri: null };
     }
-    case 'size_torques':
-      return sizingTorques((payload as JobPayloads['size_torques']).input);
+    case 'size_torques': {
+      const { input, archive } = payload as JobPayloads['size_torques'];
+      if (!archive) return sizingTorques(input);
+      // A REST package upload, unpacked here (the worker pool) with the upload routes' reader and limits.
+      const { files } = readArchive(archive, 'body');
+      if (files.length === 0) throw invalidInput('body', 'the archive holds no description file (.xacro, .urdf, .xml, .yaml)');
+      return sizingTorques({ ...input, files });
+    }
     case 'plate_file': {
       const { answer, format } = payload as JobPayloads['plate_file'];
       // The geometry (manifold-3d, fflate) is loaded on the first plate a worker builds.

@@ -29,7 +29,7 @@ export interface JobPayloads {
   /** export_bom's document (and its CSV) over records the caller read from the catalogue. */
   export_bom: { req: BomExportRequest; records: StoredEntity[]; now: string; references?: [string, { prices: ReferencePrice[]; total: number }][] };
   /** size_actuators' torques: the robot description parsed and its static gravity torques computed. */
-  size_torques: { input: SizingTorquesInput };
+  size_torques: { input: SizingTorquesInput; archive?: Uint8Array };
   /** An adapter plate's mesh file (binary STL or 3MF) from its design: the CSG kernel's work. */
   plate_file: { answer: PlateAnswer; format: 'stl' | '3mf' };
 }

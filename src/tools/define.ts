@@ -129,6 +129,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * from the context but deps.config and deps.knowledge (and report progress).
    */
   offload?: true;
+  /**
+   * Not offloaded as a whole, but hands a REST archive upload (ctx.archive) to its own pool job,
+   * which unpacks it there (size_actuators: the torques are a job, the catalogue is read here).
+   */
+  archiveJob?: true;
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chooseActuators, GRAVITY_DEFAULT, JOINTS_MAX, PAYLOADS_MAX, PICKS, POSES_MAX, SAFETY_FACTOR_DEFAULT, SAMPLES_DEFAULT, SAMPLES_MAX, SizeActuatorsOutput, type TorqueReport } from '../domain/sizing/index.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { MAX_REQUEST_BYTES } from '../ingest/oss/index.js';
+import { jobCaller } from './run.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { archiveUpload, packageInputShape } from './robot-input.js';
 
@@ -25,12 +26,14 @@ export const sizeActuatorsTool = defineTool({
     host: z.string().max(200).optional().describe('Computer id'),
   }),
   outputSchema: SizeActuatorsOutput,
+  archiveJob: true,
   annotations: READ_ONLY,
   rest: [{ method: 'POST', path: '/api/oss/size', summary: 'size_actuators on inline text or a package (JSON files, or a .zip / .tar.gz body with ?entry=)', bodyLimitBytes: MAX_REQUEST_BYTES, upload: archiveUpload() }],
   handler: async (input, ctx) => {
     const { safety_factor, pick, host, ...torqueInput } = input;
     // The description is parsed and its torques computed in the worker pool; the catalogue is read here.
-    const report = (await ctx.deps.jobs.run('size_torques', { input: torqueInput }, { label: 'size_actuators' })) as TorqueReport;
+    // An uploaded package (REST) is unpacked there too, after the rate limit.
+    const report = (await ctx.deps.jobs.run('size_torques', { input: torqueInput, ...(ctx.archive ? { archive: ctx.archive } : {}) }, { label: 'size_actuators', ...jobCaller(ctx) })) as TorqueReport;
     const hostRecord = host === undefined ? null : await ctx.deps.catalogue.get(host);
     if (host !== undefined && !hostRecord) throw new DomainError('not_found', `host: no catalogue part ${JSON.stringify(host)}; give the id of a computer (see search_parts category computing)`, { field: 'host' });
     const { items } = await ctx.deps.catalogue.list({ category: 'actuators' });
