@@ -43,6 +43,7 @@ const CALLS: Record<string, () => Record<string, unknown>> = {
   get_analytics: () => ({}),
   find_where_used: () => ({ q: 'STS3215' }),
   lint_urdf: () => ({ content: urdf }),
+  size_actuators: () => ({ content: urdf }),
   register_key: () => ({ email: 'answers-size@example.com' }),
   get_balance: () => ({ api_key: key }),
   create_payment: () => ({ plan: 'starter', api_key: key }),

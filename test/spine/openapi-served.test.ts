@@ -145,7 +145,7 @@ describe('documented answers are what is served', () => {
     expect(rows.length).toBeGreaterThanOrEqual(2);
     const jsonAnswer = await post('/api/bom/export', { items, format: 'json' }, bearer(key));
     const body = conforms('POST', '/api/bom/export', jsonAnswer) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['items', 'metadata', 'print_suggestions', 'suggested_lines']);
+    expect(Object.keys(body).sort()).toEqual(['items', 'metadata', 'print_suggestions', 'reference_prices', 'suggested_lines']);
     conforms('POST', '/api/bom/export', await post('/api/bom/export', { items })); // 401
     conforms('POST', '/api/bom/export', await post('/api/bom/export', { items }, bearer('gtk_not_registered_0000000000'))); // 403
     // Deep listing with a key (charged): the same documented schema.
