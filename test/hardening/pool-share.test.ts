@@ -175,8 +175,9 @@ describe('N2 a fair share of the pool per client; jobs dropped when their client
     const b = lint(url, '203.0.113.81', SMALL).then((r) => (order.push('b1'), r.status));
     await poolUntil(url, (p) => p.queued === 2);
     expect(await Promise.all([first, second, b])).toEqual([200, 200, 200]);
-    // FIFO would answer a2 before b1 (the old code).
-    expect(order).toEqual(['a1', 'b1', 'a2']);
+    // FIFO would answer a2 before b1 (the old code). (a1's answer, 12,000 joints' findings, may
+    // arrive after both small answers: only the two waiting jobs' order is the pool's.)
+    expect(order.filter((t) => t !== 'a1')).toEqual(['b1', 'a2']);
   });
 });
 
