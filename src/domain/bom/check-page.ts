@@ -19,7 +19,7 @@ export const ANSWER_BUDGET_CHARS = 200_000;
 /** Characters of JSON one page of findings holds at most; less when the rest of the answer (500 lines' parts) needs it. */
 export const FINDINGS_PAGE_CHARS = 100_000;
 /** A page never shrinks below this (the rest of an answer is at most ~140,000 characters at 500 lines). */
-const MIN_PAGE_CHARS = 20_000;
+const MIN_PAGE_CHARS = 2_000;
 /** Part ids a finding group names as examples. */
 export const GROUP_EXAMPLES = 3;
 
@@ -56,7 +56,17 @@ const size = (x: unknown) => JSON.stringify(x).length;
 function units(f: Finding, pageChars: number): PagedFinding[] {
   const whole = size(f);
   if (whole <= pageChars / 2 || f.parts.length <= 1) return [f];
-  const per = Math.max(1, Math.floor((f.parts.length * (pageChars / 4)) / whole));
+  // Ranges of `per` parts; halved while a range of several parts is still over half a page (the
+  // first range also carries the detail not keyed by part, so sizes are not proportional).
+  let per = Math.max(1, Math.floor((f.parts.length * (pageChars / 4)) / whole));
+  for (;;) {
+    const out = ranges(f, per);
+    if (per === 1 || out.every((u) => u.parts.length <= 1 || size(u) <= pageChars / 2)) return out;
+    per = Math.max(1, Math.floor(per / 2));
+  }
+}
+
+function ranges(f: Finding, per: number): PagedFinding[] {
   const partIds = new Set(f.parts.map((p) => p.id));
   const out: PagedFinding[] = [];
   for (let from = 0; from < f.parts.length; from += per) {
@@ -114,7 +124,9 @@ export function pageBomCheck(result: BomCheckResult, cursor: string | undefined)
   const finding_groups = findingGroups(result.findings);
   // The page is what the budget leaves after the rest of the answer (cursor and counts at their longest).
   const rest = size({ ...result, findings: [], finding_groups, pages: 999999, next_cursor: '999999' });
-  const pages = findingPages(result.findings, Math.max(MIN_PAGE_CHARS, Math.min(FINDINGS_PAGE_CHARS, ANSWER_BUDGET_CHARS - rest)));
+  // Never more than the budget leaves (500 lines' parts and connections can take ~190,000 characters):
+  // a smaller page means more pages, not a larger answer.
+  const pages = findingPages(result.findings, Math.min(FINDINGS_PAGE_CHARS, Math.max(MIN_PAGE_CHARS, ANSWER_BUDGET_CHARS - rest)));
   const at = cursor === undefined ? 0 : /^\d{1,6}$/.test(cursor) ? Number(cursor) : -1;
   if (at < 0 || at >= pages.length) {
     throw new DomainError('invalid_input', `cursor: "${cursor}" names no page of this check (pages 0-${pages.length - 1}); pass the next_cursor of a previous answer for the same items, or leave it out`, {
