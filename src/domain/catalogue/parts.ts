@@ -249,7 +249,8 @@ export interface ListParams {
 }
 
 export const LIST_LIMIT_DEFAULT = 100;
-export const LIST_LIMIT_MAX = 1000;
+/** Entities per list_parts page at most: 500 summaries stay within the 200,000-character answer budget (all 798 shipped records in one page were ~226,000). */
+export const LIST_LIMIT_MAX = 500;
 
 export async function listParts(ctx: PartsContext, p: ListParams): Promise<{ total: number; items: StoredEntity[]; next_offset: number | null; category: string | null; limit: number; limit_clamped: boolean; quarantined_excluded: number }> {
   const { limit, clamped } = checkLimit(p.limit, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX);
