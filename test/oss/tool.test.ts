@@ -40,7 +40,7 @@ describe('extract_robot_parts over MCP', () => {
     expect(o.skipped.map((s) => s.code)).toEqual(['value_not_numeric', 'joint_no_type', 'joint_unknown_type']);
     expect(o.limits).toEqual({ max_input_bytes: MAX_INPUT_BYTES, max_records: 10_000, max_skipped_listed: 200 });
     // One-line summary, then the compact JSON of the structured result (src/tools/text.ts).
-    expect((r.content as { text: string }[])[0].text).toBe(`urdf: 5 record(s) (2 revolute, 1 continuous, 1 prismatic, 1 fixed; dof 4; total mass 3.251 kg); 3 skipped. Lint: 7 error(s), 0 warning(s).\n${JSON.stringify(r.structuredContent)}`);
+    expect((r.content as { text: string }[])[0].text).toBe(`urdf: 5 record(s) (2 revolute, 1 continuous, 1 prismatic, 1 fixed; dof 4; total mass 3.251 kg); 3 skipped. Lint: 7 error(s), 3 warning(s).\n${JSON.stringify(r.structuredContent)}`);
   });
 
   it('Markdown BOM with an explicit kind', async () => {
