@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DeepEntity, SUMMARY_FIELDS } from '../domain/catalogue/entity.js';
 import { invalidInput } from '../domain/shared/errors.js';
 import { preparedDeepList, preparedSummaryList } from '../domain/catalogue/views.js';
-import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../domain/catalogue/parts.js';
+import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MAX_MCP } from '../domain/catalogue/parts.js';
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
 import { defineTool } from './define.js';
@@ -33,7 +33,7 @@ export const listPartsTool = defineTool({
     category: Category.optional(),
     deep: z.boolean().optional().describe(`Full records with paid fields; API key, ${DEEP_LIST_COST} credit per call`),
     include_quarantine: z.boolean().optional().describe('Include quarantined (default false)'),
-    limit: z.number().int().min(1).optional().describe(`Entities per page, default ${LIST_LIMIT_DEFAULT}; above ${LIST_LIMIT_MAX} clamped`),
+    limit: z.number().int().min(1).optional().describe(`Entities per page, default ${LIST_LIMIT_DEFAULT}; above ${LIST_LIMIT_MAX_MCP} clamped (REST ${LIST_LIMIT_MAX})`),
     cursor: Cursor.optional(),
     api_key: ApiKey.optional(),
     fields: z
@@ -85,7 +85,7 @@ export const listPartsTool = defineTool({
       if (paid.length) throw invalidInput('fields', `${paid.join(', ')}: not a summary field; summary fields are ${SUMMARY_FIELDS.join(', ')} (the others need deep=true)`);
     }
     const build = async (deep: boolean) => {
-      const r = await listParts(partsContext(ctx), { ...input, offset });
+      const r = await listParts(partsContext(ctx), { ...input, offset, maxLimit: ctx.surface === 'rest' ? LIST_LIMIT_MAX : LIST_LIMIT_MAX_MCP });
       const meta = await ctx.deps.catalogue.meta();
       return {
         count: r.total,

@@ -246,14 +246,21 @@ export interface ListParams {
   include_quarantine?: boolean;
   limit?: number;
   offset?: number;
+  /** The largest page (default LIST_LIMIT_MAX); larger limits are clamped and say so. */
+  maxLimit?: number;
 }
 
 export const LIST_LIMIT_DEFAULT = 100;
-/** Entities per list_parts page at most: 500 summaries stay within the 200,000-character answer budget (all 798 shipped records in one page were ~226,000). */
-export const LIST_LIMIT_MAX = 500;
+/** Entities per page at most over REST (/api/entities.json lists "all categories": the spec's route). */
+export const LIST_LIMIT_MAX = 1000;
+/**
+ * Entities per list_parts page at most over MCP: 500 summaries stay within the 200,000-character
+ * answer budget (all 798 shipped records in one answer were ~226,000 characters).
+ */
+export const LIST_LIMIT_MAX_MCP = 500;
 
 export async function listParts(ctx: PartsContext, p: ListParams): Promise<{ total: number; items: StoredEntity[]; next_offset: number | null; category: string | null; limit: number; limit_clamped: boolean; quarantined_excluded: number }> {
-  const { limit, clamped } = checkLimit(p.limit, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX);
+  const { limit, clamped } = checkLimit(p.limit, LIST_LIMIT_DEFAULT, p.maxLimit ?? LIST_LIMIT_MAX);
   const category = p.category !== undefined ? resolveCategory(p.category, await ctx.catalogue.categories()) : null;
   const offset = p.offset ?? 0;
   const includeQ = p.include_quarantine ?? false;
