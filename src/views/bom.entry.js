@@ -3,7 +3,7 @@
  * needs, the supply rails and what connects. A plate finding offers "Design the plate" when the
  * host lets the view call tools (tools/call through the host); without that, the call to make is shown.
  */
-import { connect, el, errorText, structured } from './bridge.js';
+import { answerOrAlert, connect, el } from './bridge.js';
 
 const app = document.getElementById('app');
 let bridge = null;
@@ -41,12 +41,8 @@ function finding(f) {
 }
 
 function render(result) {
-  app.replaceChildren();
-  const out = structured(result);
-  if (!out) {
-    app.append(el('p', { class: 'status', role: 'alert' }, errorText(result)));
-    return;
-  }
+  const out = answerOrAlert(app, result);
+  if (!out) return;
   const s = out.summary;
   app.append(
     el('h1', {}, s.errors ? `${s.errors} error(s) in the BOM` : s.warnings ? `No errors; ${s.warnings} warning(s)` : 'No errors or warnings'),

@@ -114,6 +114,17 @@ export function errorText(result) {
   return (result?.content || []).filter((b) => b.type === 'text').map((b) => b.text)[0] ?? 'The tool answered an error.';
 }
 
+/**
+ * Clears the view and returns the result's structured answer; for an error result, shows its text
+ * as an alert and returns null (every view starts its render with this).
+ */
+export function answerOrAlert(app, result) {
+  app.replaceChildren();
+  const out = structured(result);
+  if (!out) app.append(el('p', { class: 'status', role: 'alert' }, errorText(result)));
+  return out;
+}
+
 /** An element with attributes and children (text nodes for strings); no HTML is parsed. */
 export function el(tag, attrs, ...children) {
   const e = document.createElement(tag);

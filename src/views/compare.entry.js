@@ -2,7 +2,7 @@
  * MCP Apps view of compare_parts: the side-by-side table. Comparable rows first, each cell with its
  * rank (1 = highest); then the rows that are not comparable with the reason the answer gives.
  */
-import { connect, el, errorText, structured } from './bridge.js';
+import { answerOrAlert, connect, el } from './bridge.js';
 
 const app = document.getElementById('app');
 
@@ -26,12 +26,8 @@ function table(out, rows, ranked) {
 }
 
 function render(result) {
-  app.replaceChildren();
-  const out = structured(result);
-  if (!out) {
-    app.append(el('p', { class: 'status', role: 'alert' }, errorText(result)));
-    return;
-  }
+  const out = answerOrAlert(app, result);
+  if (!out) return;
   const comparable = out.rows.filter((r) => r.comparable);
   const other = out.rows.filter((r) => !r.comparable);
   app.append(

@@ -4,7 +4,7 @@
  * both bolt patterns, the dimensions and the file links. Nothing is fetched.
  */
 import { Color, CylinderGeometry, DoubleSide, ExtrudeGeometry, Group, Mesh, MeshLambertMaterial, Path, Shape } from 'three';
-import { connect, el, errorText, structured } from './bridge.js';
+import { answerOrAlert, connect, el } from './bridge.js';
 import { makeStage, orbit } from './robot-scene.js';
 
 const app = document.getElementById('app');
@@ -48,12 +48,8 @@ function draw(canvas, d) {
 }
 
 function render(result) {
-  app.replaceChildren();
-  const out = structured(result);
-  if (!out) {
-    app.append(el('p', { class: 'status', role: 'alert' }, errorText(result)));
-    return;
-  }
+  const out = answerOrAlert(app, result);
+  if (!out) return;
   const d = out.design;
   if (!d) {
     app.append(el('h1', {}, 'No plate'), el('p', { id: 'reason' }, out.reason ?? out.ruling?.reason ?? ''));

@@ -5,7 +5,7 @@
  * arguments the host sends (content, or the entry file of a package). A xacro input is drawn as
  * its joint list only (the expanded URDF is not in the answer).
  */
-import { connect, el, errorText, structured } from './bridge.js';
+import { answerOrAlert, connect, el } from './bridge.js';
 import { drawUrdf } from './robot-scene.js';
 
 const app = document.getElementById('app');
@@ -50,12 +50,8 @@ function bomLines(out) {
 }
 
 function render(result) {
-  app.replaceChildren();
-  const out = structured(result);
-  if (!out) {
-    app.append(el('p', { class: 'status', role: 'alert' }, errorText(result)));
-    return;
-  }
+  const out = answerOrAlert(app, result);
+  if (!out) return;
   const c = out.counts;
   if (out.kind !== 'urdf') {
     app.append(el('h1', {}, `BOM: ${c.records} line(s)`), el('p', { class: 'muted' }, `${c.bom_tables ?? 0} BOM table(s) of ${c.tables ?? 0}; ${c.skipped} skipped.`), bomLines(out));
