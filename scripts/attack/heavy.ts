@@ -260,7 +260,7 @@ export async function runHeavy(opts: { profile: 'short' | 'full' }): Promise<Hea
       const worker = async () => {
         while (next < total) {
           const i = next++;
-          const q = new URLSearchParams({ a: 'ISO9409-1-A50-4-M6', b: 'ISO9409-1-A63-6-M6', format: i % 2 ? 'stl' : '3mf', thickness_mm: (6 + (i % 20) * 0.5).toFixed(1) });
+          const q = new URLSearchParams({ a: 'ISO9409-1-A50-4-M6', b: 'ISO9409-1-A63-6-M6', format: i % 2 ? 'stl' : '3mf', thickness_mm: (9.5 + (i % 20) * 0.5).toFixed(1) });
           const r = await fetch(`${url}/api/adapter-plate?${q}`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
           await r.arrayBuffer();
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);

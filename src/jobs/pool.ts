@@ -6,7 +6,8 @@
  * - At most `size` workers, started on first use (a process that never lints starts none) and
  *   unreferenced while idle (an idle pool never keeps a process alive); at most `queue` jobs wait. A job beyond that is
  *   refused at once: overloaded (503) with retry_after, the seconds until the soonest running
- *   job must end.
+ *   job must end — unless another client holds more jobs than the newcomer would and has one
+ *   waiting: that client's newest waiting job is refused instead, so no client fills the pool alone.
  * - Per job: wall time (the worker is terminated and replaced), V8 heap (resourceLimits; the
  *   worker dies and is replaced), stack, and the JSON size of the answer (checked in the worker
  *   before it is copied back). Each is refused as limit_exceeded (422) naming the limit, its
@@ -133,15 +134,16 @@ export class WorkerPool implements JobRunner {
       this.counts.cancelled += 1;
       return Promise.reject(cancelled(opts.label, false));
     }
-    const running = this.slots.filter((s) => s.job !== null).length;
-    if (running + this.queued >= this.limits.size + this.limits.queue) {
-      this.counts.rejected_queue_full += 1;
-      return Promise.reject(overloaded(opts.label, this.limits, this.retryAfter()));
-    }
     const client = opts.client ?? '';
-    if (this.clientJobs(client) >= this.limits.perClient) {
+    const mine = this.clientJobs(client);
+    if (mine >= this.limits.perClient) {
       this.counts.rejected_client_share += 1;
       return Promise.reject(overloadedClient(opts.label, this.limits.perClient, this.retryAfter()));
+    }
+    const running = this.slots.filter((s) => s.job !== null).length;
+    if (running + this.queued >= this.limits.size + this.limits.queue && !this.displaceFor(client, mine)) {
+      this.counts.rejected_queue_full += 1;
+      return Promise.reject(overloaded(opts.label, this.limits, this.retryAfter()));
     }
     return new Promise((resolve, reject) => {
       const job: Pending = { id: this.nextId++, kind, payload, opts, client, resolve, reject, unlisten: () => {} };
@@ -157,6 +159,42 @@ export class WorkerPool implements JobRunner {
       this.queued += 1;
       this.pump();
     });
+  }
+
+  /**
+   * The pool is full and `client` (with `mine` jobs in it) asks for a place: the client holding
+   * the most jobs, if it holds more than `client` would after admission and has one waiting, gives
+   * up its newest waiting job (refused as over its share), so one client filling the queue never
+   * locks another out. Returns whether a place was freed.
+   */
+  private displaceFor(client: string, mine: number): boolean {
+    let heaviest: string | null = null;
+    let most = mine + 1;
+    for (const other of this.waiting.keys()) {
+      if (other === client) continue;
+      const n = this.clientJobs(other);
+      if (n > most) {
+        most = n;
+        heaviest = other;
+      }
+    }
+    if (heaviest === null) return false;
+    const line = this.waiting.get(heaviest)!;
+    const job = line.pop()!;
+    if (line.length === 0) this.waiting.delete(heaviest);
+    this.queued -= 1;
+    job.unlisten();
+    this.counts.rejected_client_share += 1;
+    const retryAfter = this.retryAfter();
+    job.reject(
+      new DomainError(
+        'overloaded',
+        `${job.opts.label}: the pool is full and this client held the most of it (${most} jobs running or waiting), so its newest waiting job gave its place to another client; try again in ${retryAfter} s`,
+        { retry_after: retryAfter, client_jobs: most, displaced: true },
+      ),
+    );
+    this.log.debug('pool: a waiting job gave its place to a client with fewer jobs', { job: job.opts.label });
+    return true;
   }
 
   /** A client's running and waiting jobs. */
