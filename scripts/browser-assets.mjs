@@ -35,7 +35,7 @@ function compressLarge(dir) {
 }
 
 for (const f of fs.readdirSync(src)) {
-  if (f.endsWith('.entry.js') || f === 'view3d.js') continue; // bundled below
+  if (f.endsWith('.entry.js')) continue; // bundled below
   fs.copyFileSync(path.join(src, f), path.join(out, f));
 }
 

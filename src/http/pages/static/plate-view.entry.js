@@ -1,11 +1,12 @@
 /**
  * /plates: the adapter plate in 3D, drawn from the STL the API serves for it (the same file as the
- * download link) with three.js. Drag to rotate, wheel or pinch to zoom. Bundled by
- * scripts/browser-assets.mjs with the shared view (view3d.js).
+ * download link) with three.js. Drag to rotate, wheel or pinch to zoom. The stage and orbit camera
+ * are the ones the robot page and the MCP Apps views use (src/views/robot-scene.js); bundled by
+ * scripts/browser-assets.mjs.
  */
-import { Mesh, MeshLambertMaterial } from 'three';
+import { Group, Mesh, MeshLambertMaterial } from 'three';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
-import { createView } from './view3d.js';
+import { makeStage, orbit } from '../../../views/robot-scene.js';
 
 const canvas = document.getElementById('plate-canvas');
 const status = document.getElementById('plate-status');
@@ -15,9 +16,12 @@ async function main() {
   if (!res.ok) throw new Error(`STL request failed: ${res.status}`);
   const geometry = new STLLoader().parse(await res.arrayBuffer());
   geometry.computeVertexNormals();
-  const view = createView(canvas);
-  view.world.add(new Mesh(geometry, new MeshLambertMaterial({ color: 0x5b7fa6 })));
-  view.frame();
+  const { renderer, scene } = makeStage(canvas);
+  const world = new Group();
+  world.rotation.x = -Math.PI / 2; // the STL is z-up; three.js is y-up
+  world.add(new Mesh(geometry, new MeshLambertMaterial({ color: 0x5b7fa6 })));
+  scene.add(world);
+  orbit(canvas, renderer, scene);
   canvas.dataset.state = 'drawn';
   canvas.dataset.triangles = String(geometry.getAttribute('position').count / 3);
   if (status) status.textContent = `Drawn from the STL: ${canvas.dataset.triangles} triangles. Drag to rotate, scroll or pinch to zoom.`;
