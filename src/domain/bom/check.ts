@@ -25,7 +25,7 @@
  * - Unknown dimensions -> unknown_dimension (info), one finding per dimension listing the parts.
  */
 import { z } from 'zod';
-import { checkCompatibility, isHostRole, notApplicableReason, roleOf, ROLES, type CompatibilityDeps, type DeclaredRoles, type Role, type RoleReading } from '../compatibility/index.js';
+import { isHostRole, pairDimensions, type PairDimensions, notApplicableReason, roleOf, ROLES, type CompatibilityDeps, type DeclaredRoles, type Role, type RoleReading } from '../compatibility/index.js';
 import { RoleReadingSchema } from '../compatibility/types.js';
 import { screenEntity, type ScreeningResult } from '../knowledge/redlines.js';
 import type { CompatibilityResult, Evidence as PairEvidence } from '../compatibility/types.js';
@@ -171,16 +171,16 @@ export const BOM_CHECK_BASIS =
 // ------------------------------------------------------------------ engines
 
 export interface BomCheckEngines {
-  /** checkCompatibility bound to its registries: (a, b, roles) => checkCompatibility(a, b, deps, roles). */
-  compatibility: (a: StoredEntity, b: StoredEntity, roles?: DeclaredRoles) => CompatibilityResult;
+  /** The pair's physical dimensions as checkCompatibility rules them, bound to its registries (pairDimensions). */
+  compatibility: (a: StoredEntity, b: StoredEntity, roles?: DeclaredRoles) => { dimensions: PairDimensions };
   /** The red-line screen (screenEntity). */
   screen: (e: StoredEntity) => ScreeningResult;
   flanges: FlangeRegistry;
 }
 
-/** The engines as shipped: checkCompatibility over the flange registry and bus table, screenEntity. */
+/** The engines as shipped: the dimension rulings of checkCompatibility over the flange registry and bus table, screenEntity. */
 export function bomCheckEngines(deps: CompatibilityDeps): BomCheckEngines {
-  return { compatibility: (a, b, roles) => checkCompatibility(a, b, deps, roles), screen: screenEntity, flanges: deps.flanges };
+  return { compatibility: (a, b, roles) => ({ dimensions: pairDimensions(a, b, deps, roles) }), screen: screenEntity, flanges: deps.flanges };
 }
 
 export interface BomCheckPart {
@@ -364,7 +364,7 @@ export function checkBom(items: BomCheckPart[], engines: BomCheckEngines): BomCh
   }
   // Engine results are computed on demand and cached per unordered pair: a set check needs far
   // fewer than all n(n-1)/2 pairs (see the dimension functions below).
-  const pair = new Map<string, CompatibilityResult>();
+  const pair = new Map<string, { dimensions: PairDimensions }>();
   let pairsChecked = 0;
   const res = (a: Node, b: Node): Link => {
     const [A, B] = a.idx < b.idx ? [a, b] : [b, a];
@@ -455,7 +455,7 @@ const compatibleBuses = (x: Link): string[] => [...new Set(x.r.dimensions!.commu
 
 /** An engine result with its sides: A is the engine's side a. */
 interface Link {
-  r: CompatibilityResult;
+  r: { dimensions: PairDimensions };
   A: Node;
   B: Node;
 }

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { StoredEntity } from '../catalogue/entity.js';
 import { ROLES } from './roles.js';
 import { isSoftwareMention, rosMention } from './software-tokens.js';
+import { memoReading } from '../shared/memo.js';
 
 const BUS_KINDS = ['fieldbus', 'network', 'serial', 'host', 'wireless', 'board'] as const;
 
@@ -242,8 +243,10 @@ function markerRest(table: BusTable, piece: string): string | null {
   return words.filter((w) => !markers.has(w.toLowerCase())).join(' ');
 }
 
-/** The communication reading of one entity: protocol, interface and interfaces fields. */
-export function readComm(table: BusTable, e: Pick<StoredEntity, 'protocol' | 'interface' | 'interfaces'>): CommReading {
+/** The communication reading of one entity: protocol, interface and interfaces fields (read once per record, frozen). */
+export const readComm: (table: BusTable, e: Pick<StoredEntity, 'protocol' | 'interface' | 'interfaces'>) => CommReading = memoReading(readCommOnce);
+
+function readCommOnce(table: BusTable, e: Pick<StoredEntity, 'protocol' | 'interface' | 'interfaces'>): CommReading {
   const r: CommReading = { buses: [], implied: [], protocols: [], vendorSpecific: [], unrecognized: [] };
   const pushU = <T>(arr: T[], v: T) => {
     if (!arr.includes(v)) arr.push(v);

@@ -23,10 +23,16 @@
 import type { StoredEntity } from '../catalogue/entity.js';
 import { voltageRange } from '../parameters/index.js';
 import { ev, type ElectricalResult, type Evidence, type VoltRange } from './types.js';
+import { memoReading } from '../shared/memo.js';
 
 const fmt = (r: VoltRange) => (r.min === r.max ? `${r.min} V` : `${r.min}–${r.max} V`);
 
-function readSide(e: StoredEntity, side: 'a' | 'b'): { range: VoltRange | null; evidence: Evidence[]; written: string | null } {
+type SideReading = { range: VoltRange | null; evidence: Evidence[]; written: string | null };
+const SIDES = { a: { side: 'a' as const }, b: { side: 'b' as const } };
+const readSideOnce = memoReading((s: { side: 'a' | 'b' }, e: StoredEntity): SideReading => readSideOf(e, s.side));
+const readSide = (e: StoredEntity, side: 'a' | 'b'): SideReading => readSideOnce(SIDES[side], e);
+
+function readSideOf(e: StoredEntity, side: 'a' | 'b'): SideReading {
   const evidence = [ev(side, 'voltage', e.voltage, e), ev(side, 'declared.voltage', e.declared.voltage ?? null, e)];
   if (e.voltage !== 'N/A') {
     const r = voltageRange(e.voltage);

@@ -79,6 +79,30 @@ export interface DeclaredRoles {
   b?: Role | null;
 }
 
+/** The three physical dimensions of one pair as a set check reads them. */
+export type PairDimensions = Pick<NonNullable<CompatibilityResult['dimensions']>, 'mechanical' | 'electrical' | 'communication'>;
+
+/**
+ * The same dimension rulings checkCompatibility gives for two physical components, each computed
+ * on first read (a BOM check reads one or two dimensions of most pairs, never software) and kept.
+ */
+export function pairDimensions(a: StoredEntity, b: StoredEntity, deps: CompatibilityDeps, declared: DeclaredRoles = {}): PairDimensions {
+  let mechanical: PairDimensions['mechanical'] | undefined;
+  let electrical: PairDimensions['electrical'] | undefined;
+  let communication: PairDimensions['communication'] | undefined;
+  return {
+    get mechanical() {
+      return (mechanical ??= mechanicalDimension(a, b, deps.flanges, deps.baseUrl ?? null));
+    },
+    get electrical() {
+      return (electrical ??= electricalDimension(a, b));
+    },
+    get communication() {
+      return (communication ??= communicationDimension(a, b, deps.buses, { a: roleOf(a, declared.a), b: roleOf(b, declared.b) }));
+    },
+  };
+}
+
 export function checkCompatibility(a: StoredEntity, b: StoredEntity, deps: CompatibilityDeps, declared: DeclaredRoles = {}): CompatibilityResult {
   const sa = sideSummary(a);
   const sb = sideSummary(b);

@@ -20,6 +20,7 @@ import type { BusTable } from './buses.js';
 import { splitPieces } from './buses.js';
 import { isSdkMention, rosMention, sdkKey } from './software-tokens.js';
 import { ev, type RosDeclaration, type SoftwareResult } from './types.js';
+import { memoReading } from '../shared/memo.js';
 
 interface SoftwareReading {
   ros: RosDeclaration;
@@ -27,7 +28,9 @@ interface SoftwareReading {
   sdks: { written: string; key: string | null }[];
 }
 
-function readSoftware(table: BusTable, e: StoredEntity): SoftwareReading {
+const readSoftware = memoReading(readSoftwareOnce);
+
+function readSoftwareOnce(table: BusTable, e: StoredEntity): SoftwareReading {
   const pieces = [e.protocol, e.interface, ...e.interfaces]
     .filter((v) => v.trim() !== '' && !/^n\/?a$/i.test(v.trim()))
     .flatMap((v) => splitPieces(table, v));
