@@ -25,10 +25,10 @@ export const searchPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
-    'Keyword search and spec filters over the catalogue. q: each term matches a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
-    'where: spec filters (list_spec_fields), AND with q, any unit convert_parameter reads; an undeclared field never matches. ' +
-    'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread or a bound), not_applicable, near_misses. ' +
-    'No hit: meta.elsewhere. Quarantined only with include_quarantine.',
+    'Catalogue search. q: each term matches a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
+    'where: spec filters (list_spec_fields), AND with q, any unit convert_parameter reads; undeclared never matches. ' +
+    'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread, a bound), not_applicable, near_misses. ' +
+    'No hit: meta.elsewhere. Quarantined: include_quarantine.',
   inputSchema: z
     .object({
       q: z

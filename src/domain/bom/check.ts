@@ -46,7 +46,7 @@ export const BomCheckItem = z
     role: z
       .enum(ROLES)
       .optional()
-      .describe('Default from category (src/domain/compatibility/roles.ts)'),
+      .describe('Default: from the category'),
   })
   .superRefine((v, ctx) => {
     oneOfIdOrCustom(v, ctx);

@@ -63,7 +63,7 @@ export const BomExportRequest = z.object({
   add_required: z
     .boolean()
     .default(false)
-    .describe('Add what check_bom requires as unpriced suggested_lines'),
+    .describe('Add the parts check_bom requires, unpriced'),
 });
 export type BomExportRequest = z.infer<typeof BomExportRequest>;
 export type BomExportRequestInput = z.input<typeof BomExportRequest>;
