@@ -38,7 +38,7 @@ export const comparePartsTool = defineTool({
   errors: ['not_found'],
   title: 'Compare parts side by side',
   description:
-    `${COMPARE_MIN}-${COMPARE_MAX} parts (yours too: source user) on the normalised spec fields. A row is ranked (1 = highest) only if every pair ` +
+    `${COMPARE_MIN}-${COMPARE_MAX} parts (yours too: source user) on normalised spec fields. A row is ranked (1 = highest) only if every pair ` +
     'reads exactly at level A or B, same conditions; else why not. Undeclared never matches. Sets: common values; one product: same_product.',
   inputSchema: z.object({
     ids: z

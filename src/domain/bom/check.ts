@@ -55,7 +55,7 @@ export const BomCheckItem = z
 export type BomCheckItem = z.infer<typeof BomCheckItem>;
 
 export const BomCheckRequest = z.object({
-  items: z.array(BomCheckItem).min(1).describe(`Parts to check together (at most ${BOM_MAX_ITEMS})`),
+  items: z.array(BomCheckItem).min(1).describe(`Parts to check (≤${BOM_MAX_ITEMS})`),
   cursor: z.string().max(20).optional().describe('next_cursor of the last answer (same items)'),
 });
 export type BomCheckRequest = z.infer<typeof BomCheckRequest>;
