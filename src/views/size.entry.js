@@ -62,7 +62,7 @@ function table(out) {
     el('tbody', {}, out.joints.map((j) => {
       const n = need(j);
       return el('tr', { 'data-joint': j.joint_name },
-        el('td', {}, j.joint_name, j.worst_pose ? el('div', { class: 'muted' }, `worst: ${j.worst_pose.source} ${j.worst_pose.index ?? ''}`.trim()) : null),
+        el('td', {}, j.joint_name, j.worst_pose ? el('div', { class: 'muted' }, `worst: ${j.worst_pose.source}${typeof j.worst_pose.index === 'number' ? ` ${j.worst_pose.index + 1}` : ''}`) : null),
         el('td', { class: 'num', 'data-need': String(n.value) }, `${num(n.value)} ${n.unit}`),
         el('td', { class: 'num' }, `${num(j.target)} ${n.unit}`),
         el('td', {}, bar(j)),
