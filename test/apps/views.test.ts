@@ -239,6 +239,18 @@ describe.skipIf(!available)('MCP Apps views in Chromium under the SDK AppBridge'
     await o.page.close();
   });
 
+  it('compare_parts with a part declared by the user: its column and its mark, from the answer', async () => {
+    const mine = { custom: { name: 'My servo', role: 'actuator', buses: ['TTL'], mass_kg: 0.082 } };
+    const o = await open('compare_parts', { ids: [DYNAMIXEL, mine] }, { ready: 'table' });
+    expect(await o.frame.$$eval('#parts li', (li) => li.map((l) => [l.getAttribute('data-id'), l.getAttribute('data-source'), l.querySelector('.badge') !== null]))).toEqual([
+      [DYNAMIXEL, 'catalogue', false],
+      ['user:My servo', 'user', true],
+    ]);
+    expect(await o.frame.$$eval('table thead th[data-id]', (th) => [...new Set(th.map((t) => t.textContent))])).toEqual([DYNAMIXEL, 'user:My servo']);
+    expect(o.errors).toEqual([]);
+    await o.page.close();
+  });
+
   it('check_bom: a DYNAMIXEL + Raspberry Pi 5 set shows the U2D2 bridge it needs, findings grouped by severity, in the dark theme', async () => {
     const o = await open('check_bom', { items: [{ id: DYNAMIXEL, quantity: 4 }, { id: RASPBERRY_PI, quantity: 1 }] }, { ready: '#summary', theme: 'dark' });
     const sc = o.result.structuredContent as { findings: { kind: string; severity: string }[] };
