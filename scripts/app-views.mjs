@@ -18,7 +18,7 @@ fs.mkdirSync(out, { recursive: true });
 /** The policy every view carries: its own inline script and style, images from data:/blob:, no connection. */
 export const VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; base-uri 'none'; form-action 'none'";
 
-const TITLES = { robot: 'Robot in 3D', plate: 'Adapter plate', compare: 'Parts compared', bom: 'BOM check' };
+const TITLES = { robot: 'Robot in 3D', plate: 'Adapter plate', compare: 'Parts compared', bom: 'BOM check', size: 'Actuator sizing' };
 
 let esbuild;
 try {

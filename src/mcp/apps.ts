@@ -20,16 +20,13 @@ import { fileURLToPath } from 'node:url';
 import type { ClientCapabilities, McpServer, Resource, Tool } from '@modelcontextprotocol/server';
 import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, type McpUiReadResourceCallback, type McpUiReadResourceResult } from './ext-apps-server.js';
 
-/**
- * One line per tool with a view: the tool, and the view built from src/views/<view>.entry.js.
- * size_actuators (issue 42) adds its line here once it exists, e.g.
- * `{ tool: 'size_actuators', view: 'robot', ... }` or its own entry file.
- */
+/** One line per tool with a view: the tool, and the view built from src/views/<view>.entry.js. */
 export const APP_VIEWS: readonly { tool: string; view: string; title: string; description: string }[] = [
   { tool: 'extract_robot_parts', view: 'robot', title: 'Robot in 3D', description: 'extract_robot_parts: the URDF robot in 3D, DOF, mass and joints; BOM lines for a BOM' },
   { tool: 'design_adapter_plate', view: 'plate', title: 'Adapter plate', description: 'design_adapter_plate: the plate in 3D, both bolt patterns, dimensions, file links' },
   { tool: 'compare_parts', view: 'compare', title: 'Parts compared', description: 'compare_parts: comparable rows ranked, why the others are not' },
   { tool: 'check_bom', view: 'bom', title: 'BOM check', description: 'check_bom: findings by severity, bridges and plates needed, rails' },
+  { tool: 'size_actuators', view: 'size', title: 'Actuator sizing', description: 'size_actuators: the URDF robot in 3D, each joint\'s required torque against its candidates' },
 ];
 
 export const VIEW_URI_PREFIX = 'ui://robot-parts/';

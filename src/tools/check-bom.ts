@@ -8,9 +8,9 @@ export const checkBomTool = defineTool({
   name: 'check_bom',
   title: 'Check a BOM for conflicts',
   description:
-    'Problems across a set of parts (catalogue ids, or yours as custom): no host, voltages no single rail covers, no common bus or a bridge needed, ' +
-    'flanges needing adapter plates, quarantined parts, red-line marks, and what the data cannot settle (unknown, never fine). ' +
-    'finding_groups: counts per rule; findings paged (next_cursor). Free; at most 500 items.',
+    'Problems across parts (catalogue ids, or yours as custom): no host, voltages no rail covers, no common bus or a bridge needed, ' +
+    'flanges needing plates, quarantine, red lines, and what data cannot settle (unknown, never fine). ' +
+    'finding_groups: counts per rule; findings paged (next_cursor). Free; ≤500 items.',
   inputSchema: BomCheckRequest,
   outputSchema: BomCheckAnswer,
   annotations: READ_ONLY,

@@ -11,8 +11,8 @@ export const checkCompatibilityTool = defineTool({
   errors: ['not_found'],
   title: 'Check two parts for compatibility',
   description:
-    'Two parts by id in four dimensions with evidence: mechanical (ISO 9409-1 flanges), electrical (voltage), communication (buses, protocols, bridges), software (ROS, SDKs). ' +
-    'Unknown never counts as compatible; non-physical records: applicable=false.',
+    'Two parts by id, four dimensions with evidence: mechanical (ISO 9409-1 flanges), electrical (voltage), communication (buses, protocols, bridges), software (ROS, SDKs). ' +
+    'Unknown is never compatible; non-physical: applicable=false.',
   inputSchema: z.object({
     a: EntityId.describe('First part, e.g. "ACT-001"'),
     b: EntityId.describe('Second part'),

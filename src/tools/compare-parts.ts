@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CustomPart } from '../domain/bom/custom.js';
 import { COMPARE_MAX, COMPARE_MIN, comparePartsById } from '../domain/specs/service.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
@@ -37,14 +38,17 @@ export const comparePartsTool = defineTool({
   errors: ['not_found'],
   title: 'Compare parts side by side',
   description:
-    `${COMPARE_MIN} to ${COMPARE_MAX} parts side by side on the normalised spec fields. A row is ranked (1 = highest) only when comparable ` +
-    '(every pair read exactly at level A or B, same conditions); else it says why ' +
-    '(peak vs rated, conditions, quantities, unread). Set fields: common values. One-product pairs: same_product.',
+    `${COMPARE_MIN}-${COMPARE_MAX} parts (yours too: source user) on normalised spec fields. A row is ranked (1 = highest) only if every pair ` +
+    'reads exactly at level A or B, same conditions; else why not. Undeclared never matches. Sets: common values; one product: same_product.',
   inputSchema: z.object({
-    ids: z.array(EntityId).min(COMPARE_MIN).max(COMPARE_MAX).describe(`${COMPARE_MIN} to ${COMPARE_MAX} entity ids, e.g. ["REDUCER-HD-25", "REDUCER-GH-25"]`),
+    ids: z
+      .array(z.union([z.string().min(1).max(200), z.object({ custom: CustomPart }).strict()]))
+      .min(COMPARE_MIN)
+      .max(COMPARE_MAX)
+      .describe('Entity ids, or your parts as {custom} (check_bom\'s)'),
   }),
   outputSchema: z.object({
-    parts: z.array(PartRefSchema),
+    parts: z.array(PartRefSchema.extend({ source: z.enum(['catalogue', 'user']) })),
     rows: z.array(
       z
         .object({
@@ -68,8 +72,8 @@ export const comparePartsTool = defineTool({
     { method: 'POST', path: '/api/compare', summary: 'Compare 2-10 parts side by side ({ids: [...]})' },
     { method: 'GET', path: '/api/compare', summary: 'Compare 2-10 parts side by side (?ids=A&ids=B)' },
   ],
-  handler: async ({ ids }, ctx) => ({ ...(await comparePartsById(partsContext(ctx), ids)), meta: { license: LICENSE, attribution: ATTRIBUTION } }),
+  handler: async ({ ids }, ctx) => ({ ...(await comparePartsById(partsContext(ctx), ids, ctx.deps.knowledge)), meta: { license: LICENSE, attribution: ATTRIBUTION } }),
   text: (o) =>
-    `${o.parts.length} parts on ${o.rows.length} fields: ${o.rows.filter((r) => r.comparable).length} comparable rows, ${o.rows.filter((r) => !r.comparable).length} not comparable` +
+    `${o.parts.length} parts${o.parts.some((p) => p.source === 'user') ? ` (${o.parts.filter((p) => p.source === 'user').length} user-declared)` : ''} on ${o.rows.length} fields: ${o.rows.filter((r) => r.comparable).length} comparable rows, ${o.rows.filter((r) => !r.comparable).length} not comparable` +
     `${o.same_product.length ? `; same product: ${o.same_product.map((p) => p.join('=')).join(', ')}` : ''}.`,
 });

@@ -17,11 +17,11 @@ const Comparison = PairComparisonSchema.omit({ a: true });
 
 export const convertParameterTool = defineTool({
   name: 'convert_parameter',
-  title: 'Read, convert and compare a vendor parameter',
+  title: 'Read and convert a vendor parameter',
   description:
-    'Reads one vendor notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V"): quantity, SI value, exact formula, conditions (voltage, peak vs rated, output end), dialect, level A-D. ' +
-    '`to`: exact conversion (another quantity: ok=false, reason). `compare_with`: do the two compare (level, reason, SI order). ' +
-    'Unreadable: recognized=false. SI prefixes are case-sensitive.',
+    'Reads a vendor notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V"): quantity, SI value, exact formula, conditions (voltage, peak/rated, output end), dialect, level A-D. ' +
+    '`to`: exact conversion (other quantity: ok=false, reason). `compare_with`: comparable? (level, reason, SI order). ' +
+    'Unreadable: recognized=false. SI prefixes: case matters.',
   inputSchema: z.object({
     value: Notation.describe('Verbatim, e.g. "0.11 sec/60°", "15 kgf·cm"'),
     to: z

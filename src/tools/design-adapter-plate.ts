@@ -19,10 +19,10 @@ type PlateOutput = PlateAnswer & { format: PlateFormat };
 
 export const designAdapterPlateTool = defineTool({
   name: 'design_adapter_plate',
-  title: 'Design an adapter plate between two ISO 9409-1 flanges',
+  title: 'Design an ISO 9409-1 adapter plate',
   description:
-    'Adapter plate between two registered ISO 9409-1 flanges or two parts declaring them: side a counterbored for socket-head screws, side b tapped or nut pockets. ' +
-    'Each feature (mm) has its rule and source. STL, 3MF, OpenSCAD: MCP resource links; REST format=stl|3mf|scad. Not load-rated.',
+    'Adapter plate between two registered ISO 9409-1 flanges or parts declaring them: side a counterbored for socket-head screws, side b tapped or nut pockets. ' +
+    'Each feature (mm) with rule and source. STL, 3MF, OpenSCAD: resource links; REST format=stl|3mf|scad. Not load-rated.',
   inputSchema: z.object({
     a: Designation.optional().describe('Side a designation (counterbored); or part_a'),
     b: Designation.optional().describe('Side b designation; or part_b'),

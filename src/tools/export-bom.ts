@@ -42,9 +42,9 @@ export const exportBomTool = defineTool({
   access: { key: 'required', charged: true },
   title: 'Export a bill of materials',
   description:
-    `BOM as CSV (default) or JSON: exact line costs, totals per currency (never added up), supplier and 3D-print suggestions. ` +
-    `${BOM_EXPORT_COST} credit if a line has a price (else 0), on success; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free and identical. ` +
-    'At most 500 items; unpriced lines and open-source reference prices stay out of totals.',
+    `BOM as CSV (default) or JSON: exact line costs, totals per currency (never mixed), supplier and 3D-print suggestions. ` +
+    `${BOM_EXPORT_COST} credit if a line is priced (else 0), on success; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free. ` +
+    '≤500 items; unpriced lines and reference prices are not in totals.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

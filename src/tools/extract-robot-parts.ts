@@ -5,19 +5,19 @@ import { archiveUpload, packageInputShape } from './robot-input.js';
 
 export const extractRobotPartsTool = defineTool({
   name: 'extract_robot_parts',
-  title: 'Extract joints and BOM lines from robot files',
+  title: 'Extract joints and BOM lines',
   description:
-    'Joints or BOM lines, values as written, from URDF, xacro or BOM text or a package (files + entry + args). ' +
-    'URDF: joints (type, links, axis, limits, child-link mass), counts, DOF, root link, masses; malformed XML refused with line and column. ' +
-    'BOM: Markdown or delimited table lines (item, quantity, prices as written, links, part numbers). ' +
+    'Joints or BOM lines, as written, from URDF, xacro, BOM text or a package (files + entry + args). ' +
+    'URDF: joints (type, links, axis, limits, child-link mass), counts, DOF, root link, masses; bad XML refused with line and column. ' +
+    'BOM: Markdown or delimited table lines (item, quantity, prices, links, part numbers). ' +
     'Nothing guessed: what does not read exactly is in skipped. ' +
-    `At most ${MAX_INPUT_BYTES / 1048576} MiB of UTF-8.`,
+    `At most ${MAX_INPUT_BYTES / 1048576} MiB.`,
   inputSchema: z.object({
     content: z
       .string()
       .min(1)
       .optional()
-      .describe('URDF, xacro, Markdown BOM tables or a delimited BOM (header first); or files'),
+      .describe('URDF, xacro, Markdown BOM tables or a delimited BOM (header first)'),
     kind: z
       .enum(['auto', 'urdf', 'bom_md', 'bom_csv'])
       .default('auto')

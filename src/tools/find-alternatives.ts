@@ -11,11 +11,11 @@ export const findAlternativesTool = defineTool({
   errors: ['not_found'],
   title: 'Find alternative parts',
   description:
-    'Same-category parts of other products (same type first) ranked by closeness of declared specs, with reasons and the fields not compared. ' +
-    'The same product (part.same_as) is never offered; versions are, marked. must: where-form constraints.',
+    'Same-category parts of other products (same type first) ranked by closeness of declared specs, with reasons and fields not compared. ' +
+    'Never the same product (part.same_as); versions are, marked. must: where-form constraints.',
   inputSchema: z.object({
     id: EntityId,
-    limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Alternatives to return, default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),
+    limit: z.number().int().min(1).max(ALTERNATIVES_MAX).optional().describe(`Default ${ALTERNATIVES_DEFAULT}, at most ${ALTERNATIVES_MAX}`),
     must: WhereArg.optional(),
   }),
   outputSchema: z.object({

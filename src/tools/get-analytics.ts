@@ -7,10 +7,10 @@ import { Category } from './schemas.js';
 export const getAnalyticsTool = defineTool({
   name: 'get_analytics',
   errors: ['unknown_category'],
-  title: 'Technology readiness and momentum analytics',
+  title: 'Readiness and momentum analytics',
   description:
-    'Intelligence per category: TRL (1-9, lifecycle status by a cited table), momentum (0-100: year, open-source BOM use, ROS, source tier and count), ' +
-    'top ten by momentum, TRL distribution, insights and trends only where dated records back them. Too few signals: unknown. meta.method: the rules.',
+    'Per category: TRL (1-9, lifecycle status by a cited table), momentum (0-100: year, open-source BOM use, ROS, source tier and count), ' +
+    'top ten by momentum, TRL distribution, insights and trends only where dated records back them. Few signals: unknown. meta.method: rules.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: IntelligenceDocument,
   annotations: READ_ONLY,

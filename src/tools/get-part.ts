@@ -15,7 +15,7 @@ export const getPartTool = defineTool({
   title: 'Get one robot part',
   description:
     'One entity by id: free fields, vendor strings verbatim (declared), locked_fields (paid: list_parts deep=true), quarantine hint, ' +
-    'used_in (open-source robots), product (same_as, versions, conflicts). A miss lists did_you_mean.',
+    'used_in (open-source robots), product (same_as, versions, conflicts). Miss: did_you_mean.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,

@@ -26,9 +26,9 @@ export const listPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'List robot parts',
   description:
-    'Catalogue entities, all or one category, in id order, paged by cursor. Summary fields free; ' +
-    `deep=true with an API key: full records with the paid fields at ${DEEP_LIST_COST} credit per call. ` +
-    'Quarantined left out unless include_quarantine.',
+    'Catalogue entities, all or one category, id order, paged by cursor. Summary fields free; ' +
+    `deep=true with an API key: full records with paid fields, ${DEEP_LIST_COST} credit per call. ` +
+    'Quarantined only with include_quarantine.',
   inputSchema: z.object({
     category: Category.optional(),
     deep: z.boolean().optional().describe(`Full records with paid fields; API key, ${DEEP_LIST_COST} credit per call`),
@@ -40,7 +40,7 @@ export const listPartsTool = defineTool({
       .array(z.enum(RECORD_FIELDS))
       .min(1)
       .optional()
-      .describe('Fields to return (id always); paid ones need deep=true. Default: all'),
+      .describe('Fields (id always; paid ones need deep=true); default all'),
   }),
   outputSchema: z.object({
     count: z.number().int(),

@@ -29,8 +29,8 @@ export const listSpecFieldsTool = defineTool({
   errors: ['unknown_category'],
   title: 'List filterable spec fields',
   description:
-    'The spec fields search_parts filters and sorts on: quantity, SI unit, ops, units, counts declared and read (per category), min, max, set values, an example. ' +
-    'Quarantined records not counted.',
+    'Spec fields search_parts filters and sorts on: quantity, SI unit, ops, units, counts declared and read (per category), min, max, set values, an example. ' +
+    'Quarantined not counted.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: z.object({
     category: z.string().nullable(),

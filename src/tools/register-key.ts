@@ -7,7 +7,7 @@ export const registerKeyTool = defineTool({
   errors: ['already_registered'],
   title: 'Register a free API key',
   description:
-    'Create a free API key (gtk_...) with 100 credits for an e-mail address. The key is shown once: store it. ' +
+    'A free API key (gtk_...) with 100 credits for an e-mail address, shown once: store it. ' +
     'An address with a key is refused (already_registered).',
   inputSchema: z.object({ email: z.string().max(320).describe('E-mail address of the key owner') }),
   outputSchema: z.object({

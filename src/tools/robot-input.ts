@@ -10,7 +10,7 @@ export const packageInputShape = {
     .array(z.object({ path: z.string().min(1).describe('relative, "/"-separated'), content: z.string() }).strict())
     .max(PACKAGE_LIMITS.max_package_files)
     .optional()
-    .describe('Package files instead of content, 2 MiB in all'),
+    .describe('Package files instead of content (≤2 MiB)'),
   entry: z.string().optional().describe('Top file of files'),
   args: z.record(z.string(), z.string()).optional().describe('xacro args'),
 };

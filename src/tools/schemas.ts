@@ -27,7 +27,7 @@ export const EntityId = z.string().min(1).max(200).describe('Entity id, e.g. "AC
 export const ApiKey = z
   .string()
   .max(300)
-  .describe('gtk_... key, unless the transport sends one');
+  .describe('gtk_... key, else the transport\'s');
 
 export const Cursor = z.string().max(200).describe('A previous page\'s next_cursor');
 

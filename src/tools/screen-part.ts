@@ -9,10 +9,10 @@ import { EntityId, recordMeta } from './schemas.js';
 export const screenPartTool = defineTool({
   name: 'screen_part',
   errors: ['not_found'],
-  title: 'Screen a part against the red lines',
+  title: 'Screen a part for red lines',
   description:
     "Red lines RL-01..06 on a part's declared values (torque density, peak/rated, backlash without load, repeatability vs accuracy, IP scope, encoder as accuracy): " +
-    'fires, does not, or cannot be evaluated (the missing value named), with numbers and what to ask the vendor. For review, not verdicts.',
+    'fires, not, or cannot be evaluated (missing value named), with numbers and what to ask the vendor. Not verdicts.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: ScreeningResultSchema.extend({
     note: z.string(),

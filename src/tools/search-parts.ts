@@ -25,23 +25,23 @@ export const searchPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
-    'Keyword search and spec filters over the catalogue. q: each term matches a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
-    'where: spec filters (list_spec_fields), AND with q, any unit convert_parameter reads; an undeclared field never matches. ' +
-    'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread or a bound), not_applicable, near_misses. ' +
-    'No hit: meta.elsewhere. Quarantined only with include_quarantine.',
+    'Catalogue search. q: terms match a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
+    'where: spec filters (list_spec_fields), AND q, in units convert_parameter reads; undeclared never matches. ' +
+    'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread, a bound), not_applicable, near_misses. ' +
+    'No hit: meta.elsewhere. Quarantined: include_quarantine.',
   inputSchema: z
     .object({
       q: z
         .string()
         .optional()
-        .describe(`Terms, e.g. "dynamixel xm540" (≤ ${SEARCH_Q_MAX_CHARS} characters, ${SEARCH_MAX_TERMS} terms)`),
+        .describe(`e.g. "dynamixel xm540" (≤${SEARCH_Q_MAX_CHARS} chars, ${SEARCH_MAX_TERMS} terms)`),
       where: WhereArg.optional(),
       sort: SortArg.optional(),
       category: Category.optional(),
       limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}`),
       include_quarantine: z.boolean().optional().describe('Include quarantined (default false)'),
       cursor: Cursor.optional(),
-      fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe('Hit fields to return (id always); default all'),
+      fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe('Hit fields (id always); default all'),
     }),
   outputSchema: z.object({
     data: z.array(Hit),

@@ -9,10 +9,10 @@ import { archiveUpload, packageInputShape } from './robot-input.js';
 export const sizeActuatorsTool = defineTool({
   name: 'size_actuators',
   errors: ['not_found', 'not_applicable'],
-  title: 'Size actuators from a robot description',
+  title: 'Size actuators for a robot',
   description:
-    'Static gravity torque (N·m; N prismatic) each joint holds, root link fixed, worst of poses and seeded samples in the limits; ' +
-    'actuators whose exactly read torque_rated ≥ need × safety_factor (unread: near misses); bom_items for check_bom. No accelerations, friction, ground contact.',
+    'Static gravity torque (N·m; N prismatic) each joint holds, root fixed, worst of poses and seeded samples; ' +
+    'actuators whose exactly read torque_rated ≥ need × safety_factor (unread: near misses); bom_items for check_bom. No acceleration, friction, contact.',
   inputSchema: z.object({
     content: z.string().min(1).optional().describe('URDF or xacro'),
     ...packageInputShape,

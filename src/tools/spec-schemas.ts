@@ -15,7 +15,7 @@ export const WhereClauseSchema = z
 export const WhereArg = z
   .union([z.array(WhereClauseSchema).max(20), z.string().max(2000)])
   .describe(
-    'Filters (AND): [{field, op, value}] or "torque_rated>=30 N·m; bus in EtherCAT|CAN"',
+    'AND: [{field, op, value}] or "torque_rated>=30 N·m; bus in CAN|EtherCAT"',
   );
 
 export const SortArg = z.string().max(100).describe('Numeric field; "-field" descending (undeclared last)');

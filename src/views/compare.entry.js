@@ -1,6 +1,7 @@
 /**
  * MCP Apps view of compare_parts: the side-by-side table. Comparable rows first, each cell with its
- * rank (1 = highest); then the rows that are not comparable with the reason the answer gives.
+ * rank (1 = highest); then the rows that are not comparable with the reason the answer gives. A
+ * user-declared part (source user) is marked as such.
  */
 import { answerOrAlert, connect, el } from './bridge.js';
 
@@ -32,7 +33,7 @@ function render(result) {
   const other = out.rows.filter((r) => !r.comparable);
   app.append(
     el('h1', {}, `${out.parts.length} parts compared`),
-    el('ul', { class: 'facts', id: 'parts' }, out.parts.map((p) => el('li', { 'data-id': p.id }, el('strong', {}, p.id), ` ${p.name}`, p.manufacturer ? el('span', { class: 'muted' }, ` · ${p.manufacturer}`) : null))),
+    el('ul', { class: 'facts', id: 'parts' }, out.parts.map((p) => el('li', { 'data-id': p.id, 'data-source': p.source ?? null }, el('strong', {}, p.id), ` ${p.name}`, p.manufacturer ? el('span', { class: 'muted' }, ` · ${p.manufacturer}`) : null, p.source === 'user' ? el('span', { class: 'badge' }, ' declared by you') : null))),
   );
   if (out.same_product.length) app.append(el('p', { class: 'sev-warning' }, `Same product: ${out.same_product.map((g) => g.join(' = ')).join('; ')}`));
   app.append(el('h2', {}, `Comparable (${comparable.length}), ranked: 1 = highest`), comparable.length ? table(out, comparable, true) : el('p', { class: 'muted' }, 'No field has values read exactly enough on every part to rank.'));

@@ -1,6 +1,6 @@
 /**
  * MCP Apps negotiation (src/mcp/apps.ts): a client that declares io.modelcontextprotocol/ui with
- * the text/html;profile=mcp-app profile sees the four tools with a view carrying
+ * the text/html;profile=mcp-app profile sees the five tools with a view carrying
  * _meta.ui.resourceUri and the ui:// views in resources/list; a client without it sees tools/list
  * and resources/list exactly as before (the committed snapshot) — in both protocol eras. Answers
  * are the same for both. Every view reads as self-contained MCP Apps HTML within its budget.
@@ -17,13 +17,13 @@ import { appsClient, UI_EXTENSION } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SNAPSHOT = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/__snapshots__/tools-list.json'), 'utf8'));
-const VIEWED = { extract_robot_parts: 'robot', design_adapter_plate: 'plate', compare_parts: 'compare', check_bom: 'bom' } as Record<string, string>;
+const VIEWED = { extract_robot_parts: 'robot', design_adapter_plate: 'plate', compare_parts: 'compare', check_bom: 'bom', size_actuators: 'size' } as Record<string, string>;
 const uriOf = (view: string) => `ui://robot-parts/${view}`;
 /** Characters of the tools/list result (test/spine/tools-list-budget.test.ts counts the same way). */
 const TOOLS_LIST_BUDGET = 100_000;
 /** A data resource read's limit (README); the views without three.js stay within it. */
 const READ_LIMIT = 80_000;
-/** The views with three.js (robot, plate) are HTML for the host's frame, never the model's context: bounded here so growth is seen. */
+/** The views with three.js (robot, plate, size) are HTML for the host's frame, never the model's context: bounded here so growth is seen. */
 const VIEW_3D_CEILING = 800_000;
 
 describe.each(['legacy', 'modern'] as const)('MCP Apps negotiation, %s era', (era) => {
@@ -50,7 +50,7 @@ describe.each(['legacy', 'modern'] as const)('MCP Apps negotiation, %s era', (er
     expect(resources.filter((r) => r.uri.startsWith('ui://'))).toEqual([]);
   });
 
-  it('with the extension: the same entries, the four tools with a view carrying _meta.ui.resourceUri; both within the tools/list budget', async () => {
+  it('with the extension: the same entries, the five tools with a view carrying _meta.ui.resourceUri; both within the tools/list budget', async () => {
     const without = (await plain.client.listTools()).tools;
     const withExt = (await apps.client.listTools()).tools;
     expect(withExt.map((t) => t.name)).toEqual(without.map((t) => t.name));
@@ -67,7 +67,7 @@ describe.each(['legacy', 'modern'] as const)('MCP Apps negotiation, %s era', (er
     for (const s of sizes) expect(s).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
   });
 
-  it('with the extension: resources/list adds the four views (HTML of the MCP Apps profile, CSP declared with no domain)', async () => {
+  it('with the extension: resources/list adds the five views (HTML of the MCP Apps profile, CSP declared with no domain)', async () => {
     const before = (await plain.client.listResources()).resources;
     const after = (await apps.client.listResources()).resources;
     expect(after.slice(0, before.length)).toEqual(before);
@@ -97,7 +97,7 @@ describe.each(['legacy', 'modern'] as const)('MCP Apps negotiation, %s era', (er
       expect(csp).not.toMatch(/https?:/);
       const json = JSON.stringify(r).length;
       sizes.push(`${view} ${json}`);
-      expect(json).toBeLessThanOrEqual(view === 'robot' || view === 'plate' ? VIEW_3D_CEILING : READ_LIMIT);
+      expect(json).toBeLessThanOrEqual(view === 'robot' || view === 'plate' || view === 'size' ? VIEW_3D_CEILING : READ_LIMIT);
     }
     console.log(`ui:// reads (characters of the JSON result): ${sizes.join(', ')}`);
   });
@@ -135,7 +135,7 @@ describe.each(['legacy', 'modern'] as const)('MCP Apps negotiation over Streamab
         const { tools } = await client.listTools();
         seen[String(extension)] = tools.filter((t) => t._meta).map((t) => `${t.name} ${(t._meta!.ui as { resourceUri: string }).resourceUri}`);
         const views = (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'));
-        expect(views.length).toBe(extension ? 4 : 0);
+        expect(views.length).toBe(extension ? Object.keys(VIEWED).length : 0);
       } finally {
         await client.close();
       }

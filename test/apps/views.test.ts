@@ -2,7 +2,7 @@
  * The MCP Apps views in Chromium, hosted by the SDK's AppBridge (test/apps/host.entry.js): each view
  * is read from the server (resources/read), loaded in a sandboxed iframe (allow-scripts only), sent
  * a real tool result from the server (an in-memory MCP client that declared the extension), and what
- * it draws is checked: a non-blank WebGL canvas for the robot and the plate, the compared ids in the
+ * it draws is checked: a non-blank WebGL canvas for the robot (extract_robot_parts, size_actuators) and the plate, the compared ids in the
  * table, the U2D2 bridge for a DYNAMIXEL + Raspberry Pi 5 set; no console error; the CSP in force
  * (a fetch from the view is refused by connect-src); the host's dark theme and a phone width.
  * With APPS_SCREENSHOTS=1 the views are saved to docs/screenshots/ for the README.
@@ -134,7 +134,7 @@ describe.skipIf(!available)('MCP Apps views in Chromium under the SDK AppBridge'
   }
 
   it('every view is served sandboxed: the iframe allows scripts only', async () => {
-    expect([...views.keys()].sort()).toEqual(['check_bom', 'compare_parts', 'design_adapter_plate', 'extract_robot_parts']);
+    expect([...views.keys()].sort()).toEqual(['check_bom', 'compare_parts', 'design_adapter_plate', 'extract_robot_parts', 'size_actuators']);
     const o = await open('compare_parts', { ids: [DYNAMIXEL, 'ACT-006'] }, { ready: 'table' });
     expect(await o.page.getAttribute('#view', 'sandbox')).toBe('allow-scripts');
     // An opaque origin: the view cannot read the host's document.
@@ -156,6 +156,30 @@ describe.skipIf(!available)('MCP Apps views in Chromium under the SDK AppBridge'
     expect(await o.frame.$$eval('#joints tbody tr', (rows) => rows.length)).toBe(defined);
     expect(Number(await o.frame.getAttribute('#robot-canvas', 'data-joints'))).toBe(defined);
     await shot(o, 'app-robot.png');
+    expect(o.errors).toEqual([]);
+    await cspRefusesFetch(o);
+    await o.page.close();
+  });
+
+  it.skipIf(!robotsPresent)('size_actuators: the SO-101 drawn in 3D (non-blank canvas) and one row per sized joint with its need and its candidates from the answer', async () => {
+    const text = fs.readFileSync(path.join(ROBOTS, 'urdf/so101_new_calib.urdf'), 'utf8');
+    // Independent of the answer: the joints defined in the file (the skeleton draws every one) and the actuated ones (the rows).
+    const defined = (text.match(/<joint\s[^>]*type="/g) ?? []).length;
+    const actuated = [...text.matchAll(/<joint\s[^>]*name="([^"]+)"[^>]*type="(revolute|continuous|prismatic)"/g)].map((m) => m[1]);
+    const o = await open('size_actuators', { content: text }, { ready: '#robot-canvas[data-state]' });
+    expect(await o.frame.getAttribute('#robot-canvas', 'data-state'), (await o.frame.textContent('#robot-status')) ?? '').toBe('drawn');
+    const px = await canvasPixels(o.frame, '#robot-canvas');
+    expect(px.other / px.total).toBeGreaterThan(0.002);
+    expect(px.colours).toBeGreaterThan(3);
+    expect(Number(await o.frame.getAttribute('#robot-canvas', 'data-joints'))).toBe(defined);
+    const sc = o.result.structuredContent as { joints: { joint_name: string; required_torque_nm: number; candidates: { id: string }[] }[] };
+    expect(actuated.length).toBeGreaterThan(0);
+    expect(sc.joints.map((j) => j.joint_name).sort()).toEqual([...actuated].sort());
+    const rows = await o.frame.$$eval('#joints tbody tr', (tr) =>
+      tr.map((r) => ({ joint: r.getAttribute('data-joint'), need: Number(r.querySelector('[data-need]')!.getAttribute('data-need')), ids: [...r.querySelectorAll('li[data-id]')].map((li) => li.getAttribute('data-id')) })),
+    );
+    expect(rows).toEqual(sc.joints.map((j) => ({ joint: j.joint_name, need: j.required_torque_nm, ids: j.candidates.map((c) => c.id) })));
+    await shot(o, 'app-size.png');
     expect(o.errors).toEqual([]);
     await cspRefusesFetch(o);
     await o.page.close();
@@ -212,6 +236,18 @@ describe.skipIf(!available)('MCP Apps views in Chromium under the SDK AppBridge'
     await shot(o, 'app-compare.png');
     expect(o.errors).toEqual([]);
     await cspRefusesFetch(o);
+    await o.page.close();
+  });
+
+  it('compare_parts with a part declared by the user: its column and its mark, from the answer', async () => {
+    const mine = { custom: { name: 'My servo', role: 'actuator', buses: ['TTL'], mass_kg: 0.082 } };
+    const o = await open('compare_parts', { ids: [DYNAMIXEL, mine] }, { ready: 'table' });
+    expect(await o.frame.$$eval('#parts li', (li) => li.map((l) => [l.getAttribute('data-id'), l.getAttribute('data-source'), l.querySelector('.badge') !== null]))).toEqual([
+      [DYNAMIXEL, 'catalogue', false],
+      ['user:My servo', 'user', true],
+    ]);
+    expect(await o.frame.$$eval('table thead th[data-id]', (th) => [...new Set(th.map((t) => t.textContent))])).toEqual([DYNAMIXEL, 'user:My servo']);
+    expect(o.errors).toEqual([]);
     await o.page.close();
   });
 

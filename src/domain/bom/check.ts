@@ -46,7 +46,7 @@ export const BomCheckItem = z
     role: z
       .enum(ROLES)
       .optional()
-      .describe('Default from category (src/domain/compatibility/roles.ts)'),
+      .describe('Default: from the category'),
   })
   .superRefine((v, ctx) => {
     oneOfIdOrCustom(v, ctx);
@@ -55,7 +55,7 @@ export const BomCheckItem = z
 export type BomCheckItem = z.infer<typeof BomCheckItem>;
 
 export const BomCheckRequest = z.object({
-  items: z.array(BomCheckItem).min(1).describe(`Parts to check together (at most ${BOM_MAX_ITEMS})`),
+  items: z.array(BomCheckItem).min(1).describe(`Parts to check (≤${BOM_MAX_ITEMS})`),
   cursor: z.string().max(20).optional().describe('next_cursor of the last answer (same items)'),
 });
 export type BomCheckRequest = z.infer<typeof BomCheckRequest>;

@@ -112,7 +112,8 @@ export function customEntity(c: CustomPart): StoredEntity {
     mechanical_interface: c.flange
       ? { status: 'declared', mount_type: null, flange: c.flange }
       : { status: 'not_declared', mount_type: null, flange: null },
-    declared: c.voltage_v ? { voltage } : {},
+    // The declared values the spec fields read (compare_parts): the voltage range and the mass.
+    declared: { ...(c.voltage_v ? { voltage } : {}), ...(c.mass_kg !== undefined ? { weight: `${grams(c.mass_kg)}g` } : {}) },
     description: `Declared by the user (role ${c.role}).`,
     quarantine: false,
     quarantine_reason: null,

@@ -51,7 +51,7 @@ export const BomExportRequest = z.object({
   items: z
     .array(BomItem)
     .min(1)
-    .describe(`The parts, one per line (at most ${BOM_MAX_ITEMS})`),
+    .describe(`One per line (≤${BOM_MAX_ITEMS})`),
   project_name: z.string().max(200).optional().describe('Written into the metadata'),
   format: z.enum(BOM_FORMATS).default('csv').describe('csv (default) or json'),
   include_suppliers: z.boolean().default(true).describe('Supplier suggestions per line'),
@@ -59,11 +59,11 @@ export const BomExportRequest = z.object({
     .string()
     .regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as CNY, USD, EUR')
     .optional()
-    .describe('ISO 4217 code of `price` (custom prices carry theirs)'),
+    .describe('ISO 4217 code of `price` (custom: its own)'),
   add_required: z
     .boolean()
     .default(false)
-    .describe('Add what check_bom requires as unpriced suggested_lines'),
+    .describe('Add the parts check_bom requires, unpriced'),
 });
 export type BomExportRequest = z.infer<typeof BomExportRequest>;
 export type BomExportRequestInput = z.input<typeof BomExportRequest>;

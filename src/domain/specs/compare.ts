@@ -6,7 +6,7 @@
  */
 import { compareParameters } from '../parameters/convert.js';
 import type { ParameterHint } from '../parameters/types.js';
-import type { SpecIndex } from './index.js';
+import type { SpecIndex, SpecRow } from './index.js';
 import { compactSpec, type CompactSpec } from './query.js';
 import type { Spec } from './types.js';
 import { specBounds } from './where.js';
@@ -60,13 +60,14 @@ function pairLevel(field: string, a: Spec, b: Spec): { level: string; reason: st
   return { level: 'B', reason: 'exact values of a unitless quantity' };
 }
 
-export function compareParts(index: SpecIndex, ids: readonly string[]): CompareRow[] {
+/** `extra`: rows of parts outside the catalogue (user-declared), by id; read before the index. */
+export function compareParts(index: SpecIndex, ids: readonly string[], extra?: ReadonlyMap<string, SpecRow>): CompareRow[] {
   const rows: CompareRow[] = [];
   for (const f of index.fields) {
     const cells: CompareCell[] = [];
     const specs: (Spec | null)[] = [];
     for (const id of ids) {
-      const row = index.get(id);
+      const row = extra?.get(id) ?? index.get(id);
       const s = row?.specs.specs.find((x) => x.field === f.name) ?? null;
       const unread = row?.specs.unread.find((u) => u.field === f.name) ?? null;
       let note: string | null = null;

@@ -4,6 +4,9 @@ import { invalidInput } from '../shared/errors.js';
 import { findPart, quarantineHint, type PartsContext } from '../catalogue/parts.js';
 import { findAlternatives, type Alternative } from './alternatives.js';
 import { compareParts, type CompareRow } from './compare.js';
+import { buildEntitySpecs } from './build.js';
+import type { SpecRow } from './index.js';
+import { customEntity, customId, validateCustomItems, type CustomPart, type CustomRegistries } from '../bom/custom.js';
 import { listSpecFields, type SpecFieldFacet } from './facets.js';
 import type { SameAsLink, VersionLink } from './same-as.js';
 import { productLinks, type SpecConflict } from './product.js';
@@ -47,12 +50,45 @@ async function partRef(ctx: PartsContext, id: string): Promise<PartRef> {
   };
 }
 
-export async function comparePartsById(ctx: PartsContext, ids: readonly string[]): Promise<{ parts: PartRef[]; rows: CompareRow[]; same_product: string[][] }> {
-  if (ids.length < COMPARE_MIN || ids.length > COMPARE_MAX) throw invalidInput('ids', `give ${COMPARE_MIN} to ${COMPARE_MAX} ids (got ${ids.length})`);
-  const parts: PartRef[] = [];
-  for (const [i, id] of ids.entries()) {
+/** One compared part: a catalogue id, or a user-declared part (issue 42, the same declaration as a BOM's custom item). */
+export type CompareItem = string | { custom: CustomPart };
+
+/** A compared part: a catalogue part, or one the user declared (source "user", id "user:<name>"). */
+export type ComparedPart = PartRef & { source: 'catalogue' | 'user' };
+
+/**
+ * The spec row of a user-declared part: its declaration as a record (src/domain/bom/custom.ts, the
+ * record check_bom reads) read by the same spec fields as a catalogue record, so it is compared on
+ * the same rules. What it does not declare is not declared (never a matching value).
+ */
+function customRow(ctx: PartsContext, c: CustomPart): SpecRow {
+  const e = customEntity(c);
+  return { id: e.id, category: e.category, quarantine: false, specs: buildEntitySpecs(e, ctx.specs.fields, { buses: ctx.specs.buses }), manufacturer: null };
+}
+
+export async function comparePartsById(
+  ctx: PartsContext,
+  items: readonly CompareItem[],
+  reg?: CustomRegistries,
+): Promise<{ parts: ComparedPart[]; rows: CompareRow[]; same_product: string[][] }> {
+  if (items.length < COMPARE_MIN || items.length > COMPARE_MAX) throw invalidInput('ids', `give ${COMPARE_MIN} to ${COMPARE_MAX} ids (got ${items.length})`);
+  const customs = items.map((it) => (typeof it === 'string' ? {} : it));
+  if (customs.some((c) => 'custom' in c)) {
+    if (!reg) throw invalidInput('ids', 'user-declared parts need the bus table and flange registry');
+    // The same validation as check_bom's custom items (buses data/buses.json recognises, registered flanges, one declaration per name).
+    validateCustomItems(customs, reg, 'ids');
+  }
+  const parts: ComparedPart[] = [];
+  const extra = new Map<string, SpecRow>();
+  for (const [i, it] of items.entries()) {
+    if (typeof it !== 'string') {
+      const row = customRow(ctx, it.custom);
+      extra.set(row.id, row);
+      parts.push({ id: customId(it.custom), name: it.custom.name, category: row.category, manufacturer: null, manufacturer_canonical: null, quarantine_hint: null, same_as: [], versions: [], conflicts: [], source: 'user' });
+      continue;
+    }
     try {
-      parts.push(await partRef(ctx, id));
+      parts.push({ ...(await partRef(ctx, it)), source: 'catalogue' });
     } catch (e) {
       if (e instanceof Error && 'details' in e) (e as { details: Record<string, unknown> }).details.field = `ids.${i}`;
       throw e;
@@ -67,7 +103,7 @@ export async function comparePartsById(ctx: PartsContext, ids: readonly string[]
   // Pairs of the compared parts that are one product (same_as), so the table is read accordingly.
   const same: string[][] = [];
   for (const p of parts) for (const l of p.same_as) if (resolved.includes(l.id) && p.id < l.id) same.push([p.id, l.id]);
-  return { parts, rows: compareParts(ctx.specs, resolved), same_product: same };
+  return { parts, rows: compareParts(ctx.specs, resolved, extra), same_product: same };
 }
 
 export const ALTERNATIVES_DEFAULT = 10;
