@@ -7,8 +7,8 @@ export const lintUrdfTool = defineTool({
   name: 'lint_urdf',
   title: 'Lint a URDF robot description',
   description:
-    'Checks a URDF, xacro or description package (files + entry + args) as urdfdom\'s check_urdf builds it: XML, names as written, one root, joint types, limits, numbers, mimic, materials, link parts. ' +
-    `Each finding: line (file in a package), severity, fix, check_urdf (refuses/warns/accepts; accepts: stricter here). At most ${MAX_INPUT_BYTES / 1048576} MiB of UTF-8.`,
+    'Checks a URDF, xacro or package (files+entry+args) as urdfdom\'s check_urdf builds it: XML, encoding, names as written, one root, joint types, limits, numbers, mimic, materials, link parts. ' +
+    `Each finding: line (file in a package), severity, fix, check_urdf (refuses/warns/accepts; accepts: stricter here). At most ${MAX_INPUT_BYTES / 1048576} MiB.`,
   inputSchema: z.object({
     content: z.string().min(1).optional().describe('The URDF or single-file xacro as text (a xacro needing includes: send files)'),
     ...packageInputShape,
