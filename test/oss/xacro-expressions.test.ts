@@ -43,13 +43,17 @@ describe('expressions as Python evaluates them', () => {
     ).toEqual(['2', '4', '1', '2.5', 'hip', '2.5', '7', 'None', '2', 'True', '9', 'hip', 'mass', '0']);
   });
 
+  it("a string's methods as Python gives them: upper, lower, strip, startswith, endswith, replace, split, join", () => {
+    expect(values(["'abc'.upper()", "'ABC'.lower()", "'  x '.strip()", "'xxhixx'.strip('x')", "'  x'.lstrip() + '|'", "side.startswith('le')", "side.endswith('x')", "'a_b'.replace('_', '-')", "'a b  c'.split()[2]", "'1,2'.split(',')[1]", "'-'.join(['a', 'b'])", "len(' a b '.split(' '))"], '<xacro:property name="side" value="left"/>')).toEqual(['ABC', 'abc', 'x', 'hi', 'x|', 'True', 'False', 'a-b', 'c', '2', 'a-b', '4']);
+  });
+
   it('a dict literal inside ${...} is refused as xacro refuses it (its lexer ends the expression at the first "}"), naming what works', () => {
     expect(() => values(["{'a': 1}['a']"])).toThrow(/a dict literal \{\.\.\.\} cannot be written inside \$\{\.\.\.\}: xacro ends the expression at the first "\}" .*dict\(key=value/);
     // A brace inside a string literal is only text.
     expect(values(["'{' + 'x'"])).toEqual(['{x']);
     // Python 3's views are not subscriptable; a method outside the supported set is refused by name.
     expect(() => values(['dict(a=1).items()[0]'])).toThrow(/'dict_items' object is not subscriptable/);
-    expect(() => values(["'a'.upper()"])).toThrow(/the method \.upper\(\) is not supported/);
+    expect(() => values(["'a'.title()"])).toThrow(/the method \.title\(\) of a string is not supported/);
     expect(() => values(['dict(1)'])).toThrow(/dict\(\) of 1/);
   });
 

@@ -4,7 +4,8 @@
  *   <xacro:property name value|default> (lazy: evaluated when first used, as xacro does; block
  *   properties), <xacro:arg name default/> with $(arg name) and passed args, ${...} expressions
  *   (numbers, + - * / ** %, comparisons, and/or/not, pi, properties, strings, math functions,
- *   dict access d['k'] and d.k, dict(...) and a dict's get/keys/values/items; a {...} literal
+ *   dict access d['k'] and d.k, dict(...) and a dict's get/keys/values/items, a string's methods
+ *   upper/lower/strip/startswith/endswith/replace/split/join; a {...} literal
  *   is refused as xacro refuses it: its lexer ends ${...} at the first "}"), <xacro:macro name params> (defaults with := , quoted defaults
  *   with spaces, ^ and ^|default, block parameters *p / **p with <xacro:insert_block>) and its
  *   calls, <xacro:if>/<xacro:unless>, <xacro:include filename> and $(find pkg), $(dirname),
@@ -661,7 +662,54 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
             return view(Object.entries(v).map(([k, x]) => [k, x]) as YamlValue[], 'dict_items');
         }
       }
-      return fail(`expression "${expr}": the method .${name}() ${isDict(v) ? 'of a dict ' : ''}is not supported by this expander (supported: a dict's get, keys, values, items)`, [`method .${name}()`], where);
+      if (typeof v === 'string') {
+        const str = (i: number) => {
+          const a = args[i];
+          if (typeof a !== 'string') return fail(`expression "${expr}": .${name}() needs a string argument, got ${show(a ?? null)}`, [`a string for .${name}()`], where);
+          return a;
+        };
+        const chars = (i: number) => (args[i] === undefined || args[i] === null ? null : str(i));
+        const trim = (from: boolean, to: boolean) => {
+          const set = chars(0);
+          const drop = (c: string) => (set === null ? /\s/.test(c) : set.includes(c));
+          let a = 0;
+          let b = v.length;
+          while (from && a < b && drop(v[a]!)) a++;
+          while (to && b > a && drop(v[b - 1]!)) b--;
+          return v.slice(a, b);
+        };
+        switch (name) {
+          case 'upper':
+            return v.toUpperCase();
+          case 'lower':
+            return v.toLowerCase();
+          case 'strip':
+            return trim(true, true);
+          case 'lstrip':
+            return trim(true, false);
+          case 'rstrip':
+            return trim(false, true);
+          case 'startswith':
+            return v.startsWith(str(0));
+          case 'endswith':
+            return v.endsWith(str(0));
+          case 'replace': {
+            const from = str(0);
+            return from === '' ? fail(`expression "${expr}": .replace() of an empty string is not supported`, ['a non-empty text to replace'], where) : count(v.split(from).join(str(1)), at);
+          }
+          case 'split': {
+            const sep = chars(0);
+            if (sep === '') return fail(`expression "${expr}": .split('') is an error in Python (empty separator)`, ['a separator'], where);
+            return sep === null ? v.split(/\s+/).filter(Boolean) : v.split(sep);
+          }
+          case 'join': {
+            const items = args[0];
+            if (!Array.isArray(items) || !items.every((x) => typeof x === 'string')) return fail(`expression "${expr}": .join() needs a list of strings`, ['a list of strings'], where);
+            return count((items as string[]).join(v), at);
+          }
+        }
+      }
+      return fail(`expression "${expr}": the method .${name}() ${isDict(v) ? 'of a dict ' : typeof v === 'string' ? 'of a string ' : ''}is not supported by this expander (supported: a dict's get, keys, values, items; a string's upper, lower, strip, lstrip, rstrip, startswith, endswith, replace, split, join)`, [`method .${name}()`], where);
     };
     const builtin = (name: string, args: Value[]): Value => {
       const one = args[0] ?? null;
