@@ -152,6 +152,19 @@ describe('surfaces: REST archive upload and MCP', () => {
     expect((await ex.json()).lint.by_code).toMatchObject({ replacement_character: 1 });
   });
 
+  it('the /size page decodes an uploaded file as uploads are decoded: UTF-16 refused naming the encoding, a declared ISO-8859-1 read', async () => {
+    const post = (bytes: Uint8Array) => {
+      const form = new FormData();
+      form.set('file', new Blob([bytes]), 'r.urdf');
+      return fetch(`${url}/size`, { method: 'POST', body: form });
+    };
+    const u16 = await post(CASES.utf16le_bom[0]);
+    expect(u16.status).toBe(400);
+    expect(await u16.text()).toContain('ROS tools');
+    const latin1 = await post(CASES.latin1_declared[0]);
+    expect(await latin1.text()).not.toContain('not readable text');
+  });
+
   it('MCP lint_urdf content: the declaration warning opens with the fact', async () => {
     const r = await call(client, 'lint_urdf', { content: decl('ISO-8859-1') + robot(NAME) });
     expect(r.isError).toBeFalsy();
