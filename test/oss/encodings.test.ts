@@ -6,7 +6,7 @@
  * Text that arrives as characters (MCP content) has no bytes: a declaration there is reported,
  * not applied.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArchive } from '../../src/ingest/oss/archive.js';
 import { DECODE_NOTES, decodeText, lintRobotDescription } from '../../src/ingest/oss/index.js';
 import type { LintFinding, LintResult } from '../../src/ingest/oss/lint.js';
+import { gitFetcher } from '../../src/ingest/oss/fetch.js';
+import { refreshSources } from '../../src/ingest/oss/refresh.js';
+import { parseSourcesFile } from '../../src/ingest/oss/sources-file.js';
+import { openDb } from '../../src/store/db.js';
+import { sqliteOssLiveStore } from '../../src/store/oss-live-store.js';
 import { testDeps } from '../support/deps.js';
 import { call, openSurfaces } from '../support/mcp.js';
 import { ROOT } from './helpers.js';
@@ -155,7 +160,7 @@ describe('surfaces: REST archive upload and MCP', () => {
   it('the /size page decodes an uploaded file as uploads are decoded: UTF-16 refused naming the encoding, a declared ISO-8859-1 read', async () => {
     const post = (bytes: Uint8Array) => {
       const form = new FormData();
-      form.set('file', new Blob([bytes]), 'r.urdf');
+      form.set('file', new Blob([new Uint8Array(bytes)]), 'r.urdf');
       return fetch(`${url}/size`, { method: 'POST', body: form });
     };
     const u16 = await post(CASES.utf16le_bom[0]);
@@ -169,5 +174,27 @@ describe('surfaces: REST archive upload and MCP', () => {
     const r = await call(client, 'lint_urdf', { content: decl('ISO-8859-1') + robot(NAME) });
     expect(r.isError).toBeFalsy();
     expect((r.structuredContent as LintResult).findings[0]).toMatchObject({ code: 'encoding' });
+  });
+});
+
+describe('sources refresh: what decoding finds is told to the operator', () => {
+  it('a UTF-16 URDF in a source repository is extracted and reported as unreadable by ROS tools', async () => {
+    const repo = fs.mkdtempSync(path.join(tmp, 'repo-'));
+    const git = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'init.defaultBranch=main', ...a], { cwd: repo });
+    git('init', '-q');
+    fs.writeFileSync(path.join(repo, 'bot.urdf'), CASES.utf16le_bom[0]);
+    git('add', '-A');
+    git('commit', '-qm', 'utf-16');
+    const file = parseSourcesFile(JSON.stringify({ sources: [{ id: 'U16', name: 'n', robot: 'r', repo, ref: 'main', license: 'MIT', files: [{ path: 'bot.urdf', extractor: 'urdf' }] }] }), 'sources.json');
+    const db = openDb(':memory:');
+    try {
+      const lines: string[] = [];
+      const summary = await refreshSources(file, sqliteOssLiveStore(db), gitFetcher(), { report: (l) => lines.push(l) });
+      expect(summary).toMatchObject({ sources_ok: 1, failed: [] });
+      expect(lines.find((l) => l.startsWith('U16: bot.urdf: the file is UTF-16LE'))).toMatch(/ROS tools .* cannot read UTF-16/);
+      expect(summary.per_source[0]).toMatchObject({ records: 1 }); // the one joint, read from the decoded text
+    } finally {
+      db.close();
+    }
   });
 });
