@@ -80,8 +80,8 @@ Options:
                            https://inspector.example (env ROBOT_PARTS_CORS_ORIGINS; default none)
   --allow-sandbox-payments serve the sandbox payment gateway on a non-loopback address (env ROBOT_PARTS_ALLOW_SANDBOX_PAYMENTS=1)
   --sources <file>         the open-source layer's sources file, refreshed in the background with --refresh-every
-  --refresh-every <dur>    e.g. 6h, 30m: run "sources refresh" as a child process that often (instances sharing
-                           PostgreSQL refresh once per period, under a lock) and serve the layer it wrote
+  --refresh-every <dur>    e.g. 6h, 30m: refresh the sources that often, extracting in the worker pool (instances
+                           sharing PostgreSQL refresh once per period, under a lock), and serve the layer written
 ${COMMON_HELP}`;
 
 function fail(msg: string): never {
@@ -265,32 +265,30 @@ export function durationMs(v: string): number | null {
 }
 
 /**
- * serve --sources --refresh-every: every period, "sources refresh" runs as a child process (the
- * fetching and extracting never touch this event loop), skipped when the database's latest run is
- * younger than the period (another instance sharing it refreshed); after it ends, and on every
- * tick, the layer is read again when the database holds a newer run.
+ * serve --sources --refresh-every: every period, the sources are refreshed in this process with
+ * the extractors in the server's worker pool (fetching is git, a child process; the database
+ * writes are one short transaction per source), so requests keep being answered; skipped when
+ * the database's latest run is younger than the period (another instance sharing it refreshed).
+ * After each, the layer is read again when the database holds a newer run.
  */
 function scheduleRefresh(config: Config, log: ReturnType<typeof createLogger>, deps: Deps, refresh: { sources: string; everyMs: number }): void {
-  const cli = process.argv[1];
-  const db = config.databaseUrl ? ['--pg', config.databaseUrl] : ['--db', config.dbPath];
   let running = false;
   const tick = () => {
     if (running) return;
     running = true;
-    void import('node:child_process').then(({ spawn }) => {
-      const child = spawn(process.execPath, [...process.execArgv, cli, 'sources', 'refresh', '--sources', refresh.sources, ...db, '--if-older-than', `${refresh.everyMs}ms`], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let err = '';
-      child.stderr.on('data', (b: Buffer) => {
-        if (err.length < 2000) err += b.toString('utf8');
-      });
-      child.on('close', (code) => {
+    void import('./sources-cli.js')
+      .then(({ serverRefresh }) => serverRefresh(config, deps, refresh.sources, refresh.everyMs, log))
+      .then((r) => {
+        if (r === null) log.info('sources refresh: another instance holds the lock; its result is read on the next tick');
+        else if (r !== 'fresh' && r.failed.length > 0) log.warn('sources refresh: some sources failed (their earlier records kept)', { run: r.run, failed: r.failed });
+      })
+      .catch((e: unknown) => {
+        log.warn('sources refresh failed', { error: e instanceof Error ? e.message : String(e) });
+        return deps.reloadOssLayer().catch(() => 0);
+      })
+      .finally(() => {
         running = false;
-        if (code !== 0 && code !== 3) log.warn('sources refresh failed', { exit_code: code, stderr: err.slice(0, 500) });
-        deps.reloadOssLayer().catch((e: unknown) => log.warn('open-source layer reload failed', { error: e instanceof Error ? e.message : String(e) }));
       });
-    });
   };
   const timer = setInterval(tick, refresh.everyMs);
   timer.unref();

@@ -80,8 +80,8 @@ export interface Deps {
   liveOssDocument(): OssDocument | null;
   /**
    * Reads the live layer again (after a refresh): where-used, the layer's resources and pages
-   * follow at once; resolves to the run now served (0: none). Records a refresh added resolve
-   * by id (get_part) after the next start.
+   * follow at once, and so do the layer's records by id (get_part); resolves to the run now
+   * served (0: none).
    */
   reloadOssLayer(): Promise<number>;
   /** TRL, momentum and the intelligence document, computed once (on first use) from the loaded data (immutable). */
@@ -537,6 +537,7 @@ function wire(
   }
   // The pool is infrastructure the composition root made; deps only hands it to the handlers.
   const jobs = (opts.jobs ?? createJobRunner)(config, log, () => knowledge);
+  const answers = new AnswerCache(config.answerCacheEntries);
   return {
     config,
     clock,
@@ -563,12 +564,19 @@ function wire(
       if (!snap || snap.run.run === live.run) return live.run;
       const next = liveOf(snap);
       const p = parts();
+      // The layer's records by id (get_part OSS-LIVE-...) follow the reloaded layer, like where-used.
+      const entities = next.doc ? next.doc.data.map(ossToStored) : [];
+      checkOssIds(p.catalogue.sortedRecords.ids, entities);
+      p.catalogue.replaceOss(entities);
+      p.ossCount = entities.length;
       p.ossLayer = p.whereUsedOf(next.doc);
       Object.assign(live, next);
+      // Remembered answers were computed from the layer served before.
+      answers.clear();
       log.info('open-source layer reloaded', { run: next.run, records: next.doc?.data.length ?? 0 });
       return live.run;
     },
-    answers: new AnswerCache(config.answerCacheEntries),
+    answers,
     jobs,
     onLazyBuild(listener) {
       lazyBuildListeners.add(listener);

@@ -4,16 +4,81 @@
  *
  * The operator's side of the live open-source layer (issue 45): refresh reads every source of
  * the file into the database (one transaction per source; instances sharing PostgreSQL refresh
- * once, under an advisory lock); status prints what the database holds. This process does the
- * fetching and extracting: a serving instance never fetches a URL (its --refresh-every runs this
- * command as a child process and reloads the layer it wrote).
+ * once, under an advisory lock); status prints what the database holds. The extractors run in
+ * the worker pool (src/jobs/pool.ts, job 'extract_source', the pool the composition root makes):
+ * in this command's own pool, and under `serve --refresh-every` in the server's pool, so a
+ * background refresh never blocks the event loop that answers requests (fetching is git, a
+ * child process; only the sources file's operator-written sources are ever fetched).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FETCH_LIMITS, gitFetcher, mirrorFetcher } from './ingest/oss/fetch.js';
-import { liveDocument, refreshSources } from './ingest/oss/refresh.js';
-import { readSourcesFile, SourcesFileError } from './ingest/oss/sources-file.js';
+import type { Config } from './config.js';
+import type { Deps } from './deps.js';
+import { DEFAULT_FETCH_LIMITS, gitFetcher, mirrorFetcher, type SourceFetcher } from './ingest/oss/fetch.js';
+import type { ExtractedSource } from './ingest/oss/layer.js';
+import { liveDocument, refreshSources, type RefreshOptions, type RefreshSummary } from './ingest/oss/refresh.js';
+import { readSourcesFile, SourcesFileError, type SourcesFile } from './ingest/oss/sources-file.js';
+import type { JobRunner } from './jobs/types.js';
+import type { Logger } from './log.js';
 import type { OssLiveStore } from './store/oss-live-store.js';
+
+/** The extract step of a refresh as a worker-pool job (by name: 'extract_source'). */
+export function poolExtract(jobs: JobRunner): NonNullable<RefreshOptions['extract']> {
+  return async (source, fetched, seenAt) =>
+    (await jobs.run('extract_source', { source, fetched, seenAt }, { label: `sources refresh ${source.id}`, client: 'sources-refresh' })) as ExtractedSource;
+}
+
+/** What one locked refresh did: ran (its summary), skipped (the latest run is younger), or another process held the lock. */
+export type LockedRefresh = RefreshSummary | 'fresh' | null;
+
+/** Under the store's refresh lock (one instance at a time on PostgreSQL): skipped when the latest run is younger than `olderThanMs`. */
+export function lockedRefresh(file: SourcesFile, store: OssLiveStore, fetcher: SourceFetcher, olderThanMs: number | null, opts: RefreshOptions): Promise<LockedRefresh> {
+  return store.withRefreshLock(async () => {
+    if (olderThanMs !== null) {
+      const snap = await store.snapshot();
+      if (snap && Date.now() - Date.parse(snap.run.finished_at) < olderThanMs) return 'fresh' as const;
+    }
+    return refreshSources(file, store, fetcher, opts);
+  });
+}
+
+/**
+ * One background refresh of a serving instance (serve --sources --refresh-every): the sources
+ * file read again (an operator may have edited it), fetched with git, extracted in the server's
+ * worker pool, written into the server's database, and the layer reloaded (where-used, pages and
+ * get_part by id follow at once). Skipped when the database's latest run is younger than the
+ * period (another instance sharing PostgreSQL refreshed).
+ */
+export async function serverRefresh(config: Config, deps: Deps, sourcesPath: string, everyMs: number, log: Logger): Promise<LockedRefresh> {
+  const file = readSourcesFile(sourcesPath);
+  const { store, close } = await openLiveStore(config.databaseUrl ? undefined : config.dbPath, config.databaseUrl ?? undefined);
+  let result: LockedRefresh;
+  try {
+    result = await lockedRefresh(file, store, gitFetcher(), everyMs, { extract: poolExtract(deps.jobs), report: (line) => log.info('sources refresh', { source: line }) });
+  } finally {
+    await close();
+  }
+  await deps.reloadOssLayer();
+  return result;
+}
+
+/** The worker pool of this command: one worker, with limits for whole repositories (at least the server's). */
+async function commandJobs(): Promise<JobRunner> {
+  const { loadConfig } = await import('./config.js');
+  const { createLogger } = await import('./log.js');
+  const { jobRunnerFactory } = await import('./compose.js');
+  const { knowledgeOf, loadDatasets } = await import('./store/datasets.js');
+  const base = loadConfig(process.env);
+  const config: Config = {
+    ...base,
+    poolSize: 1,
+    jobTimeMs: Math.max(base.jobTimeMs, 600_000),
+    jobMemoryMb: Math.max(base.jobMemoryMb, 1024),
+    jobOutputBytes: Math.max(base.jobOutputBytes, 256 * 1024 * 1024),
+  };
+  let knowledge: ReturnType<typeof knowledgeOf> | null = null;
+  return jobRunnerFactory()(config, createLogger(base.logLevel), () => (knowledge ??= knowledgeOf(loadDatasets(config.dataDir))));
+}
 
 export const SOURCES_HELP = `Usage:
   robot-parts-mcp sources refresh --sources <file> [--db <file> | --pg <url>] [--mirror <dir>] [--git-time-ms <n>]
@@ -121,13 +186,13 @@ export async function sourcesCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const fetcher = typeof values.mirror === 'string' ? mirrorFetcher(path.resolve(values.mirror)) : gitFetcher({ ...DEFAULT_FETCH_LIMITS, timeMs });
-    const summary = await store.withRefreshLock(async () => {
-      if (olderThan) {
-        const snap = await store.snapshot();
-        if (snap && Date.now() - Date.parse(snap.run.finished_at) < Number(olderThan[1])) return 'fresh' as const;
-      }
-      return refreshSources(file!, store, fetcher, { report: (l) => process.stdout.write(`  ${l}\n`) });
-    });
+    const jobs = await commandJobs();
+    let summary: LockedRefresh;
+    try {
+      summary = await lockedRefresh(file!, store, fetcher, olderThan ? Number(olderThan[1]) : null, { extract: poolExtract(jobs), report: (l) => process.stdout.write(`  ${l}\n`) });
+    } finally {
+      await jobs.close();
+    }
     if (summary === 'fresh') {
       process.stdout.write(`${where}: the latest run is younger than ${olderThan![1]} ms; nothing done\n`);
       return 0;

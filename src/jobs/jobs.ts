@@ -63,6 +63,11 @@ export async function runJob<K extends JobKind>(kind: K, payload: JobPayloads[K]
       const { plateFile } = await import('../geometry/plate-files.js');
       return plateFile(answer, format);
     }
+    case 'extract_source': {
+      const { source, fetched, seenAt } = payload as JobPayloads['extract_source'];
+      const { extractSource } = await import('../ingest/oss/layer.js');
+      return extractSource(source, fetched, seenAt);
+    }
     default:
       throw new Error(`unknown job kind ${String(kind)}`);
   }

@@ -10,6 +10,8 @@ import type { Logger } from '../log.js';
 import type { Knowledge } from '../store/datasets.js';
 import type { RobotInput } from '../ingest/oss/index.js';
 import type { TorqueRequest } from '../domain/sizing/torques.js';
+import type { FetchedSource } from '../ingest/oss/fetch.js';
+import type { SourceSpec } from '../ingest/oss/sources-file.js';
 
 /** An offloaded tool's job: its validated arguments, and a REST archive upload to unpack into them there. */
 export interface ToolJobPayload {
@@ -32,6 +34,8 @@ export interface JobPayloads {
   size_torques: { input: SizingTorquesInput; archive?: Uint8Array };
   /** An adapter plate's mesh file (binary STL or 3MF) from its design: the CSG kernel's work. */
   plate_file: { answer: PlateAnswer; format: 'stl' | '3mf' };
+  /** sources refresh (issue 45): one fetched source through the extractors (extractSource), off the event loop. */
+  extract_source: { source: SourceSpec; fetched: FetchedSource; seenAt: string };
 }
 export type JobKind = keyof JobPayloads;
 

@@ -115,6 +115,11 @@ export class AnswerCache {
     return this.slots.size;
   }
 
+  /** Forgets every kept answer (the data they were computed from changed: a live layer reloaded). */
+  clear(): void {
+    this.slots.clear();
+  }
+
   /** The answer kept for `key`, if any; either way the request is counted (admission, `wants`). */
   get(key: string): Record<string, unknown> | undefined {
     if (this.sketch === null || key.length > ANSWER_KEY_MAX_CHARS) return undefined;

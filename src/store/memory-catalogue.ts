@@ -66,13 +66,13 @@ export class MemoryCatalogue implements Catalogue {
    */
   private readonly byExactId = new Map<string, number>();
   /** Open-source-layer records by lower-cased id and by id as written (never part of the catalogue's own records). */
-  private readonly ossById = new Map<string, StoredEntity>();
-  private readonly ossByExactId = new Map<string, StoredEntity>();
+  private ossById = new Map<string, StoredEntity>();
+  private ossByExactId = new Map<string, StoredEntity>();
   /** Catalogue records in id order (read on first use when the catalogue is read lazily). */
   private readonly records: SortedRecords;
   /** Catalogue and open-source-layer ids in id order, and the same lower-cased (for idsWithPrefix). */
-  private readonly allIds: readonly string[];
-  private readonly allLower: readonly string[];
+  private allIds: readonly string[] = [];
+  private allLower: readonly string[] = [];
   /** Each listing's records' positions (id order), by (category, quarantine). */
   private readonly views = new Map<string, Int32Array>();
   private readonly pages = new Map<Int32Array, Map<string, readonly StoredEntity[]>>();
@@ -95,15 +95,7 @@ export class MemoryCatalogue implements Catalogue {
     const { ids, lower } = records;
     // The first of ids equal but for case wins (it alone is found by its spelling, as by any other).
     for (let d = 0; d < records.size; d++) if (d === 0 || lower[d] !== lower[d - 1]) this.byExactId.set(ids[d]!, d);
-    for (const e of oss) {
-      const k = e.id.toLowerCase();
-      if (this.lowerPosition(k) !== undefined || this.ossById.has(k)) continue;
-      deepFreeze(e);
-      this.ossById.set(k, e);
-      this.ossByExactId.set(e.id, e);
-    }
-    const layer = idOrder(oss);
-    [this.allIds, this.allLower] = mergeById(ids, lower, layer.sorted.map((e) => e.id), layer.lower);
+    this.replaceOss(oss);
     const counts = new Map<string, number>();
     for (let d = 0; d < records.size; d++) {
       const c = records.category(d);
@@ -117,6 +109,32 @@ export class MemoryCatalogue implements Catalogue {
       ...extra.map((slug) => ({ slug, name: slug, spec_name: null, count: counts.get(slug) ?? 0 })),
     ]);
     this.metaData = deepFreeze({ ...data.meta });
+  }
+
+  /**
+   * The open-source layer's records resolvable by id, replaced as a whole (a live refresh
+   * reloaded: issue 45): get, getMany and idsWithPrefix follow at once, without a restart.
+   * Catalogue records win over a layer record spelling the same id (as at start).
+   */
+  replaceOss(oss: readonly StoredEntity[]): void {
+    const byId = new Map<string, StoredEntity>();
+    const byExact = new Map<string, StoredEntity>();
+    const kept: StoredEntity[] = [];
+    for (const e of oss) {
+      const k = e.id.toLowerCase();
+      if (this.lowerPosition(k) !== undefined || byId.has(k)) continue;
+      deepFreeze(e);
+      byId.set(k, e);
+      byExact.set(e.id, e);
+      kept.push(e);
+    }
+    const layer = idOrder(kept);
+    const [allIds, allLower] = mergeById(this.records.ids, this.records.lower, layer.sorted.map((e) => e.id), layer.lower);
+    // Swapped together: a reader sees the old layer or the new one, never a mix.
+    this.ossById = byId;
+    this.ossByExactId = byExact;
+    this.allIds = allIds;
+    this.allLower = allLower;
   }
 
   private read<T>(fn: () => T): Promise<T> {

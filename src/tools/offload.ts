@@ -49,10 +49,14 @@ function jobInput(tool: AnyTool, job: ToolJobPayload): Record<string, unknown> {
   if (!job.archive) return job.input;
   const upload = tool.rest.find((r) => r.upload)?.upload;
   if (!upload) throw new Error(`${tool.name} takes no archive upload`);
-  const merged = { ...job.input, ...(upload.unpack(job.archive) as Record<string, unknown>) };
+  const unpacked = upload.unpack(job.archive) as Record<string | symbol, unknown>;
+  const merged = { ...job.input, ...unpacked };
   const parsed = tool.inputSchema.safeParse(merged);
   if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data as Record<string, unknown>;
+  // What the unpacking found beside the arguments (symbol keys: the files' encoding notes) is kept.
+  const out = { ...(parsed.data as Record<string, unknown>) } as Record<string | symbol, unknown>;
+  for (const k of Object.getOwnPropertySymbols(unpacked)) out[k] = unpacked[k];
+  return out as Record<string, unknown>;
 }
 
 /** Runs the offloaded tool `job.name` of `tools` on the job's arguments. */

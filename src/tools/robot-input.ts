@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { invalidInput } from '../domain/shared/errors.js';
 import { readArchive } from '../ingest/oss/archive.js';
-import { PACKAGE_LIMITS } from '../ingest/oss/index.js';
+import { DECODE_NOTES, PACKAGE_LIMITS } from '../ingest/oss/index.js';
 import type { RestRoute } from './define.js';
 
 export const packageInputShape = {
@@ -28,9 +28,10 @@ export function archiveUpload<I>(): NonNullable<RestRoute<I>['upload']> {
     },
     // In the worker pool (src/tools/offload.ts), after the rate-limit and key checks.
     unpack: (bytes) => {
-      const { files } = readArchive(bytes, 'body');
+      const { files, notes } = readArchive(bytes, 'body');
       if (files.length === 0) throw invalidInput('body', 'the archive holds no description file (.xacro, .urdf, .xml, .yaml)');
-      return { files } as unknown as Partial<I>;
+      // The bytes' encoding notes ride outside the validated arguments (a symbol key).
+      return { files, [DECODE_NOTES]: notes } as unknown as Partial<I>;
     },
   };
 }

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobRunnerFactory } from '../../src/compose.js';
 import { buildDeps, openDeps } from '../../src/deps.js';
 import { mergeSourceRecords } from '../../src/domain/oss/live.js';
 import { gitFetcher, mirrorFetcher } from '../../src/ingest/oss/fetch.js';
@@ -16,10 +17,12 @@ import { readOssDocument, SHIPPED_SOURCES_FILE } from '../../src/ingest/oss/laye
 import { liveDocument, refreshSources } from '../../src/ingest/oss/refresh.js';
 import { parseSourcesFile, readSourcesFile, type SourcesFile } from '../../src/ingest/oss/sources-file.js';
 import { silentLogger } from '../../src/log.js';
+import { serverRefresh } from '../../src/sources-cli.js';
 import { openDb } from '../../src/store/db.js';
 import { pgOssLiveStore, sqliteOssLiveStore } from '../../src/store/oss-live-store.js';
 import { createPgPool, migratePg } from '../../src/store/pg.js';
 import { testConfig } from '../support/deps.js';
+import { call, memoryClient } from '../support/mcp.js';
 import { startInstance } from '../support/instances.js';
 import { pgTestsEnabled, startPgCluster, type PgCluster } from '../support/pg.js';
 
@@ -223,10 +226,22 @@ describe('sources refresh into SQLite from real git repositories', () => {
       expect(cli.stdout).toMatch(/TESTBOT_BOM: 3 records at [0-9a-f]{12} \(1 new/);
       expect(deps.ossLayer.bom.some((l) => /XL430/.test(l.item))).toBe(false);
       const before = deps.liveOssDocument();
-      const run = await deps.reloadOssLayer();
-      expect(run).toBeGreaterThan(0);
-      expect(deps.liveOssDocument()).not.toBe(before);
-      expect(deps.ossLayer.bom.some((l) => /XL430/.test(l.item))).toBe(true);
+      const { client, close } = await memoryClient(deps);
+      try {
+        const run = await deps.reloadOssLayer();
+        expect(run).toBeGreaterThan(0);
+        expect(deps.liveOssDocument()).not.toBe(before);
+        expect(deps.ossLayer.bom.some((l) => /XL430/.test(l.item))).toBe(true);
+        // The row the refresh added resolves by id at once (no restart), over MCP and in any case.
+        const added = deps.liveOssDocument()!.data.find((r) => r.name === 'XL430-W250 servo')!;
+        expect(before!.data.some((r) => r.id === added.id)).toBe(false);
+        const got = await call(client, 'get_part', { id: added.id.toLowerCase() });
+        expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
+        expect((got.structuredContent as { entity: { id: string; name: string } }).entity).toMatchObject({ id: added.id, name: 'XL430-W250 servo' });
+        expect((await deps.catalogue.idsWithPrefix(added.id.slice(0, -2), 50))).toContain(added.id);
+      } finally {
+        await close();
+      }
       const status = spawnSync(TSX, ['src/cli.ts', 'sources', 'status', '--db', dbFile], { cwd: ROOT, encoding: 'utf8' });
       expect(status.stdout).toMatch(/2\/2 sources ok, 6 records, 1 gone/);
     } finally {
@@ -249,11 +264,58 @@ describe('sources refresh into SQLite from real git repositories', () => {
         ids = await robots();
       }
       expect(ids).toEqual(['TESTBOT', 'TESTBOT_BOM']);
-      expect((await fetch(`${inst.url}/healthz`)).status).toBe(200);
+      const health = await fetch(`${inst.url}/healthz`);
+      expect(health.status).toBe(200);
+      // The extraction ran as jobs of the server's worker pool (one per source), not on its event loop.
+      expect(((await health.json()) as { pool: { completed: number; size: number } }).pool).toMatchObject({ size: 2, completed: expect.any(Number) });
+      const layer = (await (await fetch(`${inst.url}/api/oss_components.json`)).json()) as { data: { id: string; joint_name?: string }[] };
+      const hip = layer.data.find((r) => r.joint_name === 'hip')!;
+      // A joint the background refresh added resolves by id in the same process (no restart).
+      const got = await fetch(`${inst.url}/api/entity/${encodeURIComponent(hip.id)}`);
+      expect(got.status).toBe(200);
+      expect(((await got.json()) as { entity: { id: string } }).entity.id).toBe(hip.id);
     } finally {
       await inst.stop();
     }
   }, 120_000);
+
+  it("a serving process's refresh extracts in its worker pool and get_part follows the layer without a restart", async () => {
+    const repo3 = makeRepo();
+    const dir = tmpDir('rp-bg-');
+    const srcFile = path.join(dir, 'sources.json');
+    fs.writeFileSync(srcFile, JSON.stringify(sourcesFor(repo3)));
+    const config = testConfig({ dbPath: path.join(dir, 'bg.db') });
+    const deps = buildDeps(config, { log: silentLogger, jobs: jobRunnerFactory() });
+    const { client, close } = await memoryClient(deps);
+    try {
+      expect(deps.liveOssDocument()).toBeNull(); // the shipped layer until the first refresh
+      const before = deps.jobs.stats();
+      expect(before.size).toBeGreaterThan(0); // a real pool of worker threads
+      const r1 = await serverRefresh(config, deps, srcFile, 0, silentLogger);
+      expect(r1).toMatchObject({ sources_ok: 2, sources_attempted: 2, failed: [] });
+      // One extract_source job per source went through the pool.
+      expect(deps.jobs.stats().completed - before.completed).toBe(2);
+      expect(deps.jobs.stats().workers).toBeGreaterThan(0);
+
+      // Upstream adds a joint; the next background refresh picks it up and get_part resolves it at once.
+      fs.writeFileSync(path.join(repo3, 'desc/bot.urdf'), urdf(['hip', 'knee', 'ankle']));
+      git(repo3, 'commit', '-qam', 'ankle');
+      const knownIds = new Set(deps.liveOssDocument()!.data.map((r) => r.id));
+      const r2 = await serverRefresh(config, deps, srcFile, 0, silentLogger);
+      expect(r2).toMatchObject({ sources_ok: 2 });
+      expect(deps.jobs.stats().completed - before.completed).toBe(4);
+      const ankle = deps.liveOssDocument()!.data.find((r) => r.joint_name === 'ankle')!;
+      expect(knownIds.has(ankle.id)).toBe(false);
+      const got = await call(client, 'get_part', { id: ankle.id });
+      expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
+      expect((got.structuredContent as { entity: { id: string } }).entity.id).toBe(ankle.id);
+      // A refresh younger than the period is skipped (another instance sharing the database refreshed).
+      expect(await serverRefresh(config, deps, srcFile, 3_600_000, silentLogger)).toBe('fresh');
+    } finally {
+      await close();
+      await deps.close();
+    }
+  }, 60_000);
 
   it('serve refuses a bad --refresh-every naming the flag', () => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'serve', '--port', '0', '--sources', SHIPPED_SOURCES_FILE, '--refresh-every', 'soon'], { encoding: 'utf8' });

@@ -33,6 +33,30 @@ describe('expressions as Python evaluates them', () => {
     expect(values(['len([1, 2, 3])', "len('abc')", 'min(3, 1, 2)', 'max([4, 9, 2])', 'abs(-2.5)', "int('7')", 'int(3.9)', "float('0.5')", 'str(2) + "x"', 'round(2.5)', 'round(0.125, 2)', 'bool(0)', 'radians(180) == pi', 'sin(0)', '1 < 2 and not 3 < 2', '0 or 5', "'a' + 'b'"])).toEqual(['3', '3', '1', '9', '2.5', '7', '3', '0.5', '2x', '2', '0.12', 'False', 'True', '0', 'True', '5', 'ab']);
   });
 
+  it('dicts as xacro builds them: dict(k=v), dict of pairs, of a dict; access by [key] and .key; get, keys, values, items (views, as in Python 3)', () => {
+    const props = `<xacro:property name="d" value="\${dict(mass=2.5, name='hip')}"/>`;
+    expect(
+      values(
+        ["dict(a=1, b=2)['b']", "dict([('a', 4), ('b', 5)])['a']", "dict(d, extra=1)['extra']", "d['mass']", 'd.name', "d.get('mass')", "d.get('none', 7)", "d.get('none')", 'len(d.keys())', "'mass' in d.keys()", 'max(dict(x=3, y=9).values())', "list(d.items())[1][1]", "list(d)[0]", "len(dict())"],
+        props,
+      ),
+    ).toEqual(['2', '4', '1', '2.5', 'hip', '2.5', '7', 'None', '2', 'True', '9', 'hip', 'mass', '0']);
+  });
+
+  it("a string's methods as Python gives them: upper, lower, strip, startswith, endswith, replace, split, join", () => {
+    expect(values(["'abc'.upper()", "'ABC'.lower()", "'  x '.strip()", "'xxhixx'.strip('x')", "'  x'.lstrip() + '|'", "side.startswith('le')", "side.endswith('x')", "'a_b'.replace('_', '-')", "'a b  c'.split()[2]", "'1,2'.split(',')[1]", "'-'.join(['a', 'b'])", "len(' a b '.split(' '))"], '<xacro:property name="side" value="left"/>')).toEqual(['ABC', 'abc', 'x', 'hi', 'x|', 'True', 'False', 'a-b', 'c', '2', 'a-b', '4']);
+  });
+
+  it('a dict literal inside ${...} is refused as xacro refuses it (its lexer ends the expression at the first "}"), naming what works', () => {
+    expect(() => values(["{'a': 1}['a']"])).toThrow(/a dict literal \{\.\.\.\} cannot be written inside \$\{\.\.\.\}: xacro ends the expression at the first "\}" .*dict\(key=value/);
+    // A brace inside a string literal is only text.
+    expect(values(["'{' + 'x'"])).toEqual(['{x']);
+    // Python 3's views are not subscriptable; a method outside the supported set is refused by name.
+    expect(() => values(['dict(a=1).items()[0]'])).toThrow(/'dict_items' object is not subscriptable/);
+    expect(() => values(["'a'.title()"])).toThrow(/the method \.title\(\) of a string is not supported/);
+    expect(() => values(['dict(1)'])).toThrow(/dict\(\) of 1/);
+  });
+
   it('an unsupported form is refused by name, never guessed', () => {
     expect(() => values(['sorted([2, 1])'])).toThrow(/sorted\(\) is not supported/);
     expect(() => values(["'%d' % 3"])).toThrow(XacroError);

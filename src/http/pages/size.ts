@@ -7,6 +7,7 @@
  * parts to /bom. No rule is implemented here.
  */
 import { invalidInput } from '../../domain/shared/errors.js';
+import { decodeText } from '../../ingest/oss/decode.js';
 import { archiveUpload } from '../../tools/robot-input.js';
 import type { SizeActuatorsOutput } from '../../domain/sizing/index.js';
 import { html, type Html, type PageContent } from './html.js';
@@ -66,13 +67,12 @@ export async function sizePost({ c, call }: PageRequest): Promise<PageContent> {
       robot = archiveUpload<Record<string, unknown>>().toInput({ entry: [entry] });
       archiveBytes = bytes;
     } else {
-      let text: string;
-      try {
-        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-      } catch {
-        throw invalidInput('file', 'is neither UTF-8 text (URDF, xacro) nor a .zip / .tar.gz archive');
-      }
-      robot = { content: text };
+      // Decoded as lint and extract decode uploads: a declared encoding (ISO-8859-1 ...) is honoured;
+      // UTF-16 (which ROS tools cannot read) and bytes that do not decode are refused, naming why.
+      const decoded = decodeText(bytes);
+      const bad = decoded.notes.find((n) => n.severity === 'error') ?? (decoded.replaced > 0 ? decoded.notes.find((n) => n.code === 'replacement_character') : undefined);
+      if (bad) throw invalidInput('file', `is not readable text (URDF, xacro) nor a .zip / .tar.gz archive: ${bad.message}; ${bad.fix}`);
+      robot = { content: decoded.text };
     }
     label = file.name;
   } else if (pasted) {

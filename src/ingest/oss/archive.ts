@@ -20,7 +20,7 @@
 import { crc32 } from 'node:zlib';
 import { lazyRequire } from '../../lazy-require.js';
 import { DomainError, invalidInput } from '../../domain/shared/errors.js';
-import { decodeText } from './decode.js';
+import { decodeText, type FileNotes } from './decode.js';
 import { MAX_INPUT_BYTES } from './limits.js';
 import { normalisePath, type UploadFile } from './package.js';
 
@@ -43,6 +43,8 @@ const TEXT_FILE = /(\.xacro|\.urdf|\.xml|\.ya?ml|\.gazebo|\.transmission|\.trans
 
 export interface ArchiveContents {
   files: UploadFile[];
+  /** What decoding the kept files' bytes found (UTF-16, a declared encoding, bytes replaced), by file. */
+  notes: FileNotes;
   /** Entries not kept (meshes, images, other files). */
   other_entries: number;
 }
@@ -115,10 +117,13 @@ function joined(chunks: Uint8Array[], n: number): Uint8Array {
   return out;
 }
 
-function keep(path: string, bytes: Uint8Array, out: UploadFile[], total: { bytes: number }, field: string): void {
+function keep(path: string, bytes: Uint8Array, out: UploadFile[], total: { bytes: number }, field: string, notes: FileNotes): void {
   total.bytes += bytes.length;
   if (total.bytes > MAX_INPUT_BYTES) throw tooLarge(field, 'the description files of the archive hold more than', MAX_INPUT_BYTES, MAX_INPUT_BYTES, 'max_input_bytes');
-  out.push({ path: normalisePath(path, `${field}: entry`), content: decodeText(bytes).text });
+  const decoded = decodeText(bytes);
+  const file = normalisePath(path, `${field}: entry`);
+  out.push({ path: file, content: decoded.text });
+  for (const note of decoded.notes) notes.push({ file, note });
 }
 
 interface ZipEntry {
@@ -218,6 +223,7 @@ function zipEntries(b: Uint8Array, field: string): ZipEntry[] {
 
 function readZip(bytes: Uint8Array, field: string, work: ArchiveWork): ArchiveContents {
   const files: UploadFile[] = [];
+  const notes: FileNotes = [];
   let other = 0;
   const total = { bytes: 0 };
   const entries = zipEntries(bytes, field);
@@ -259,9 +265,9 @@ function readZip(bytes: Uint8Array, field: string, work: ArchiveWork): ArchiveCo
     }
     if (content.length !== e.size) throw defect(field, e.name, `it holds ${content.length} bytes but declares ${e.size}`, 'false_size');
     if ((crc32(content) >>> 0) !== e.crc) throw defect(field, e.name, `its CRC-32 is ${(crc32(content) >>> 0).toString(16).padStart(8, '0')}, the archive declares ${e.crc.toString(16).padStart(8, '0')}`, 'bad_crc');
-    keep(e.name, content, files, total, field);
+    keep(e.name, content, files, total, field, notes);
   }
-  return { files, other_entries: other };
+  return { files, notes, other_entries: other };
 }
 
 const cstr = (b: Uint8Array, from: number, len: number) => {
@@ -272,6 +278,7 @@ const cstr = (b: Uint8Array, from: number, len: number) => {
 
 function readTar(tar: Uint8Array, field: string): ArchiveContents {
   const files: UploadFile[] = [];
+  const notes: FileNotes = [];
   const total = { bytes: 0 };
   let other = 0;
   let entries = 0;
@@ -315,9 +322,9 @@ function readTar(tar: Uint8Array, field: string): ArchiveContents {
       other += 1;
       continue;
     }
-    keep(path, data, files, total, field);
+    keep(path, data, files, total, field, notes);
   }
-  return { files, other_entries: other };
+  return { files, notes, other_entries: other };
 }
 
 /**

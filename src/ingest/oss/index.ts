@@ -18,13 +18,14 @@ import { DomainError, invalidInput } from '../../domain/shared/errors.js';
 import type { XacroInfo } from './types.js';
 import { loadDescription, MalformedXml, type DescriptionInput } from './package.js';
 import { extractUrdfDocument } from './urdf.js';
-import { LintResult, LintSummary, lintUrdfDocument, malformedResult } from './lint.js';
+import { LintResult, LintSummary, lintUrdfDocument, malformedResult, withDecodeNotes } from './lint.js';
+import { DECODE_NOTES, textNotes, type FileNotes } from './decode.js';
 import { xmlErrorDetails } from './limits.js';
 import { z } from 'zod';
 
 export * from './types.js';
 export { MAX_INPUT_BYTES, MAX_REQUEST_BYTES, MAX_RECORDS, MAX_SKIPPED_LISTED, assertInputSize } from './limits.js';
-export { decodeText, type Decoded } from './decode.js';
+export { decodeText, DECODE_NOTES, textNotes, type Decoded, type DecodeNote, type FileNotes } from './decode.js';
 export { extractUrdf } from './urdf.js';
 export { expandXacroDocument, isXacroDocument, XacroError, XACRO_LIMITS } from './xacro.js';
 export { PACKAGE_LIMITS, type UploadFile, type DescriptionInput } from './package.js';
@@ -107,6 +108,19 @@ export interface RobotInput {
   files?: { path: string; content: string }[];
   entry?: string;
   args?: Record<string, string>;
+  /** An archive upload's encoding notes (the files' bytes were decoded: src/ingest/oss/decode.ts). */
+  [DECODE_NOTES]?: FileNotes;
+}
+
+/**
+ * The encoding notes of an input: an archive's (its bytes were decoded) or, for text that
+ * arrived as characters, a declaration that was not applied and U+FFFD outside tags.
+ */
+function encodingNotes(input: RobotInput): { file?: string; note: import('./decode.js').DecodeNote }[] {
+  const fromBytes = input[DECODE_NOTES];
+  if (fromBytes) return fromBytes;
+  if (input.content !== undefined) return textNotes(input.content).map((note) => ({ note }));
+  return (input.files ?? []).filter((f) => /\.(xacro|urdf|xml)$/i.test(f.path)).flatMap((f) => textNotes(f.content).map((note) => ({ file: f.path, note })));
 }
 
 export const ExtractRobotPartsOutput = ExtractionResult.extend({
@@ -130,7 +144,7 @@ export function extractRobotParts(input: RobotInput): ExtractRobotPartsOutput {
   if (input.files !== undefined) {
     if (kind !== 'auto' && kind !== 'urdf') throw invalidInput('kind', 'a package (files) is a URDF / xacro description: use kind auto or urdf');
     const d = describe(input, 'files');
-    return { ...extractDescription(d), detected: kind === 'auto', lint: lintUrdfDocument(d.root, d.withFiles).summary, limits };
+    return { ...extractDescription(d), detected: kind === 'auto', lint: withDecodeNotes(lintUrdfDocument(d.root, d.withFiles), encodingNotes(input)).summary, limits };
   }
   const content = input.content!;
   assertInputSize(content, 'content');
@@ -138,7 +152,7 @@ export function extractRobotParts(input: RobotInput): ExtractRobotPartsOutput {
   const k = kind === 'auto' && text.trim() !== '' ? detectKind(text) : kind;
   if (k === 'urdf') {
     const d = describe({ content: text, args: input.args }, 'content');
-    return { ...extractDescription(d), detected: kind === 'auto', lint: lintUrdfDocument(d.root, d.withFiles).summary, limits };
+    return { ...extractDescription(d), detected: kind === 'auto', lint: withDecodeNotes(lintUrdfDocument(d.root, d.withFiles), encodingNotes(input)).summary, limits };
   }
   if (input.args !== undefined) throw invalidInput('args', 'xacro args apply to URDF / xacro input only');
   const result = extract(text, kind, 'content');
@@ -165,9 +179,9 @@ export function lintRobotDescription(input: RobotInput): LintResult {
   if (input.content !== undefined) assertInputSize(input.content, 'content');
   try {
     const d = loadDescription(input, input.files ? 'files' : 'content');
-    return lintUrdfDocument(d.root, d.withFiles);
+    return withDecodeNotes(lintUrdfDocument(d.root, d.withFiles), encodingNotes(input));
   } catch (err) {
-    if (err instanceof MalformedXml) return malformedResult(err.xml, err.file);
+    if (err instanceof MalformedXml) return withDecodeNotes(malformedResult(err.xml, err.file), encodingNotes(input));
     throw err;
   }
 }

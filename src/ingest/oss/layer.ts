@@ -155,6 +155,8 @@ export interface ExtractedSource {
   id: string;
   files: OssSource[];
   records: OssRecord[];
+  /** What decoding the files found (UTF-16, an unknown declared encoding, bytes replaced), one line each, for the operator. */
+  notes?: string[];
 }
 
 /**
@@ -165,12 +167,14 @@ export interface ExtractedSource {
 export function extractSource(s: SourceSpec, fetched: FetchedSource, seenAt: string, localFile?: (index: number) => string): ExtractedSource {
   const files: OssSource[] = [];
   const records: OssRecord[] = [];
+  const notes: string[] = [];
   s.files.forEach((f, i) => {
     const id = fileSourceId(s, i);
     const repoPath = specPath(f);
     const bytes = fetched.files.get(repoPath);
     if (!bytes) throw new OssImportError(`${repoPath} was not read from ${s.repo}`);
     const decoded = decodeText(bytes);
+    for (const n of decoded.notes) notes.push(`${repoPath}: ${n.message}`);
     const kind: ExtractorKind = f.extractor === 'readme' ? 'bom_md' : f.extractor === 'xacro' ? 'urdf' : f.extractor;
     let result: ExtractionResult;
     try {
@@ -219,7 +223,7 @@ export function extractSource(s: SourceSpec, fetched: FetchedSource, seenAt: str
       skipped_by_code: byCode,
     });
   });
-  return { id: s.id, files, records };
+  return { id: s.id, files, records, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 /** The layer document of extracted sources (records in source order, then file order); timestamps as the records carry them. */

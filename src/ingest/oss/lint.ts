@@ -14,6 +14,7 @@
  * root (a cycle off the tree), a mimic of an undefined joint or of itself.
  */
 import { z } from 'zod';
+import type { DecodeNote } from './decode.js';
 import { parseXmlInput } from './limits.js';
 import { URDF_JOINT_TYPES } from './types.js';
 import { readUrdfModel, tidy } from './urdf-model.js';
@@ -55,6 +56,7 @@ export const LINT_CODES = [
   'geometry_incomplete',
   'geometry_unknown',
   'replacement_character',
+  'encoding',
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -96,6 +98,7 @@ const CHECK_URDF: Record<LintCode, CheckUrdfVerdict> = {
   geometry_incomplete: 'warns',
   geometry_unknown: 'warns',
   replacement_character: 'accepts',
+  encoding: 'refuses',
 };
 /** Malformed XML that TinyXML2 (urdfdom's parser) still reads: it stops after the first element and takes unquoted values. */
 const TINYXML_READS = /^(text after the root element|a second top-level element|value of attribute .* is not quoted)/;
@@ -380,4 +383,29 @@ function finish(findings: LintFinding[], errors: number, warnings: number, byCod
     summary: { ok: errors === 0, errors, warnings, robot_name: robotName, links, joints, root_links: roots.slice(0, 20), by_code: byCode },
     findings,
   };
+}
+
+/** A lint result with the encoding notes of its files (src/ingest/oss/decode.ts) as findings, first. */
+export function withDecodeNotes(res: LintResult, notes: readonly { file?: string; note: DecodeNote }[]): LintResult {
+  if (notes.length === 0) return res;
+  const byCode = { ...res.summary.by_code };
+  let { errors, warnings } = res.summary;
+  // Bytes replaced while decoding a file: that note (with check_urdf's verdict on the bytes) stands
+  // for the U+FFFD lint found in the same file's attribute values.
+  const replacedIn = new Set(notes.filter((n) => n.note.code === 'replacement_character').map((n) => n.file));
+  const kept = res.findings.filter((f) => {
+    if (f.code !== 'replacement_character' || !(replacedIn.has(f.file) || (f.file === undefined && replacedIn.size > 0))) return true;
+    byCode[f.code] = (byCode[f.code] ?? 1) - 1;
+    if (byCode[f.code] === 0) delete byCode[f.code];
+    if (f.severity === 'error') errors -= 1;
+    else warnings -= 1;
+    return false;
+  });
+  const found: LintFinding[] = notes.map(({ file, note }) => {
+    byCode[note.code] = (byCode[note.code] ?? 0) + 1;
+    if (note.severity === 'error') errors += 1;
+    else warnings += 1;
+    return { code: note.code, severity: note.severity, check_urdf: note.check_urdf, line: note.line, ...(file !== undefined ? { file } : {}), message: note.message, fix: note.fix };
+  });
+  return { summary: { ...res.summary, ok: errors === 0, errors, warnings, by_code: byCode }, findings: [...found, ...kept].slice(0, MAX_FINDINGS) };
 }

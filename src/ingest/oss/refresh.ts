@@ -59,6 +59,7 @@ export async function refreshSources(file: SourcesFile, store: OssLiveStore, fet
       await store.saveSource({ id: s.id, position, listed: true, files, commit: fetched.commit, read_at: at, attempted_at: at, error: null }, merge.rows);
       ok++;
       per.push({ id: s.id, commit: fetched.commit, records: extracted.records.length, added: merge.added, changed: merge.changed, gone: merge.gone, back: merge.back });
+      for (const note of extracted.notes ?? []) opts.report?.(`${s.id}: ${note}`);
       opts.report?.(`${s.id}: ${extracted.records.length} records at ${fetched.commit.slice(0, 12)} (${merge.added} new, ${merge.changed} changed, ${merge.gone} gone, ${merge.back} back)`);
     } catch (e) {
       const reason = (e instanceof Error ? e.message : String(e)).slice(0, 1000);

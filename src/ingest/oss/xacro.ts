@@ -4,7 +4,9 @@
  *   <xacro:property name value|default> (lazy: evaluated when first used, as xacro does; block
  *   properties), <xacro:arg name default/> with $(arg name) and passed args, ${...} expressions
  *   (numbers, + - * / ** %, comparisons, and/or/not, pi, properties, strings, math functions,
- *   dict access d['k'] and d.k), <xacro:macro name params> (defaults with := , quoted defaults
+ *   dict access d['k'] and d.k, dict(...) and a dict's get/keys/values/items, a string's methods
+ *   upper/lower/strip/startswith/endswith/replace/split/join; a {...} literal
+ *   is refused as xacro refuses it: its lexer ends ${...} at the first "}"), <xacro:macro name params> (defaults with := , quoted defaults
  *   with spaces, ^ and ^|default, block parameters *p / **p with <xacro:insert_block>) and its
  *   calls, <xacro:if>/<xacro:unless>, <xacro:include filename> and $(find pkg), $(dirname),
  *   $(optenv NAME default) (no environment is read: the default is used), and
@@ -315,6 +317,15 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
   };
 
   const evaluate = (expr: string, scope: Scope, file: string | undefined, at: XmlElement): Value => {
+    // Real xacro ends ${...} at the first "}" (its lexer: \$\{[^\}]*\}), so a dict literal can
+    // never be written inside ${}: xacro fails on it too. Said so, with what xacro does accept.
+    if (/\{/.test(expr.replace(/"[^"]*"|'[^']*'/g, ''))) {
+      return fail(
+        `expression "${expr}": a dict literal {...} cannot be written inside \${...}: xacro ends the expression at the first "}" and fails on it too; write dict(key=value, ...) or dict([('key', value)]), or load the dict with xacro.load_yaml`,
+        ['dict(...) instead of a {...} literal inside ${}'],
+        { file: at.file, line: at.line, column: at.column },
+      );
+    }
     const toks = expr.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|[A-Za-z_]\w*|\*\*|==|!=|<=|>=|"[^"]*"|'[^']*'|\S/g) ?? [];
     let p = 0;
     let depth = 0;
@@ -349,6 +360,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         if (Object.prototype.hasOwnProperty.call(v, k)) return (v as Dict)[k];
         return fail(`expression "${expr}": key "${k}" not found`, [`key ${k}`], where);
       }
+      if (Array.isArray(v) && views.has(v)) return fail(`expression "${expr}": '${views.get(v)}' object is not subscriptable (as in Python): wrap it in list(...)`, ['list(...) around the view'], where);
       if (Array.isArray(v) && typeof key === 'number' && Number.isInteger(key)) {
         const item = v[key < 0 ? v.length + key : key];
         if (item !== undefined) return item;
@@ -408,7 +420,22 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         else if (t === 'False' || t === 'false') v = false;
         else if (t === 'None') v = null;
         else if (/^[A-Za-z_]/.test(t)) {
-          if (peek() === '(' && (FUNCS[t] || BUILTINS.has(t) || t === 'load_yaml')) {
+          if (peek() === '(' && (t === 'dict' || t === 'list')) {
+            take('(');
+            const args: Value[] = [];
+            const kw: [string, Value][] = [];
+            while (peek() !== ')' && peek() !== undefined) {
+              if (/^[A-Za-z_]\w*$/.test(peek()!) && toks[p + 1] === '=') {
+                const k = take()!;
+                take('=');
+                kw.push([k, cond()]);
+              } else args.push(cond());
+              if (peek() !== ',') break;
+              take(',');
+            }
+            take(')');
+            v = dead > 0 ? null : t === 'dict' ? makeDict(args, kw) : makeList(args, kw);
+          } else if (peek() === '(' && (FUNCS[t] || BUILTINS.has(t) || t === 'load_yaml')) {
             take('(');
             const args: Value[] = [];
             if (peek() !== ')') {
@@ -437,6 +464,16 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
             if (v !== null && typeof v === 'object' && 'ns' in v) {
               if (key !== 'load_yaml') fail(`xacro.${key} is not supported`, [`xacro.${key}`], where);
               v = { fn: 'load_yaml' };
+            } else if (peek() === '(' && !(v !== null && typeof v === 'object' && 'fn' in v)) {
+              take('(');
+              const args: Value[] = [];
+              while (peek() !== ')' && peek() !== undefined) {
+                args.push(cond());
+                if (peek() !== ',') break;
+                take(',');
+              }
+              take(')');
+              v = method(v, key ?? '', args);
             } else v = member(v, key ?? '');
           } else if (peek() === '[') {
             take('[');
@@ -568,10 +605,111 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     };
     const slice = (v: Value, from: Value, to: Value): Value => {
       if (dead > 0) return null;
-      if (typeof v !== 'string' && !Array.isArray(v)) return fail(`expression "${expr}": cannot slice ${show(v)}`, ['a string or list to slice'], where);
+      if ((typeof v !== 'string' && !Array.isArray(v)) || (Array.isArray(v) && views.has(v))) return fail(`expression "${expr}": cannot slice ${Array.isArray(v) ? `a '${views.get(v)}' view (wrap it in list(...))` : show(v)}`, ['a string or list to slice'], where);
       const n = v.length;
       const at = (x: Value, d: number) => (x === null ? d : Math.max(0, Math.min(n, num(x) < 0 ? n + num(x) : num(x))));
       return v.slice(at(from, 0), at(to, n)) as Value;
+    };
+    const views = new WeakMap<object, string>();
+    const view = (items: YamlValue[], kind: string): YamlValue[] => {
+      views.set(items, kind);
+      return items;
+    };
+    const isDict = (v: Value): v is Dict => v !== null && typeof v === 'object' && !Array.isArray(v) && !('fn' in v) && !('ns' in v);
+    /** dict(): of keyword arguments, of a dict (a copy), or of a list of (key, value) pairs, as Python builds it. */
+    const makeDict = (args: Value[], kw: [string, Value][]): Value => {
+      if (args.length > 1) return fail(`expression "${expr}": dict() takes at most one positional argument, got ${args.length}`, ['dict(key=value, ...)'], where);
+      const d: Dict = {};
+      const one = args[0];
+      if (one !== undefined) {
+        if (isDict(one)) Object.assign(d, one);
+        else if (Array.isArray(one)) {
+          for (const pair of one) {
+            if (!Array.isArray(pair) || pair.length !== 2) return fail(`expression "${expr}": dict() of a list needs (key, value) pairs, got ${show(pair as Value)}`, ['(key, value) pairs'], where);
+            d[show(pair[0] as Value)] = pair[1] as YamlValue;
+          }
+        } else return fail(`expression "${expr}": dict() of ${show(one)}: give keyword arguments, a dict or a list of (key, value) pairs`, ['dict(key=value, ...)'], where);
+      }
+      for (const [k, x] of kw) d[k] = x as YamlValue;
+      return d;
+    };
+    /** list(): of a list (a copy), a string (its characters) or a dict (its keys). */
+    const makeList = (args: Value[], kw: [string, Value][]): Value => {
+      if (kw.length > 0 || args.length > 1) return fail(`expression "${expr}": list() takes one argument`, ['list(x)'], where);
+      const one = args[0];
+      if (one === undefined) return [];
+      if (Array.isArray(one)) return [...one]; // a view's items become a plain list
+      if (typeof one === 'string') return [...one];
+      if (isDict(one)) return Object.keys(one);
+      return fail(`expression "${expr}": list() of ${show(one)}`, ['a string, list or dict'], where);
+    };
+    /** The dict methods xacro expressions use (get, keys, values, items); any other method is refused by name. */
+    const method = (v: Value, name: string, args: Value[]): Value => {
+      if (dead > 0) return null;
+      if (isDict(v)) {
+        switch (name) {
+          case 'get': {
+            if (args.length < 1 || args.length > 2) return fail(`expression "${expr}": get() takes a key and an optional default`, ['get(key, default)'], where);
+            const k = show(args[0]!);
+            return Object.prototype.hasOwnProperty.call(v, k) ? ((v as Dict)[k] as Value) : (args[1] ?? null);
+          }
+          // Python 3 gives views: len, in, min/max and list() read them; a subscript fails, as it does in Python.
+          case 'keys':
+            return view(Object.keys(v), 'dict_keys');
+          case 'values':
+            return view(Object.values(v) as YamlValue[], 'dict_values');
+          case 'items':
+            return view(Object.entries(v).map(([k, x]) => [k, x]) as YamlValue[], 'dict_items');
+        }
+      }
+      if (typeof v === 'string') {
+        const str = (i: number) => {
+          const a = args[i];
+          if (typeof a !== 'string') return fail(`expression "${expr}": .${name}() needs a string argument, got ${show(a ?? null)}`, [`a string for .${name}()`], where);
+          return a;
+        };
+        const chars = (i: number) => (args[i] === undefined || args[i] === null ? null : str(i));
+        const trim = (from: boolean, to: boolean) => {
+          const set = chars(0);
+          const drop = (c: string) => (set === null ? /\s/.test(c) : set.includes(c));
+          let a = 0;
+          let b = v.length;
+          while (from && a < b && drop(v[a]!)) a++;
+          while (to && b > a && drop(v[b - 1]!)) b--;
+          return v.slice(a, b);
+        };
+        switch (name) {
+          case 'upper':
+            return v.toUpperCase();
+          case 'lower':
+            return v.toLowerCase();
+          case 'strip':
+            return trim(true, true);
+          case 'lstrip':
+            return trim(true, false);
+          case 'rstrip':
+            return trim(false, true);
+          case 'startswith':
+            return v.startsWith(str(0));
+          case 'endswith':
+            return v.endsWith(str(0));
+          case 'replace': {
+            const from = str(0);
+            return from === '' ? fail(`expression "${expr}": .replace() of an empty string is not supported`, ['a non-empty text to replace'], where) : count(v.split(from).join(str(1)), at);
+          }
+          case 'split': {
+            const sep = chars(0);
+            if (sep === '') return fail(`expression "${expr}": .split('') is an error in Python (empty separator)`, ['a separator'], where);
+            return sep === null ? v.split(/\s+/).filter(Boolean) : v.split(sep);
+          }
+          case 'join': {
+            const items = args[0];
+            if (!Array.isArray(items) || !items.every((x) => typeof x === 'string')) return fail(`expression "${expr}": .join() needs a list of strings`, ['a list of strings'], where);
+            return count((items as string[]).join(v), at);
+          }
+        }
+      }
+      return fail(`expression "${expr}": the method .${name}() ${isDict(v) ? 'of a dict ' : typeof v === 'string' ? 'of a string ' : ''}is not supported by this expander (supported: a dict's get, keys, values, items; a string's upper, lower, strip, lstrip, rstrip, startswith, endswith, replace, split, join)`, [`method .${name}()`], where);
     };
     const builtin = (name: string, args: Value[]): Value => {
       const one = args[0] ?? null;
