@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { COMPARE_MAX, COMPARE_MIN, comparePartsById } from '../domain/specs/service.js';
+import { NO_LINKS_NOTE } from '../domain/shared/page-urls.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+import { ATTRIBUTION, EntityId, LICENSE, PageUrl } from './schemas.js';
 import { CompactSpecSchema } from './spec-schemas.js';
 
 export const SameAsSchema = z
@@ -28,6 +29,7 @@ export const PartRefSchema = z
     manufacturer: z.string().nullable(),
     manufacturer_canonical: z.string().nullable(),
     quarantine_hint: z.string().nullable(),
+    page_url: PageUrl,
     ...ProductFields,
   })
   .strict();
@@ -37,9 +39,9 @@ export const comparePartsTool = defineTool({
   errors: ['not_found'],
   title: 'Compare parts side by side',
   description:
-    `${COMPARE_MIN} to ${COMPARE_MAX} parts side by side on the normalised spec fields. A row is ranked (1 = highest) only when comparable ` +
+    'Parts side by side on the normalised spec fields. A row is ranked (1 = highest) only when comparable ' +
     '(every pair read exactly at level A or B, same conditions); else it says why ' +
-    '(peak vs rated, conditions, quantities, unread). Set fields: common values. One-product pairs: same_product.',
+    '(peak vs rated, conditions, quantities, unread). Set fields: common values.',
   inputSchema: z.object({
     ids: z.array(EntityId).min(COMPARE_MIN).max(COMPARE_MAX).describe(`${COMPARE_MIN} to ${COMPARE_MAX} entity ids, e.g. ["REDUCER-HD-25", "REDUCER-GH-25"]`),
   }),
@@ -71,5 +73,5 @@ export const comparePartsTool = defineTool({
   handler: async ({ ids }, ctx) => ({ ...(await comparePartsById(partsContext(ctx), ids)), meta: { license: LICENSE, attribution: ATTRIBUTION } }),
   text: (o) =>
     `${o.parts.length} parts on ${o.rows.length} fields: ${o.rows.filter((r) => r.comparable).length} comparable rows, ${o.rows.filter((r) => !r.comparable).length} not comparable` +
-    `${o.same_product.length ? `; same product: ${o.same_product.map((p) => p.join('=')).join(', ')}` : ''}.`,
+    `${o.same_product.length ? `; same product: ${o.same_product.map((p) => p.join('=')).join(', ')}` : ''}.${o.parts[0]?.page_url === undefined ? ` ${NO_LINKS_NOTE}` : ''}`,
 });
