@@ -98,6 +98,23 @@ describe('page_url in answers opens the page it names (issue 41)', () => {
     }, 120_000);
   }
 
+  it('a part page whose flange needs an adapter links the plate page with its side chosen, and a plate to each registered flange it mates only through one', async () => {
+    // Independently of the ruling code: from the registry file, the patterns (PCD, bolt count) that differ from GRIP-001's A50 flange.
+    const reg = JSON.parse(fs.readFileSync(new URL('../../data/flange/designations.json', import.meta.url), 'utf8')) as { designations: { designation: string; pcd_mm: number; bolt_count: number }[] };
+    const own = reg.designations.find((d) => d.designation === 'ISO9409-1-A50-4-M6')!;
+    const mates = reg.designations.filter((d) => d.pcd_mm !== own.pcd_mm || d.bolt_count !== own.bolt_count).map((d) => d.designation);
+    expect(mates.length).toBeGreaterThan(3);
+    const body = await (await fetch(`${surfaces.url}/parts/GRIP-001`, { headers: { accept: 'text/html' } })).text();
+    const hrefs = [...body.matchAll(/<a class="plate-link" href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    const q = (a: string, b?: string) => `/plates?a=${encodeURIComponent(a)}${b ? `&b=${encodeURIComponent(b)}` : ''}`;
+    expect(hrefs).toEqual([q(own.designation), ...mates.map((m) => q(own.designation, m))]);
+    // The one-sided link: the form with side a chosen; each pair: the drawn plate.
+    await open(surfaces.url + hrefs[0]!, [`<option value="${own.designation}" selected>`, '<select id="b" name="b">']);
+    for (const h of hrefs.slice(1)) await open(surfaces.url + h, 'id="plate-summary"');
+    // A part that declares no flange has no such section.
+    expect(await (await fetch(`${surfaces.url}/parts/ACT-017`, { headers: { accept: 'text/html' } })).text()).not.toContain('plate-link');
+  }, 120_000);
+
   it.skipIf(!fs.existsSync(CHROMIUM))('a page_url from get_part opens the part page in Chromium', async () => {
     const o = (await (await fetch(`${surfaces.url}/api/entity/ACT-017`)).json()) as Json;
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update'] });
