@@ -202,7 +202,7 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
 <div><label for="category">Category</label><select id="category" name="category"><option value="">All</option>`.text);
   page.push(categoryOptions(renderedOnce(optionsOf, stats, renderOptions), args.category));
   page.push(html`</select></div>
-<div><label for="sort">Sort</label><select id="sort" name="sort">${sortOptions(facets, args.sort)}</select></div>
+<div><label for="sort">Sort</label><select id="sort" name="sort">${args.sort === undefined && facets ? new Html(renderedOnce(sortOptionsOf, facets, (f) => sortOptions(f, undefined).text)) : sortOptions(facets, args.sort)}</select></div>
 <button type="submit">Search</button></form>
 <p id="where-help" class="muted">Filters are separated by <code>;</code>, e.g. <code>torque_rated&gt;=30 N·m; voltage covers 48 V; bus in EtherCAT|CAN</code>, in any unit the fields accept; or use the spec filters below the results. A part that does not declare a field never matches; the counts say how many were left out that way.</p>
 <div class="layout"><section aria-label="Results" class="results">`.text);
@@ -223,7 +223,8 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
     );
   } else page.push(NOTHING_ASKED);
   page.push('</section>');
-  if (facets) page.push(finderPanel(facets, finder));
+  // The panel of a request that sets no filter is the same for every such request: made once per (remembered) answer.
+  if (facets) page.push(finder.pairs.length === 0 && !finder.near ? renderedOnce(emptyPanelOf, facets, (f) => htmlBytes(finderPanel(f, finder))) : finderPanel(facets, finder));
   page.push('</div>');
 
   return {
@@ -240,6 +241,10 @@ const PAGE_SCRIPTS = ['/assets/filter.js', '/assets/finder.js', '/assets/bom-car
 const FINDER_SCRIPTS = ['/assets/finder.js'];
 const TABLE_END = htmlBytes('</tbody></table></div>');
 const NOTHING_ASKED = htmlBytes('<p>Type words, a spec filter, or pick a category.</p>');
+
+/** The sort choices of a list_spec_fields answer with none chosen, and its finder panel with no filter set. */
+const sortOptionsOf = new WeakMap<Facets, string>();
+const emptyPanelOf = new WeakMap<Facets, Buffer>();
 
 /** Sort choices: the order by relevance, and each numeric field parts declare, ascending and descending. */
 function sortOptions(facets: Facets | null, current: string | undefined): Html {
