@@ -193,6 +193,16 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
     }
   }
 
+  // The page is a function of its query string and the three answers: for remembered (frozen) answers it is made once,
+  // frozen, so that layout() keeps its bytes too (the answer cache hands the same answers out again).
+  const answer = result ?? list;
+  const query = new URL(c.req.url).search;
+  const keep = answer !== null && failure === null && Object.isFrozen(answer) && Object.isFrozen(stats) && (facets === null || Object.isFrozen(facets));
+  if (keep) {
+    const kept = pageOf.get(answer);
+    if (kept && kept.query === query && kept.stats === stats && kept.facets === facets) return kept.page;
+  }
+
   const categoryName = args.category ? stats.categories.find((k) => k.slug === args.category)?.name ?? args.category : null;
   const page: (string | Buffer)[] = [];
   page.push(html`<h1>${browsing && categoryName ? categoryName : 'Search parts'}</h1>
@@ -227,14 +237,21 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
   if (facets) page.push(finder.pairs.length === 0 && !finder.near ? renderedOnce(emptyPanelOf, facets, (f) => htmlBytes(finderPanel(f, finder))) : finderPanel(facets, finder));
   page.push('</div>');
 
-  return {
+  const content: PageContent = {
     title: result ? `Search: ${result.meta.total} matches` : list ? `${categoryName}: ${list.count} parts` : 'Search',
     current: '/search',
     status: failure ? 400 : 200,
     scripts: result?.data.length || list?.data.length ? PAGE_SCRIPTS : FINDER_SCRIPTS,
     body: new HtmlPieces(page),
   };
+  if (!keep) return content;
+  const frozen = Object.freeze(content);
+  pageOf.set(answer, { query, stats, facets, page: frozen });
+  return frozen;
 }
+
+/** The last page made from a remembered search or list answer, with what else it was made from. */
+const pageOf = new WeakMap<object, { query: string; stats: Stats; facets: Facets | null; page: PageContent }>();
 
 const BROWSE_LIMIT = 50;
 const PAGE_SCRIPTS = ['/assets/filter.js', '/assets/finder.js', '/assets/bom-cart.js'];
