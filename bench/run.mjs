@@ -39,6 +39,8 @@ const RESULTS = path.join(HERE, 'results', 'latest.json');
 
 /** Knobs (env overrides for quick local runs; the defaults are the reported configuration). */
 const SMOKE = process.argv.includes('--smoke');
+// `npm run bench -- --pages`: only the HTML page rows against the REST JSON route (issue 41).
+const PAGES_ONLY = process.argv.includes('--pages');
 const SEARCH_ROUNDS = SMOKE ? 3 : Number(process.env.BENCH_SEARCH_ROUNDS ?? 300); // rounds over the query set
 const SEARCH_BUDGET_MS = 15_000; // per method, whichever ends first
 const HTTP_REQUESTS = SMOKE ? 40 : Number(process.env.BENCH_HTTP_REQUESTS ?? 3000); // per measured run
@@ -331,6 +333,43 @@ async function benchDurability(dataDir) {
 // ---------------------------------------------------------------------------------------
 // 2. REST search, MCP stateful and stateless, paid listing: ours against bare servers
 
+/**
+ * The page rows: the HTML of /search and /parts/{id} against the REST JSON of the same query on
+ * the same server in the same run. `bodies`: [path, body] of /api/search for QUERIES (the part ids come from their hits).
+ */
+async function pageRows(ours, bodies) {
+  const partIds = [...new Set(bodies.flatMap(([, b]) => JSON.parse(b).data.slice(0, 2).map((h) => h.id)))].slice(0, 12);
+  const pageLoad = (html, json) =>
+    (port, side) =>
+      loadOpts(
+        (i) => ({ method: 'GET', path: (side === 'floor' ? json : html)(i) }),
+        (res) => (res.status !== 200 ? `HTTP ${res.status}` : null),
+      )(port);
+  const q = (i) => encodeURIComponent(QUERIES[i % QUERIES.length]);
+  const id = (i) => encodeURIComponent(partIds[i % partIds.length]);
+  return {
+    page_search: await compare('HTML /search vs REST', { floor: ours, ours }, pageLoad((i) => `/search?q=${q(i)}`, (i) => `/api/search?q=${q(i)}`), HTTP_REQUESTS),
+    page_part: await compare('HTML /parts/{id} vs REST', { floor: ours, ours }, pageLoad((i) => `/parts/${id(i)}`, (i) => `/api/entity/${id(i)}`), HTTP_REQUESTS),
+  };
+}
+
+/** `--pages`: only the page rows (one server, the same loads and rounds as the full run's). */
+async function benchPages(dataDir) {
+  const ours = await startChild('ours', dataDir, {});
+  try {
+    const bodies = [];
+    for (const q of QUERIES) {
+      const p = `/api/search?q=${encodeURIComponent(q)}`;
+      const res = await send(undefined, ours.port, { path: p });
+      if (res.status !== 200) throw new Error(`GET ${p} answered ${res.status}: ${res.body.slice(0, 300)}`);
+      bodies.push([p, res.body]);
+    }
+    return await pageRows(ours, bodies);
+  } finally {
+    await stopChild(ours);
+  }
+}
+
 async function benchHttp(dataDir, broad) {
   const { LATEST_PROTOCOL_VERSION } = await import('./sdk.mjs');
   const servers = [];
@@ -440,17 +479,7 @@ async function benchHttp(dataDir, broad) {
     out.paid = await compare('paid entities.json', { floor: floorRest, ours }, paidLoad, PAID_REQUESTS, Math.min(HTTP_WARMUP, 100));
     // Pages: the HTML of /search and /parts/{id} against the REST JSON of the same query on the
     // same server in the same run (a page renders the same tool answers, plus its facets).
-    const partIds = [...new Set(bodies.flatMap(([, b]) => JSON.parse(b).data.slice(0, 2).map((h) => h.id)))].slice(0, 12);
-    const pageLoad = (html, json) =>
-      (port, side) =>
-        loadOpts(
-          (i) => ({ method: 'GET', path: (side === 'floor' ? json : html)(i) }),
-          (res) => (res.status !== 200 ? `HTTP ${res.status}` : null),
-        )(port);
-    const q = (i) => encodeURIComponent(QUERIES[i % QUERIES.length]);
-    const id = (i) => encodeURIComponent(partIds[i % partIds.length]);
-    out.page_search = await compare('HTML /search vs REST', { floor: ours, ours }, pageLoad((i) => `/search?q=${q(i)}`, (i) => `/api/search?q=${q(i)}`), HTTP_REQUESTS);
-    out.page_part = await compare('HTML /parts/{id} vs REST', { floor: ours, ours }, pageLoad((i) => `/parts/${id(i)}`, (i) => `/api/entity/${id(i)}`), HTTP_REQUESTS);
+    Object.assign(out, await pageRows(ours, bodies));
     out.search_in_server = (await ask(ours, { type: 'search', rounds: SCALE_SEARCH_ROUNDS }, 'search-result')).stats;
     for (const s of [ours, floorMcp, uncached]) for (const h of sessions.get(s.port)) await closeMcpSession(s.port, h);
     out.body_bytes = { broad_rest_median: median(broadPaths.map((p) => restLen.get(p))), rest_median: median([...restLen.values()]), mcp_median: median(results.map(([, r]) => Buffer.byteLength(JSON.stringify(r)))), paid: paidLen };
@@ -569,6 +598,15 @@ async function main() {
   try {
     if (data.source === 'synthetic') log(`NOTE: ${process.env.BENCH_SYNTHETIC === '1' ? 'BENCH_SYNTHETIC=1' : 'data/catalogue/entities.json is absent'}; benchmarking 800 synthetic entities instead.`);
     if (SMOKE) log('SMOKE profile: a few requests of each kind; the numbers mean nothing');
+    if (PAGES_ONLY) {
+      log(`pages only: ${HTTP_REQUESTS} requests x ${HTTP_ROUNDS} rounds per side, concurrency ${HTTP_CONCURRENCY}`);
+      const p = await benchPages(data.dataDir);
+      const x = (v) => (Number.isFinite(v) ? `${fmt(v, 2)}x` : 'n/a');
+      const row = (name, r) => [name, fmt(r.ours.rps), fmt(r.floor.rps), x(r.paired.ours), SMOKE ? '(smoke)' : '>= 0.7x', `errors ${r.ours.errors + r.floor.errors} / ${r.ours.requests + r.floor.requests}`];
+      console.log(`robot-parts-mcp bench --pages${SMOKE ? ' (SMOKE)' : ''}  ${new Date().toISOString()}  commit ${gitCommit() ?? 'n/a'}  load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+      console.log(table([['measure', 'ours', 'REST JSON', 'html/json', 'goal', ''], row('HTML GET /search (req/s)', p.page_search), row('HTML GET /parts/{id} (req/s)', p.page_part)]));
+      return;
+    }
 
     log('search latency in process');
     const search = await benchSearch(data.dataDir);

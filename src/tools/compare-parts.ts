@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { CustomPart } from '../domain/bom/custom.js';
 import { COMPARE_MAX, COMPARE_MIN, comparePartsById } from '../domain/specs/service.js';
+import { NO_LINKS_NOTE } from '../domain/shared/page-urls.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+import { ATTRIBUTION, EntityId, LICENSE, PageUrl } from './schemas.js';
 import { CompactSpecSchema } from './spec-schemas.js';
 
 export const SameAsSchema = z
@@ -29,6 +30,7 @@ export const PartRefSchema = z
     manufacturer: z.string().nullable(),
     manufacturer_canonical: z.string().nullable(),
     quarantine_hint: z.string().nullable(),
+    page_url: PageUrl,
     ...ProductFields,
   })
   .strict();
@@ -75,5 +77,5 @@ export const comparePartsTool = defineTool({
   handler: async ({ ids }, ctx) => ({ ...(await comparePartsById(partsContext(ctx), ids, ctx.deps.knowledge)), meta: { license: LICENSE, attribution: ATTRIBUTION } }),
   text: (o) =>
     `${o.parts.length} parts${o.parts.some((p) => p.source === 'user') ? ` (${o.parts.filter((p) => p.source === 'user').length} user-declared)` : ''} on ${o.rows.length} fields: ${o.rows.filter((r) => r.comparable).length} comparable rows, ${o.rows.filter((r) => !r.comparable).length} not comparable` +
-    `${o.same_product.length ? `; same product: ${o.same_product.map((p) => p.join('=')).join(', ')}` : ''}.`,
+    `${o.same_product.length ? `; same product: ${o.same_product.map((p) => p.join('=')).join(', ')}` : ''}.${o.parts.some((p) => p.source !== 'user' && p.page_url === undefined) ? ` ${NO_LINKS_NOTE}` : ''}`,
 });

@@ -19,9 +19,9 @@ export const convertParameterTool = defineTool({
   name: 'convert_parameter',
   title: 'Read and convert a vendor parameter',
   description:
-    'Reads a vendor notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V"): quantity, SI value, exact formula, conditions (voltage, peak/rated, output end), dialect, level A-D. ' +
-    '`to`: exact conversion (other quantity: ok=false, reason). `compare_with`: comparable? (level, reason, SI order). ' +
-    'Unreadable: recognized=false. SI prefixes: case matters.',
+    'Reads a vendor notation exactly ("0.11 sec/60°", "4.1 Nm @ 12V"): quantity, SI value, formula, conditions (voltage, peak/rated, output end), dialect, level A-D. ' +
+    '`to`: exact conversion (other quantity: ok=false). `compare_with`: comparable? (level, reason, SI order). ' +
+    'Unreadable: recognized=false. Prefixes: case matters.',
   inputSchema: z.object({
     value: Notation.describe('Verbatim, e.g. "0.11 sec/60°", "15 kgf·cm"'),
     to: z

@@ -11,11 +11,11 @@ export const createPaymentTool = defineTool({
   title: 'Buy credits',
   description:
     'Payment order for a plan: starter (9 CNY, 500 credits), pro (29 CNY, 2000), lifetime (199 CNY, 9999); pay_url and QR code. ' +
-    'Account: the API key\'s (email must match). Credits arrive when paid (get_payment_status).',
+    'Account: the API key\'s (email must match). Credits on payment (get_payment_status).',
   inputSchema: z.object({
     plan: z.enum(['starter', 'pro', 'lifetime']).describe('Plan to buy'),
     api_key: ApiKey.optional(),
-    email: z.string().max(320).optional().describe('Account e-mail (instead of, or to confirm, the key)'),
+    email: z.string().max(320).optional().describe('Instead of, or to confirm, the key'),
   }),
   outputSchema: z.object({ order_id: z.string(), pay_url: z.string(), qr_code: z.string() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { designAdapterPlate, PLATE_FORMATS, PLATE_HOLE_OPTIONS, PLATE_MEDIA_TYPES, PlateAnswer, type PlateFormat } from '../domain/plates/index.js';
+import { NO_LINKS_NOTE } from '../domain/shared/page-urls.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { plateFileFor } from './plate-files.js';
@@ -64,7 +65,7 @@ export const designAdapterPlateTool = defineTool({
     const o = output as unknown as PlateOutput;
     return o.design
       ? `Adapter plate ${o.design.side_a.designation} / ${o.design.side_b.designation}: disc ${o.design.outline.diameter_mm} mm x ${o.design.outline.thickness_mm} mm, ${o.design.features.length} features, side b turned ${o.design.angular_offset.side_b_deg} deg` +
-        `${o.design.warnings.length ? `; ${o.design.warnings.length} warning(s)` : ''}. Not load-rated.`
+        `${o.design.warnings.length ? `; ${o.design.warnings.length} warning(s)` : ''}. Not load-rated.${o.page_url === undefined ? ` ${NO_LINKS_NOTE}` : ''}`
       : o.reason;
   },
   links: (o) => o.files.filter((f) => f.format !== 'json').map((f) => ({ uri: f.uri, name: f.name, mimeType: f.media_type })),

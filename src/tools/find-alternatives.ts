@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ALTERNATIVES_DEFAULT, ALTERNATIVES_MAX, alternativesOf } from '../domain/specs/service.js';
 import { PartRefSchema } from './compare-parts.js';
+import { NO_LINKS_NOTE } from '../domain/shared/page-urls.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, EntityId, LICENSE } from './schemas.js';
+import { ATTRIBUTION, EntityId, LICENSE, PageUrl } from './schemas.js';
 import { FilterMetaSchema, WhereArg } from './spec-schemas.js';
 
 export const findAlternativesTool = defineTool({
@@ -11,7 +12,7 @@ export const findAlternativesTool = defineTool({
   errors: ['not_found'],
   title: 'Find alternative parts',
   description:
-    'Same-category parts of other products (same type first) ranked by closeness of declared specs, with reasons and fields not compared. ' +
+    'Same-category parts of other products (same type first) ranked by closeness of declared specs, with reasons. ' +
     'Never the same product (part.same_as); versions are, marked. must: where-form constraints.',
   inputSchema: z.object({
     id: EntityId,
@@ -26,6 +27,7 @@ export const findAlternativesTool = defineTool({
           id: z.string(),
           name: z.string(),
           manufacturer: z.string().nullable(),
+          page_url: PageUrl,
           score: z.number().describe('Closeness 0-1, +0.1 same type'),
           same_type: z.boolean(),
           same_manufacturer: z.boolean(),
@@ -49,7 +51,7 @@ export const findAlternativesTool = defineTool({
       part: r.part,
       alternatives: r.alternatives.map((a) => {
         const v = r.part.versions.find((x) => x.id === a.id);
-        const out = { id: a.id, name: a.name, manufacturer: a.manufacturer, score: a.score, same_type: a.same_type, same_manufacturer: a.same_manufacturer, reasons: a.reasons, not_compared: a.not_compared };
+        const out = { id: a.id, name: a.name, manufacturer: a.manufacturer, ...(a.page_url === undefined ? {} : { page_url: a.page_url }), score: a.score, same_type: a.same_type, same_manufacturer: a.same_manufacturer, reasons: a.reasons, not_compared: a.not_compared };
         return v ? { ...out, version: v.relation === 'newer_version' ? ('newer' as const) : ('older' as const) } : out;
       }),
       considered: r.considered,
@@ -60,5 +62,5 @@ export const findAlternativesTool = defineTool({
   },
   text: (o) =>
     `${o.alternatives.length} alternative(s) to ${o.part.id} of ${o.considered} considered${o.part.same_as.length ? `; same product (not offered): ${o.part.same_as.map((s) => s.id).join(', ')}` : ''}` +
-    `${o.part.versions.length ? `; versions: ${o.part.versions.map((v) => `${v.id} (${v.relation === 'newer_version' ? 'newer' : 'older'})`).join(', ')}` : ''}.`,
+    `${o.part.versions.length ? `; versions: ${o.part.versions.map((v) => `${v.id} (${v.relation === 'newer_version' ? 'newer' : 'older'})`).join(', ')}` : ''}.${o.part.page_url === undefined ? ` ${NO_LINKS_NOTE}` : ''}`,
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { findWhereUsed } from '../domain/oss/where-used-query.js';
+import { NO_LINKS_NOTE } from '../domain/shared/page-urls.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ElsewhereSchema } from './schemas.js';
+import { ElsewhereSchema, PageUrl } from './schemas.js';
 
 const PriceOut = z
   .object({
@@ -28,6 +29,7 @@ export const WhereUsedOutput = z.object({
     z
       .object({
         robot: z.string(),
+        page_url: PageUrl,
         sources: z.array(z.string()),
         bom_lines: z.array(
           z
@@ -80,7 +82,7 @@ export const findWhereUsedTool = defineTool({
     'A company matches its other names and families. Per line as written, never summed. No hit: elsewhere.',
   inputSchema: z.object({
     q: z.string().max(200).optional().describe('Name or model number, e.g. "STS3215"'),
-    id: z.string().max(200).optional().describe('Instead of q: a catalogue or OSS-LIVE id'),
+    id: z.string().max(200).optional().describe('Or a catalogue or OSS-LIVE id'),
   }),
   outputSchema: WhereUsedOutput,
   annotations: READ_ONLY,
@@ -88,5 +90,5 @@ export const findWhereUsedTool = defineTool({
   handler: async ({ q, id }, ctx) => findWhereUsed(partsContext(ctx), ctx.deps.ossLayer, { q, id }),
   text: (o) =>
     `${o.counts.robots === 0 ? 'No open-source robot uses' : `Used in ${o.counts.robots} open-source robot(s):`} ${o.entity ? o.entity.id : `"${o.query.q ?? ''}"`}` +
-    `${o.counts.robots > 0 ? ` (${o.counts.bom_lines} BOM line(s), ${o.counts.urdf_mentions} URDF mention(s)): ${o.robots.slice(0, 5).map((r) => r.robot).join(', ')}${o.robots.length > 5 ? ', ...' : ''}` : ''}.`,
+    `${o.counts.robots > 0 ? ` (${o.counts.bom_lines} BOM line(s), ${o.counts.urdf_mentions} URDF mention(s)): ${o.robots.slice(0, 5).map((r) => r.robot).join(', ')}${o.robots.length > 5 ? ', ...' : ''}` : ''}.${o.robots.length && o.robots[0]!.page_url === undefined ? ` ${NO_LINKS_NOTE}` : ''}`,
 });

@@ -9,8 +9,8 @@ export const getAnalyticsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Readiness and momentum analytics',
   description:
-    'Per category: TRL (1-9, lifecycle status by a cited table), momentum (0-100: year, open-source BOM use, ROS, source tier and count), ' +
-    'top ten by momentum, TRL distribution, insights and trends only where dated records back them. Few signals: unknown. meta.method: rules.',
+    'Per category: TRL (1-9 from lifecycle status, cited table), momentum (0-100: year, open-source BOM use, ROS, source tier/count), ' +
+    'top ten, TRL distribution, insights and trends only where dated records back them. Few signals: unknown. meta.method: rules.',
   inputSchema: z.object({ category: Category.optional() }),
   outputSchema: IntelligenceDocument,
   annotations: READ_ONLY,

@@ -3,9 +3,10 @@ import { FreeEntity, PAID_FIELDS } from '../domain/catalogue/entity.js';
 import { getPart } from '../domain/catalogue/parts.js';
 import { entityAnalytics } from '../domain/analytics/index.js';
 import { EntityAnalyticsSchema } from '../domain/analytics/schema.js';
+import { NO_LINKS_NOTE } from '../domain/shared/page-urls.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { EntityId, recordMeta } from './schemas.js';
+import { EntityId, PageUrl, recordMeta } from './schemas.js';
 import { CompactSpecSchema } from './spec-schemas.js';
 import { ProductSchema } from './compare-parts.js';
 
@@ -14,11 +15,12 @@ export const getPartTool = defineTool({
   errors: ['not_found'],
   title: 'Get one robot part',
   description:
-    'One entity by id: free fields, vendor strings verbatim (declared), locked_fields (paid: list_parts deep=true), quarantine hint, ' +
+    'One entity by id: free fields, vendor strings verbatim, locked_fields (paid: list_parts deep=true), ' +
     'used_in (open-source robots), product (same_as, versions, conflicts). Miss: did_you_mean.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: z.object({
     entity: FreeEntity,
+    page_url: PageUrl,
     locked_fields: z.array(z.enum(PAID_FIELDS)),
     quarantine_hint: z.string().nullable(),
     used_in: z
@@ -57,5 +59,5 @@ export const getPartTool = defineTool({
   text: (o) =>
     `${o.entity.id}: ${o.entity.name_en || o.entity.name}${o.entity.manufacturer ? ` by ${o.entity.manufacturer}` : ''} (${o.entity.category})` +
     `${o.quarantine_hint ? '; QUARANTINED' : ''}; ${o.specs.length} specs read, ${o.unread_specs.length} unread` +
-    `${o.used_in ? `; used in ${o.used_in.robots.length} open-source robot(s)` : ''}${o.product.versions.length ? `; ${o.product.versions.length} other version(s)` : ''}.`,
+    `${o.used_in ? `; used in ${o.used_in.robots.length} open-source robot(s)` : ''}${o.product.versions.length ? `; ${o.product.versions.length} other version(s)` : ''}.${o.page_url === undefined ? ` ${NO_LINKS_NOTE}` : ''}`,
 });

@@ -6,7 +6,7 @@ export const getPaymentStatusTool = defineTool({
   errors: ['not_found'],
   title: 'Payment order status',
   description: 'Status of a payment order (pending or paid), with its plan, amount, currency and credits.',
-  inputSchema: z.object({ order_id: z.string().min(1).max(200).describe('order_id returned by create_payment') }),
+  inputSchema: z.object({ order_id: z.string().min(1).max(200).describe('From create_payment') }),
   outputSchema: z.object({
     order_id: z.string(),
     status: z.enum(['pending', 'paid']),

@@ -10,7 +10,7 @@ export const lintUrdfTool = defineTool({
     'Checks a URDF, xacro or package (files + entry + args) as urdfdom\'s check_urdf does: XML, encoding, names, one root, joint types, limits, numbers, mimic, materials, links. ' +
     `Each finding: line (and file), severity, fix, check_urdf (refuses/warns/accepts; accepts: stricter here). At most ${MAX_INPUT_BYTES / 1048576} MiB.`,
   inputSchema: z.object({
-    content: z.string().min(1).optional().describe('URDF or xacro text (a xacro with includes: send files)'),
+    content: z.string().min(1).optional().describe('URDF or xacro text (includes: use files)'),
     ...packageInputShape,
   }),
   outputSchema: LintResult,

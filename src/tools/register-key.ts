@@ -7,9 +7,9 @@ export const registerKeyTool = defineTool({
   errors: ['already_registered'],
   title: 'Register a free API key',
   description:
-    'A free API key (gtk_...) with 100 credits for an e-mail address, shown once: store it. ' +
-    'An address with a key is refused (already_registered).',
-  inputSchema: z.object({ email: z.string().max(320).describe('E-mail address of the key owner') }),
+    'A free API key (gtk_...), 100 credits, for an e-mail address; shown once. ' +
+    'An address with a key: already_registered.',
+  inputSchema: z.object({ email: z.string().max(320).describe("The key owner's e-mail") }),
   outputSchema: z.object({
     api_key: z.string().describe('Shown only once'),
     credits: z.number().int(),

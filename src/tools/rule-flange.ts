@@ -10,7 +10,7 @@ export const ruleFlangeTool = defineTool({
   name: 'rule_flange',
   title: 'Rule on two ISO 9409-1 flanges',
   description:
-    'Whether two ISO 9409-1 flanges (e.g. "ISO9409-1-A50-4-M6") bolt together: identity, direct, or adapter_required with blocking dimensions. ' +
+    'Whether two ISO 9409-1 flanges bolt together: identity, direct, or adapter_required with blocking dimensions. ' +
     'Geometry from the registry, never the label: unregistered is unknown.',
   inputSchema: z.object({
     a: Designation.describe('First flange designation, e.g. "ISO9409-1-A50-4-M6"'),

@@ -31,6 +31,9 @@ export const ApiKey = z
 
 export const Cursor = z.string().max(200).describe('A previous page\'s next_cursor');
 
+/** page_url: the HTML page of a part, robot or plate (src/domain/shared/page-urls.ts); absent without a base URL. */
+export const PageUrl = z.string().optional();
+
 export const NextCursor = z.string().nullable().describe('null on the last page');
 
 export const Category = z.string().min(1).max(100).describe('Slug ("actuators") or spec name');

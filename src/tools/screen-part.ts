@@ -12,7 +12,7 @@ export const screenPartTool = defineTool({
   title: 'Screen a part for red lines',
   description:
     "Red lines RL-01..06 on a part's declared values (torque density, peak/rated, backlash without load, repeatability vs accuracy, IP scope, encoder as accuracy): " +
-    'fires, not, or cannot be evaluated (missing value named), with numbers and what to ask the vendor. Not verdicts.',
+    'fires, not, or cannot_evaluate (value missing), with numbers and questions for the vendor. Not verdicts.',
   inputSchema: z.object({ id: EntityId }),
   outputSchema: ScreeningResultSchema.extend({
     note: z.string(),

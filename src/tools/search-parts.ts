@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { SUMMARY_FIELDS } from '../domain/catalogue/entity.js';
 import { searchParts, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SEARCH_MAX_TERMS, SEARCH_Q_MAX_CHARS } from '../domain/catalogue/parts.js';
 import { SEARCH_FIELDS } from '../domain/catalogue/search.js';
+import { NO_LINKS_NOTE } from '../domain/shared/page-urls.js';
 import { partsContext } from './context.js';
 import { defineTool, READ_ONLY } from './define.js';
-import { ATTRIBUTION, Category, Cursor, decodeCursor, ElsewhereSchema, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
+import { ATTRIBUTION, Category, Cursor, decodeCursor, ElsewhereSchema, encodeCursor, LICENSE, NextCursor, PageUrl, pickFields, Summary } from './schemas.js';
 import { CompactSpecSchema, FilterMetaSchema, SortMetaSchema, SortArg, WhereArg } from './spec-schemas.js';
 
-const HIT_EXTRA = ['relevance_score', 'matched_fields', 'detail_url', 'specs'] as const;
+const HIT_EXTRA = ['relevance_score', 'matched_fields', 'detail_url', 'page_url', 'specs'] as const;
 export const HIT_FIELDS = [...SUMMARY_FIELDS, ...HIT_EXTRA] as const;
 
 const Hit = Summary.partial()
@@ -16,6 +17,7 @@ const Hit = Summary.partial()
     relevance_score: z.number().optional(),
     matched_fields: z.array(z.enum(SEARCH_FIELDS)).optional(),
     detail_url: z.string().optional(),
+    page_url: PageUrl,
     specs: z.record(z.string(), CompactSpecSchema).optional().describe('Fields filtered or sorted on'),
   })
   .strict();
@@ -28,7 +30,7 @@ export const searchPartsTool = defineTool({
     'Catalogue search. q: terms match a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
     'where: spec filters (list_spec_fields), AND q, in units convert_parameter reads; undeclared never matches. ' +
     'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread, a bound), not_applicable, near_misses. ' +
-    'No hit: meta.elsewhere. Quarantined: include_quarantine.',
+    'No hit: meta.elsewhere.',
   inputSchema: z
     .object({
       q: z
@@ -38,7 +40,7 @@ export const searchPartsTool = defineTool({
       where: WhereArg.optional(),
       sort: SortArg.optional(),
       category: Category.optional(),
-      limit: z.number().int().min(1).optional().describe(`Hits per page, default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}`),
+      limit: z.number().int().min(1).optional().describe(`Default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}`),
       include_quarantine: z.boolean().optional().describe('Include quarantined (default false)'),
       cursor: Cursor.optional(),
       fields: z.array(z.enum(HIT_FIELDS)).min(1).optional().describe('Hit fields (id always); default all'),
@@ -79,5 +81,6 @@ export const searchPartsTool = defineTool({
   text: (o) =>
     `${o.meta.total} match(es)${o.meta.q ? ` for "${o.meta.q}"` : ''}${o.meta.filters.length ? ` with ${o.meta.filters.length} filter(s) (${o.meta.filters.map((f) => `${f.field}: ${f.unknown_excluded} unknown in ${f.applies_to.join('/') || 'no category'}${f.near_misses.length ? `, near misses ${f.near_misses.map((n) => `${n.id} "${n.declared}"`).join(', ')}` : ''}`).join('; ')})` : ''}` +
     `${o.meta.quarantined_excluded ? `, ${o.meta.quarantined_excluded} quarantined excluded` : ''}; showing ${o.meta.returned}${o.next_cursor ? '; more with cursor' : ''}.` +
-    `${o.meta.elsewhere?.length ? ` Elsewhere: ${o.meta.elsewhere.map((e) => `${e.count} via ${e.call.tool} ${JSON.stringify(e.call.arguments)} (${e.where})`).join('; ')}.` : ''}`,
+    `${o.meta.elsewhere?.length ? ` Elsewhere: ${o.meta.elsewhere.map((e) => `${e.count} via ${e.call.tool} ${JSON.stringify(e.call.arguments)} (${e.where})`).join('; ')}.` : ''}` +
+    `${o.data.length && o.data[0]!.page_url === undefined && o.data[0]!.detail_url === undefined ? ` ${NO_LINKS_NOTE}` : ''}`,
 });

@@ -23,28 +23,30 @@ export function preparedJson(o: object): string {
   return s;
 }
 
-/** A record's detail URL as JSON text, the same escaped, and as the `,"detail_url":...` member's bytes (the last URL seen, per record). */
+/**
+ * A hit's link members as JSON text (`,"detail_url":...` and `,"page_url":...`, each when present),
+ * the same escaped, and as bytes: kept per record for the URLs last seen (a server gives each record one of each).
+ */
 interface UrlEntry {
-  url: string;
+  key: string;
   json: string;
   escaped?: string;
   member?: Buffer;
 }
 const urlOf = new WeakMap<object, UrlEntry>();
 
-/** The JSON cache entry of `url` for the (frozen) summary e: kept per record, made again when its URL changes. */
-function urlEntry(e: object, url: string): UrlEntry {
+/** The link members of hit h (null when it has none), kept with its (frozen) summary e: made again when its URLs change. */
+function urlEntry(e: object, h: Record<string, unknown>): UrlEntry | null {
+  const detail = h.detail_url as string | undefined;
+  const page = h.page_url as string | undefined;
+  if (detail === undefined && page === undefined) return null;
+  const key = `${detail ?? ''}\n${page ?? ''}`;
   let u = urlOf.get(e);
-  if (u === undefined || u.url !== url) {
-    u = { url, json: JSON.stringify(url) };
+  if (u === undefined || u.key !== key) {
+    u = { key, json: (detail === undefined ? '' : KEY_URL + JSON.stringify(detail)) + (page === undefined ? '' : KEY_PAGE + JSON.stringify(page)) };
     if (Object.isFrozen(e)) urlOf.set(e, u);
   }
   return u;
-}
-
-/** JSON.stringify(url), kept with the record (a server gives each record one URL). */
-function urlJson(e: object, url: string): string {
-  return urlEntry(e, url).json;
 }
 
 const arrayBytesOf = new WeakMap<readonly unknown[], Buffer>();
@@ -56,28 +58,27 @@ const isFrozenObject = (x: unknown) => x !== null && typeof x === 'object' && (i
 const KEY_SCORE = ',"relevance_score":';
 const KEY_FIELDS = ',"matched_fields":';
 const KEY_URL = ',"detail_url":';
+const KEY_PAGE = ',"page_url":';
 const KEY_SPECS = ',"specs":';
 
 /** The members a hit adds after its summary's, as JSON.stringify writes them (each preceded by ','). */
 function hitTail(h: Record<string, unknown>, summary: object): string {
   const fields = h.matched_fields as object;
   let out = KEY_SCORE + JSON.stringify(h.relevance_score) + KEY_FIELDS + preparedJson(fields);
-  if (h.detail_url !== undefined) out += KEY_URL + urlJson(summary, h.detail_url as string);
+  const u = urlEntry(summary, h);
+  if (u !== null) out += u.json;
   if (h.specs !== undefined) out += KEY_SPECS + JSON.stringify(h.specs);
   return out;
 }
 
 const KEY_SCORE_ESCAPED = escapeJsonText(KEY_SCORE);
 const KEY_FIELDS_ESCAPED = escapeJsonText(KEY_FIELDS);
-const KEY_URL_ESCAPED = escapeJsonText(KEY_URL);
 
 /** escapeJsonText(hitTail(h, summary)), from the escaped field list and URL kept with them (a number's JSON has nothing to escape). */
 function hitTailEscaped(h: Record<string, unknown>, summary: object): string {
   let out = KEY_SCORE_ESCAPED + JSON.stringify(h.relevance_score) + KEY_FIELDS_ESCAPED + escapedJson(h.matched_fields as object);
-  if (h.detail_url !== undefined) {
-    const u = urlEntry(summary, h.detail_url as string);
-    out += KEY_URL_ESCAPED + (u.escaped ??= escapeJsonText(u.json));
-  }
+  const u = urlEntry(summary, h);
+  if (u !== null) out += u.escaped ??= escapeJsonText(u.json);
   if (h.specs !== undefined) out += escapeJsonText(KEY_SPECS + JSON.stringify(h.specs));
   return out;
 }
@@ -85,7 +86,7 @@ function hitTailEscaped(h: Record<string, unknown>, summary: object): string {
 /**
  * An object's JSON as bytes: prepared bytes and, for a search hit, the members after its
  * summary's as byte pieces: the score's digits and, prepared once, `,"matched_fields":[...]` per
- * field list and `,"detail_url":"..."` per record (then `,"specs":...` as text, when present).
+ * field list and `,"detail_url":"...","page_url":"..."` per record (then `,"specs":...` as text, when present).
  */
 interface ObjectPiece {
   bytes: Buffer;
@@ -105,7 +106,7 @@ function objectPieces(o: object): ObjectPiece {
     hit: {
       score: JSON.stringify(h.relevance_score),
       fields: fieldsBytes(h.matched_fields as object),
-      url: h.detail_url === undefined ? null : urlBytes(summary, h.detail_url as string),
+      url: urlBytes(summary, h),
       rest,
       restBytes: rest === '' ? 0 : Buffer.byteLength(rest, 'utf8'),
     },
@@ -124,10 +125,10 @@ function fieldsBytes(fields: object): Buffer {
   return b;
 }
 
-/** `,"detail_url":<JSON>` as bytes: kept with the record's URL. */
-function urlBytes(summary: object, url: string): Buffer {
-  const u = urlEntry(summary, url);
-  return (u.member ??= Buffer.from(KEY_URL + u.json, 'utf8'));
+/** `,"detail_url":<JSON>,"page_url":<JSON>` (those present) as bytes, or null: kept with the record's URLs. */
+function urlBytes(summary: object, h: Record<string, unknown>): Buffer | null {
+  const u = urlEntry(summary, h);
+  return u === null ? null : (u.member ??= Buffer.from(u.json, 'utf8'));
 }
 
 function objectBytes(o: object): Buffer {

@@ -6,22 +6,18 @@
  * critical axe violation and nothing wider than the 390 px screen; on a phone the results come
  * before the collapsed filters; the plate page draws a non-blank canvas from the STL and its three
  * downloads work; the BOM flow (Add to BOM on two part pages, check) shows the U2D2 bridge. Page
- * weights are printed; with PAGES_SCREENSHOTS=1 each new page is saved to docs/screenshots/ at
- * both widths.
+ * weights are printed (screenshots and weights for docs/: scripts/page-shots.ts).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startRealServer } from '../support/http.js';
-import { ROOT } from '../oss/helpers.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = fs.existsSync(CHROMIUM);
 if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.PAGES_SCREENSHOTS === '1' ? path.join(ROOT, 'docs/screenshots') : null;
 
 const PLATE = '/plates?a=ISO9409-1-A50-4-M6&b=ISO9409-1-A31.5-4-M5';
 const FINDER = '/search?category=actuators&min.torque_rated=5&in.bus=CAN&in.bus=EtherCAT';
@@ -107,10 +103,6 @@ describe.skipIf(!available)('pages a parts engineer can work with, in Chromium (
         expect(await seriousViolations(v.page)).toEqual([]);
         if (width === 'phone') expect(await widest(v.page)).toBeLessThanOrEqual(390);
         weights.push(`  ${width.padEnd(7)} ${route}  ${v.bytes} B  ${v.requests} req`);
-        if (SHOTS) {
-          fs.mkdirSync(SHOTS, { recursive: true });
-          await v.page.screenshot({ path: path.join(SHOTS, `41-${name}-${width}.png`), fullPage: width === 'desktop' });
-        }
         await v.page.close();
       }, 120_000);
     }

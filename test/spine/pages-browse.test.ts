@@ -64,6 +64,19 @@ describe('pages a parts engineer can work with (issue 41)', () => {
     expect(JSON.parse(api.body)).toMatchObject({ code: 'invalid_input', field: 'q' });
   });
 
+  it('a search by words alone in no category offers the categories of its hits, each the same words with that category\'s controls', async () => {
+    const api = JSON.parse((await get('/api/search?q=servo', {})).body) as { data: { category: string }[] };
+    const cats = [...new Set(api.data.map((h) => h.category))];
+    expect(cats.length).toBeGreaterThan(0);
+    const page = (await get('/search?q=servo')).body;
+    const links = [...page.slice(page.indexOf('id="finder-categories"')).matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    expect(links).toEqual(cats.map((c) => `/search?q=servo&category=${encodeURIComponent(c)}`));
+    expect(page).not.toContain('name="min.');
+    const inCategory = await get(links[0]!);
+    expect(inCategory.status).toBe(200);
+    expect(inCategory.body).toContain('name="min.');
+  });
+
   it("the finder's controls list the ids GET /api/search returns for the same where written by hand", async () => {
     const cases: [[string, string][], string][] = [
       [[['min.torque_rated', '30']], 'torque_rated>=30 N·m'],

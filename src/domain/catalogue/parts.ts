@@ -16,6 +16,7 @@ import type { UnreadValue } from '../specs/types.js';
 import type { WhereClause } from '../specs/where.js';
 import { productLinks, type ProductLinks } from '../specs/product.js';
 import { searchElsewhere } from './elsewhere.js';
+import { partPageUrl } from '../shared/page-urls.js';
 import type { PartsContext } from './context.js';
 import { readName, type Elsewhere } from './names.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from '../oss/where-used.js';
@@ -37,7 +38,7 @@ export interface SearchParams {
   offset?: number;
 }
 
-export type SearchHit = SummaryEntity & { relevance_score: number; matched_fields: SearchField[]; detail_url?: string; specs?: Record<string, CompactSpec> };
+export type SearchHit = SummaryEntity & { relevance_score: number; matched_fields: SearchField[]; detail_url?: string; page_url?: string; specs?: Record<string, CompactSpec> };
 
 export interface SearchResult {
   data: SearchHit[];
@@ -108,6 +109,7 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
   const data: SearchHit[] = [];
   const urlPrefix = ctx.baseUrl === null ? null : detailUrlPrefix(ctx.baseUrl);
+  const pagePrefix = ctx.baseUrl === null ? null : partPageUrl(ctx.baseUrl, '');
   for (let i = 0; i < page.length; i++) {
     const m = page[i]!;
     // getMany answers in the order asked, leaving out ids it does not know.
@@ -116,6 +118,7 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
     const extras: HitExtras & Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
     const summary = preparedSummary(r);
     if (urlPrefix !== null) extras.detail_url = preparedUrl(summary, urlPrefix);
+    if (pagePrefix !== null) extras.page_url = preparedUrl(summary, pagePrefix, true);
     if (specFields.length > 0) extras.specs = compactFieldSpecs(ctx.specs, r.id, specFields);
     data.push(searchHit(summary, extras));
   }
@@ -138,6 +141,8 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
 
 export interface PartLookup {
   entity: FreeEntity;
+  /** The part's HTML page, when the base URL is known. */
+  page_url?: string;
   locked_fields: string[];
   quarantine_hint: string | null;
   used_in: UsedInSummary | null;
@@ -238,7 +243,7 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   const used_in = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
   const row = ctx.specs.get(e.id);
   const specs = (row?.specs.specs ?? []).map((s) => Object.assign({ field: s.field }, compactSpec(s), { source: s.source, evidence: e.provenance?.[s.source] ?? null }));
-  return { entity: toFree(e), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])], product: productLinks(ctx.specs, e.id) };
+  return { entity: toFree(e), ...(ctx.baseUrl === null ? {} : { page_url: partPageUrl(ctx.baseUrl, e.id) }), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])], product: productLinks(ctx.specs, e.id) };
 }
 
 export interface ListParams {

@@ -21,6 +21,23 @@ export function declaredFlanges(e: StoredEntity): string[] {
   return mi.flange !== null && mi.flange.trim() !== '' ? [mi.flange] : [];
 }
 
+/**
+ * The registered flanges a part declaring `declared` mates only through an adapter plate (no
+ * declared flange of it is the same pattern or lines up directly), each as the pair of the plate
+ * to draw: [its first registered declared flange, the other]. Empty when it declares none registered.
+ */
+export function adapterMates(flanges: FlangeRegistry, mi: { flange: string | null; flanges?: string[] | null }): { a: string; b: string }[] {
+  const declared = mi.flanges && mi.flanges.length > 0 ? mi.flanges : mi.flange !== null && mi.flange.trim() !== '' ? [mi.flange] : [];
+  const own = flanges.designations.filter((d) => declared.some((x) => ruleFlange(flanges, x, d.designation).verdict === 'identity'));
+  if (own.length === 0) return [];
+  const out: { a: string; b: string }[] = [];
+  for (const o of flanges.designations) {
+    const rulings = own.map((d) => ruleFlange(flanges, d.designation, o.designation));
+    if (rulings.every((r) => r.verdict === 'adapter_required')) out.push({ a: own[0]!.designation, b: o.designation });
+  }
+  return out;
+}
+
 export function mechanicalDimension(a: StoredEntity, b: StoredEntity, flanges: FlangeRegistry, baseUrl: string | null = null): MechanicalResult {
   const fa = declaredFlanges(a);
   const fb = declaredFlanges(b);

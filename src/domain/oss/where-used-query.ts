@@ -4,13 +4,19 @@ import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
 import { evidenceText, formsNote, nameMatcher, type Elsewhere } from '../catalogue/names.js';
 import { layerCount, whereUsedElsewhere } from '../catalogue/elsewhere.js';
+import { robotPageUrl } from '../shared/page-urls.js';
 
-/** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id). */
-export async function findWhereUsed(
-  parts: PartsContext,
-  layer: WhereUsedLayer,
-  input: { q?: string; id?: string },
-): Promise<WhereUsedResult & { entity: { id: string; name: string; manufacturer: string | null; oss: boolean } | null; elsewhere?: Elsewhere[] }> {
+type WhereUsedAnswer = WhereUsedResult & { entity: { id: string; name: string; manufacturer: string | null; oss: boolean } | null; elsewhere?: Elsewhere[] };
+
+/** find_where_used: exactly one of q (name or model number) and id (catalogue or layer id); each robot with its page_url when the base URL is known. */
+export async function findWhereUsed(parts: PartsContext, layer: WhereUsedLayer, input: { q?: string; id?: string }): Promise<WhereUsedAnswer> {
+  const r = await whereUsedOf(parts, layer, input);
+  const base = parts.baseUrl;
+  if (base === null || r.robots.length === 0) return r;
+  return { ...r, robots: r.robots.map(({ robot, ...x }) => ({ robot, page_url: robotPageUrl(base, robot), ...x })) };
+}
+
+async function whereUsedOf(parts: PartsContext, layer: WhereUsedLayer, input: { q?: string; id?: string }): Promise<WhereUsedAnswer> {
   const q = input.q?.trim() ?? '';
   const id = input.id?.trim() ?? '';
   if (q !== '' && id !== '') throw invalidInput('q', 'give either q (a part name or model number) or id (a part id), not both');

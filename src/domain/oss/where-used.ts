@@ -104,6 +104,8 @@ export interface WhereUsedUrdfHit {
 
 export interface WhereUsedRobot {
   robot: string;
+  /** The robot's HTML page (find_where_used, when the base URL is known). */
+  page_url?: string;
   sources: string[];
   bom_lines: WhereUsedBomHit[];
   urdf_mentions: WhereUsedUrdfHit[];

@@ -25,6 +25,7 @@ import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { FASTENER_FILE, type FastenerTable, type ThreadColumn, type ThreadRow } from './fasteners.js';
 import { PLATE_MEDIA_TYPES, plateFileName, plateUri, plateUrl, type PlateKey } from './links.js';
 import { PLATE_FORMATS, type PlateAnswer, type PlateDesign, type PlateFeature, type PlateHoleOption } from './schema.js';
+import { platePageUrl } from '../shared/page-urls.js';
 
 export interface PlateRules {
   flanges: FlangeRegistry;
@@ -510,6 +511,7 @@ export async function designAdapterPlate(ctx: PlateContext, req: PlateRequest): 
   return {
     plate_needed: true,
     reason: r.ruling.reason,
+    ...(ctx.baseUrl === null ? {} : { page_url: platePageUrl(ctx.baseUrl, key.a, key.b, key.b_holes) }),
     design,
     files: PLATE_FORMATS.map((format) => ({ format, name: plateFileName(key, format), media_type: PLATE_MEDIA_TYPES[format], uri: plateUri(key, format), url: plateUrl(ctx.baseUrl, key, format) })),
     ...base,

@@ -5,6 +5,7 @@
  * answer it: nothing is stored.
  */
 import { PLATE_FORMATS, PLATE_HOLE_OPTIONS, type PlateFormat, type PlateHoleOption, type PlatePointer } from './schema.js';
+import { platePageUrl } from '../shared/page-urls.js';
 
 export const PLATE_URI_PREFIX = 'robotparts://plates/';
 export const PLATE_REST_PATH = '/api/adapter-plate';
@@ -65,5 +66,7 @@ export function parsePlateUri(uri: string): (PlateKey & { format: PlateFormat })
 /** The pointer to the plate of an adapter_required pair (default hole option, rule thickness). */
 export function platePointer(baseUrl: string | null, a: string, b: string): PlatePointer {
   const k: PlateKey = { a, b, b_holes: 'tapped', thickness_mm: null };
-  return { tool: 'design_adapter_plate', arguments: { a, b }, uri: plateUri(k, 'json'), url: plateUrl(baseUrl, k, 'json') };
+  const p: PlatePointer = { tool: 'design_adapter_plate', arguments: { a, b }, uri: plateUri(k, 'json'), url: plateUrl(baseUrl, k, 'json') };
+  if (baseUrl !== null) p.page_url = platePageUrl(baseUrl, a, b);
+  return p;
 }

@@ -106,6 +106,7 @@ export const PlateAnswer = z
   .object({
     plate_needed: z.boolean(),
     reason: z.string(),
+    page_url: z.string().optional(),
     ruling: FlangeRulingRecord,
     design: PlateDesign.nullable(),
     files: z.array(PlateFile),
@@ -122,6 +123,7 @@ export const PlatePointer = z
     arguments: z.object({ a: z.string(), b: z.string() }).strict(),
     uri: z.string(),
     url: z.string().nullable(),
+    page_url: z.string().optional(),
   })
   .strict()
   ;

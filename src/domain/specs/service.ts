@@ -12,6 +12,7 @@ import type { SameAsLink, VersionLink } from './same-as.js';
 import { productLinks, type SpecConflict } from './product.js';
 import { compileSpecQuery, type FilterMeta } from './query.js';
 import type { WhereClause } from './where.js';
+import { partPageUrl } from '../shared/page-urls.js';
 
 export async function specFields(ctx: PartsContext, category: string | undefined): Promise<{ category: string | null; records: number; fields: SpecFieldFacet[] }> {
   const cat = category !== undefined ? resolveCategory(category, await ctx.catalogue.categories()) : null;
@@ -26,6 +27,8 @@ export interface PartRef {
   /** The company's canonical name (aliases and brands read through data/manufacturers.json). */
   manufacturer_canonical: string | null;
   quarantine_hint: string | null;
+  /** The part's HTML page, when the base URL is known. */
+  page_url?: string;
   same_as: SameAsLink[];
   /** Newer and older versions (newer_version / older_version, named from the listed record's side): other products, never hidden. */
   versions: VersionLink[];
@@ -46,6 +49,7 @@ async function partRef(ctx: PartsContext, id: string): Promise<PartRef> {
     manufacturer: e.manufacturer,
     manufacturer_canonical: row?.manufacturer?.canonical ?? null,
     quarantine_hint: quarantineHint(e),
+    ...(ctx.baseUrl === null ? {} : { page_url: partPageUrl(ctx.baseUrl, e.id) }),
     ...productLinks(ctx.specs, e.id),
   };
 }
@@ -112,7 +116,7 @@ export const ALTERNATIVES_MAX = 50;
 export async function alternativesOf(
   ctx: PartsContext,
   p: { id: string; limit?: number; must?: readonly WhereClause[] | string },
-): Promise<{ part: PartRef; alternatives: (Alternative & { name: string; manufacturer: string | null })[]; considered: number; must: FilterMeta[]; compared_fields: string[]; limit: number }> {
+): Promise<{ part: PartRef; alternatives: (Alternative & { name: string; manufacturer: string | null; page_url?: string })[]; considered: number; must: FilterMeta[]; compared_fields: string[]; limit: number }> {
   const limit = p.limit ?? ALTERNATIVES_DEFAULT;
   if (!Number.isInteger(limit) || limit < 1 || limit > ALTERNATIVES_MAX) throw invalidInput('limit', `must be an integer from 1 to ${ALTERNATIVES_MAX}`);
   let must;
@@ -136,7 +140,7 @@ export async function alternativesOf(
   const r = findAlternatives(ctx.specs, row, { type: (id) => info.get(id)?.type ?? null }, { limit, must, keep: new Set(part.versions.map((v) => v.id)) });
   return {
     part,
-    alternatives: r.alternatives.map((a) => ({ ...a, name: info.get(a.id)?.name ?? a.id, manufacturer: info.get(a.id)?.manufacturer ?? null })),
+    alternatives: r.alternatives.map((a) => ({ ...a, name: info.get(a.id)?.name ?? a.id, manufacturer: info.get(a.id)?.manufacturer ?? null, ...(ctx.baseUrl === null ? {} : { page_url: partPageUrl(ctx.baseUrl, a.id) }) })),
     considered: r.considered,
     must: r.must,
     compared_fields: r.compared_fields,

@@ -8,6 +8,8 @@ import { absent } from './html.js';
 import { errorPage } from './error-page.js';
 import type { CallTool, PageRequest } from './types.js';
 import { DomainError } from '../../domain/shared/errors.js';
+import { adapterMates } from '../../domain/compatibility/mechanical.js';
+import type { FlangeRegistry } from '../../domain/knowledge/flange.js';
 import { specValue } from './search.js';
 
 type Spec = { field: string; unit: string | null; notation: string; level: string; value?: number; min?: number; max?: number; values?: string[]; rating?: string; qualifier?: string; source: string; evidence: string[] | null };
@@ -48,7 +50,7 @@ function fieldValue(v: unknown): Html {
 
 const RULES: Record<string, string> = { duplicate_of: 'duplicate record', same_name: 'same name', brand_model: 'same model under another brand', version_mark: 'another version of the product' };
 
-export async function partPage({ c, call }: PageRequest): Promise<PageContent> {
+export async function partPage({ c, deps, call }: PageRequest): Promise<PageContent> {
   const id = c.req.param('id')!;
   let part: PartOut;
   try {
@@ -70,7 +72,7 @@ export async function partPage({ c, call }: PageRequest): Promise<PageContent> {
     }
   }
   // The HTML of each answer is made once per (frozen, remembered) answer; the form value and the compatibility check per request.
-  const { head, tail } = renderedOnce(partOf, part, renderPart);
+  const { head, tail } = renderedOnce(partOf, part, (p) => renderPart(p, deps.knowledge.flanges));
   return {
     title: `${e.id} ${e.name}`,
     current: '/search',
@@ -90,7 +92,7 @@ ${compat ? html`<p><strong>${compat.verdict ?? 'not applicable'}</strong>: ${com
 /** A get_part answer's HTML: before the same-product section (`head`) and after it up to the value of the compatibility form's input (`tail`). */
 const partOf = new WeakMap<PartOut, { head: Buffer; tail: Buffer }>();
 
-function renderPart(part: PartOut): { head: Buffer; tail: Buffer } {
+function renderPart(part: PartOut, flanges: FlangeRegistry): { head: Buffer; tail: Buffer } {
   const e = part.entity;
   const { trl, momentum } = part.analytics;
   const head = html`<p class="muted"><a href="/search?category=${encodeURIComponent(e.category)}">${e.category}</a> › ${e.id}</p>
@@ -119,6 +121,7 @@ ${Object.keys(e.declared).length ? html`<dl class="kv">${Object.entries(e.declar
   const tail = html`
 <h2>Used in open-source robots</h2>
 ${part.used_in ? html`<ul>${part.used_in.robots.map((r) => html`<li>${r.robot}: ${r.bom_lines} BOM line(s), ${r.urdf_mentions} URDF mention(s)</li>`)}</ul><p class="muted">Matched on ${part.used_in.matched_on.join(', ')}.</p>` : html`<p class="muted">No open-source robot of the layer names this part's model number.</p>`}
+${flangeSection(part, flanges)}
 <h2 id="compatibility">Compatibility with another part</h2>
 <form class="inline" action="/parts/${encodeURIComponent(e.id)}#compatibility" method="get"><div><label for="with">Other part id</label><input id="with" name="with" type="text" value="`.text;
   return { head: htmlBytes(head), tail: htmlBytes(tail) };
@@ -175,6 +178,21 @@ async function missingPart(call: CallTool, err: DomainError, id: string): Promis
 }
 
 const PART_SCRIPTS = ['/assets/bom-cart.js'];
+
+/**
+ * A part declaring a registered ISO 9409-1 flange: the plate page with that side chosen (the form
+ * then asks for the other), and a plate link for each registered flange it mates only through one.
+ */
+function flangeSection(part: PartOut, flanges: FlangeRegistry): Html | '' {
+  const mi = part.entity.mechanical_interface as { flange: string | null; flanges?: string[] } | undefined;
+  const mates = mi ? adapterMates(flanges, mi) : [];
+  if (mates.length === 0) return '';
+  const own = mates[0]!.a;
+  return html`<h2 id="flange">Mounting flange and adapter plates</h2>
+<p>Declares ${own}${mi!.flanges && mi!.flanges.length > 1 ? html` <span class="muted">(also ${mi!.flanges.filter((f) => f !== own).join(', ')})</span>` : ''}. <a class="plate-link" href="/plates?a=${encodeURIComponent(own)}">Design an adapter plate from ${own}</a> <span class="muted">(choose the other flange there)</span>.</p>
+<p>Registered flanges that need an adapter plate to mount on it:</p>
+<ul class="plate-mates">${mates.map((m) => html`<li><a class="plate-link" href="/plates?a=${encodeURIComponent(m.a)}&amp;b=${encodeURIComponent(m.b)}">${m.a} to ${m.b}</a></li>`)}</ul>`;
+}
 
 /** The adapter plate page of an adapter_required flange ruling. */
 export function plateLink(d: { verdict: string; detail?: { ruling?: { pair?: [string, string] } | null } }): Html | '' {

@@ -6,6 +6,7 @@
  * written from the kinematic structure the import read (joint frames, axes, limits, primitive
  * geometry; meshes are not shipped).
  */
+import { robotSlug } from '../../domain/shared/page-urls.js';
 import type { Deps } from '../../deps.js';
 import { DomainError } from '../../domain/shared/errors.js';
 import type { OssDocument, OssSource } from '../../ingest/oss/layer.js';
@@ -24,7 +25,7 @@ interface Robot {
   records: Rec[];
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = robotSlug;
 
 /** The layer grouped by robot, read once per process (the dataset file does not change while it runs). */
 const robotsByDeps = new WeakMap<object, Promise<Map<string, Robot>>>();
