@@ -67,5 +67,16 @@ export const designAdapterPlateTool = defineTool({
         `${o.design.warnings.length ? `; ${o.design.warnings.length} warning(s)` : ''}. Not load-rated.`
       : o.reason;
   },
-  links: (o) => o.files.filter((f) => f.format !== 'json').map((f) => ({ uri: f.uri, name: f.name, mimeType: f.media_type })),
+  // The files as links with their media type and size: built here (mesh formats in the worker
+  // pool, cached per design), so the read that follows is served from the cache.
+  links: async (output, ctx) => {
+    const o = output as unknown as PlateOutput;
+    const files = o.files.filter((f) => f.format !== 'json');
+    const bodies = await Promise.all(files.map((f) => plateFileFor(o, f.format, ctx.deps, jobCaller(ctx))));
+    return files.map((f, i) => {
+      const body = bodies[i]?.body;
+      const size = body === undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+      return { uri: f.uri, name: f.name, mimeType: f.media_type, ...(size === undefined ? {} : { size }) };
+    });
+  },
 });
