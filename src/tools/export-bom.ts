@@ -21,11 +21,11 @@ const ExportOutput = BomDocument.extend({
   csv: z
     .string()
     .nullable()
-    .describe('null for json or when linked'),
+    .describe('null: json, or linked'),
   document_uri: z
     .string()
     .nullable()
-    .describe('MCP, large: the whole export (1 h); lists here: first 20'),
+    .describe('MCP, large: whole export (1 h); lists: first 20'),
   billing: z
     .object({ credits_charged: z.number().int(), credits_remaining: z.number().int() }),
 });
