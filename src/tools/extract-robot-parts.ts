@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { extractRobotParts, ExtractRobotPartsOutput, MAX_INPUT_BYTES, MAX_REQUEST_BYTES } from '../ingest/oss/index.js';
 import { defineTool, READ_ONLY } from './define.js';
 import { archiveUpload, packageInputShape } from './robot-input.js';
+import { Cursor, decodeCursor, encodeCursor, NextCursor, recordsWithin } from './schemas.js';
+import { invalidInput } from '../domain/shared/errors.js';
+
+/** The most characters of records one answer holds (the rest of the 200,000-character budget: counts, skipped, tables, lint). */
+export const EXTRACT_PAGE_CHARS = 120_000;
 
 export const extractRobotPartsTool = defineTool({
   name: 'extract_robot_parts',
@@ -23,12 +28,20 @@ export const extractRobotPartsTool = defineTool({
       .default('auto')
       .describe('urdf, bom_md, bom_csv (tab, comma or semicolon) or auto (default)'),
     ...packageInputShape,
+    cursor: Cursor.optional(),
   }),
-  outputSchema: ExtractRobotPartsOutput,
+  outputSchema: ExtractRobotPartsOutput.extend({ next_cursor: NextCursor }),
   annotations: READ_ONLY,
   offload: true,
   rest: [{ method: 'POST', path: '/api/oss/extract', summary: 'Run the URDF / BOM extractors on inline text or a package (JSON files, or a .zip / .tar.gz body with ?entry=)', bodyLimitBytes: MAX_REQUEST_BYTES, upload: archiveUpload() }],
-  handler: async (input) => extractRobotParts(input),
+  // Records are paged (a 2 MiB URDF's 6,000 joints were 2,143,655 characters in one answer); the rest of the answer is whole on every page.
+  handler: async ({ cursor, ...input }) => {
+    const out = extractRobotParts(input);
+    const from = decodeCursor(cursor);
+    if (from > 0 && from >= out.records.length) throw invalidInput('cursor', `names no page of these ${out.records.length} record(s): call again without cursor`);
+    const end = from + recordsWithin(out.records.slice(from), EXTRACT_PAGE_CHARS);
+    return { ...out, records: out.records.slice(from, end), next_cursor: end < out.records.length ? encodeCursor(end) : null };
+  },
   text: (o) => {
     const c = o.counts;
     const detail = c.joints_by_type
@@ -36,6 +49,7 @@ export const extractRobotPartsTool = defineTool({
       : ` from ${c.bom_tables ?? 0} BOM table(s) of ${c.tables ?? 0}`;
     const lint = o.lint ? ` Lint: ${o.lint.errors} error(s), ${o.lint.warnings} warning(s).` : '';
     const pkg = o.package ? ` Package ${o.package.name ?? '(unnamed)'}, entry ${o.package.entry}.` : '';
-    return `${o.kind}${o.xacro ? ' (expanded from xacro)' : ''}: ${c.records} record(s)${detail}; ${c.skipped} skipped.${lint}${pkg}`;
+    const page = o.next_cursor ? ` This page: ${o.records.length} record(s); more with cursor=${o.next_cursor}.` : '';
+    return `${o.kind}${o.xacro ? ' (expanded from xacro)' : ''}: ${c.records} record(s)${detail}; ${c.skipped} skipped.${page}${lint}${pkg}`;
   },
 });
