@@ -40,7 +40,12 @@ export const extractRobotPartsTool = defineTool({
     const from = decodeCursor(cursor);
     if (from > 0 && from >= out.records.length) throw invalidInput('cursor', `names no page of these ${out.records.length} record(s): call again without cursor`);
     const end = from + recordsWithin(out.records.slice(from), EXTRACT_PAGE_CHARS);
-    return { ...out, records: out.records.slice(from, end), next_cursor: end < out.records.length ? encodeCursor(end) : null };
+    const records = out.records.slice(from, end);
+    if (records.length === out.records.length) return { ...out, next_cursor: null };
+    // A page's mass subtrees are those of its joints (one per joint: 6,000 were ~300,000 characters).
+    const joints = new Set(records.map((r) => (r.record_type === 'urdf_joint' ? r.joint_name : null)));
+    const mass = out.mass && { ...out.mass, subtrees: out.mass.subtrees.filter((t) => joints.has(t.joint)) };
+    return { ...out, records, ...(mass ? { mass } : {}), next_cursor: end < out.records.length ? encodeCursor(end) : null };
   },
   text: (o) => {
     const c = o.counts;

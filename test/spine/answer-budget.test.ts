@@ -3,6 +3,8 @@
  * largest valid inputs, reached by design (grouping and pages), and every SSE event of a stateful
  * session stays within 1 MiB (the Python SDK's default line limit).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
 import { BOM_MAX_ITEMS } from '../../src/domain/bom/index.js';
@@ -155,6 +157,8 @@ interface Env {
   ids: string[];
   designations: string[];
   urdf: string;
+  /** The largest real URDF of ../shared/robots. */
+  duck: string;
 }
 
 /**
@@ -185,13 +189,14 @@ const MAX_INPUTS: Record<string, (e: Env) => Record<string, unknown>[]> = {
   extract_robot_parts: (e) => [{ content: e.urdf }, { content: maxBom() }],
   find_where_used: () => [{ q: 'STS3215' }],
   lint_urdf: (e) => [{ content: e.urdf }],
-  // At most 40 joints per call (more is refused, naming the subset to pass): the last 40 of the chain.
+  // At most 40 joints, 20 poses, 50 payloads, 4,096 samples; the largest shipped-with-tests URDF
+  // (a 2 MiB chain with 40 of its joints selected goes over the job's 256 MiB heap: refused, bounded).
   size_actuators: (e) => {
-    const n = (e.urdf.match(/<joint /g) ?? []).length; // joints j1..jn
-    const joints = Array.from({ length: 40 }, (_, i) => `j${n - 39 + i}`);
-    const poses = Array.from({ length: 20 }, (_, p) => Object.fromEntries(joints.map((j, i) => [j, ((p + i) % 7) / 5 - 0.6])));
-    const payloads = Array.from({ length: 50 }, (_, i) => ({ link: `l${n - i}`, mass_kg: 0.1 + i / 100 }));
-    return [{ content: e.urdf, joints, poses, payloads, samples: 4096 }];
+    const joints = [...e.duck.matchAll(/<joint name="([^"]+)" type="(?:revolute|continuous|prismatic)"/g)].map((m) => m[1]!).slice(0, 40);
+    const links = [...e.duck.matchAll(/<link name="([^"]+)"/g)].map((m) => m[1]!);
+    const poses = Array.from({ length: 20 }, (_, p) => Object.fromEntries(joints.map((j, i) => [j, ((p + i) % 7) / 10 - 0.3])));
+    const payloads = Array.from({ length: 50 }, (_, i) => ({ link: links[i % links.length]!, mass_kg: 0.1 + i / 100 }));
+    return [{ content: e.duck, joints, poses, payloads, samples: 4096 }];
   },
   get_analytics: () => [{}],
   register_key: () => [{ email: `budget-${process.pid}@example.com` }],
@@ -217,6 +222,7 @@ describe('every registry tool at its largest inputs over a stateful MCP session'
       ids: all,
       designations: deps.knowledge.flanges.designations.map((d) => d.designation),
       urdf: maxUrdf(),
+      duck: fs.readFileSync(path.resolve(import.meta.dirname, '../../../shared/robots/urdf/open_duck_mini_v2_robot.urdf'), 'utf8'),
     };
     const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const init = await fetch(`${srv.url}/mcp`, { method: 'POST', headers: H, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
