@@ -22,7 +22,7 @@ export const designAdapterPlateTool = defineTool({
   title: 'Design an adapter plate between two ISO 9409-1 flanges',
   description:
     'Adapter plate between two registered ISO 9409-1 flanges or two parts declaring them: side a counterbored for socket-head screws, side b tapped or nut pockets. ' +
-    'Each feature (mm) has its rule and source. STL, 3MF, OpenSCAD: MCP resource links; REST format=stl|3mf|scad. Not load-rated.',
+    'Each feature (mm) has its rule and source. STL, 3MF, OpenSCAD: MCP resource links (size, type). Not load-rated.',
   inputSchema: z.object({
     a: Designation.optional().describe('Side a designation (counterbored); or part_a'),
     b: Designation.optional().describe('Side b designation; or part_b'),

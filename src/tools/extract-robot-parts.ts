@@ -12,11 +12,10 @@ export const extractRobotPartsTool = defineTool({
   name: 'extract_robot_parts',
   title: 'Extract joints and BOM lines from robot files',
   description:
-    'Joints or BOM lines, values as written, from URDF, xacro or BOM text or a package (files + entry + args). ' +
-    'URDF: joints (type, links, axis, limits, child-link mass), counts, DOF, root link, masses; malformed XML refused with line and column. ' +
-    'BOM: Markdown or delimited table lines (item, quantity, prices as written, links, part numbers). ' +
-    'Nothing guessed: what does not read exactly is in skipped. ' +
-    `At most ${MAX_INPUT_BYTES / 1048576} MiB of UTF-8.`,
+    'Joints or BOM lines as written, from URDF, xacro, BOM text or a package (files, entry, args). ' +
+    'URDF: joints (type, links, axis, limits, child mass), DOF, root, masses; bad XML: line, column. ' +
+    'BOM: Markdown or delimited tables. Nothing guessed: the rest is in skipped. Records paged (cursor). ' +
+    `At most ${MAX_INPUT_BYTES / 1048576} MiB.`,
   inputSchema: z.object({
     content: z
       .string()

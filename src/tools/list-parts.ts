@@ -30,8 +30,7 @@ export const listPartsTool = defineTool({
   title: 'List robot parts',
   description:
     'Catalogue entities, all or one category, in id order, paged by cursor. Summary fields free; ' +
-    `deep=true with an API key: full records with the paid fields at ${DEEP_LIST_COST} credit per call. ` +
-    'Quarantined left out unless include_quarantine.',
+    `deep=true (API key, ${DEEP_LIST_COST} credit): full records.`,
   inputSchema: z.object({
     category: Category.optional(),
     deep: z.boolean().optional().describe(`Full records with paid fields; API key, ${DEEP_LIST_COST} credit per call`),
