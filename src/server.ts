@@ -62,7 +62,7 @@ export interface ServerOptions {
   /** The protocol era the instance serves; legacy when not given. */
   era?: Era;
   tools?: readonly AnyTool[];
-  /** Documents larger than this (bytes, UTF-8) go out as resource links (default EXPORT_INLINE_MAX_BYTES). */
+  /** A tool answer with a document (export_bom) whose JSON is larger than this (bytes, UTF-8) links the document instead (default EXPORT_INLINE_MAX_BYTES). */
   inlineMaxBytes?: number;
   /**
    * The transport writes messages with messageJson (src/mcp/prepared-message.ts): tool results'
@@ -71,7 +71,7 @@ export interface ServerOptions {
   preparedMessages?: boolean;
 }
 
-/** export_bom CSV documents up to this size come inline; larger ones as a resource_link. */
+/** export_bom answers up to this size (bytes of JSON) come whole; larger ones link their document (resource_link) and keep the first lines. */
 export const EXPORT_INLINE_MAX_BYTES = 64 * 1024;
 
 export const ERROR_META_KEY = 'robot-parts/error';
@@ -303,8 +303,9 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     if (outcome.ok) {
       let output = outcome.output;
       const links: ContentBlock[] = [];
-      const doc = tool.artifact?.document(output);
-      if (tool.artifact && doc && owner && Buffer.byteLength(doc.text) > (opts.inlineMaxBytes ?? EXPORT_INLINE_MAX_BYTES)) {
+      // Linked when the answer (not only its document: an export's lines are in it as well) is over the limit.
+      const doc = tool.artifact && owner && Buffer.byteLength(JSON.stringify(output)) > (opts.inlineMaxBytes ?? EXPORT_INLINE_MAX_BYTES) ? tool.artifact.document(output) : null;
+      if (tool.artifact && doc && owner) {
         // null: a caller with neither key nor session could never read a link back; it gets the document inline.
         const uri = exportStore(deps).put(doc, owner);
         if (uri !== null) {
@@ -312,7 +313,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
           links.push({ type: 'resource_link', uri, name: doc.name, mimeType: doc.mimeType, size: Buffer.byteLength(doc.text) });
         }
       }
-      for (const l of tool.links?.(output) ?? []) links.push({ type: 'resource_link', ...l });
+      for (const l of (await tool.links?.(output, ctx)) ?? []) links.push({ type: 'resource_link', ...l });
       let text: string;
       if (opts.preparedMessages) {
         const parts = toolTextParts(tool, output);

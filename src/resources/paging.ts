@@ -59,3 +59,60 @@ export function splitPage(rest: string): { key: string; page: number } | null {
 export function pageLinks(base: string, p: Page<unknown>) {
   return { page: p.page, pages: p.pages, next_uri: p.page < p.pages ? pageUri(base, p.page + 1) : null };
 }
+
+/** Bytes of a binary file per read: their base64 is RESOURCE_TEXT_BUDGET characters. */
+export const FILE_PAGE_BYTES = (RESOURCE_TEXT_BUDGET / 4) * 3;
+
+/** Where each page of a file starts: text cut at a line break in the second half of the budget when there is one (never inside a surrogate pair), bytes every FILE_PAGE_BYTES. */
+function fileStarts(body: string | Uint8Array): number[] {
+  const starts = [0];
+  if (typeof body !== 'string') {
+    for (let s = FILE_PAGE_BYTES; s < body.length; s += FILE_PAGE_BYTES) starts.push(s);
+    return starts;
+  }
+  let start = 0;
+  while (body.length - start > RESOURCE_TEXT_BUDGET) {
+    let end = start + RESOURCE_TEXT_BUDGET;
+    const nl = body.lastIndexOf('\n', end - 1);
+    if (nl >= start + RESOURCE_TEXT_BUDGET / 2) end = nl + 1;
+    else if (/[\uD800-\uDBFF]/.test(body[end - 1]!)) end -= 1;
+    starts.push(end);
+    start = end;
+  }
+  return starts;
+}
+
+/**
+ * Page `page` (1-based) of a file served by resources/read (an export document, a plate's STL):
+ * text of at most RESOURCE_TEXT_BUDGET characters, or bytes whose base64 is at most that. The
+ * pages joined in order (text concatenated, bytes decoded and concatenated) are the file.
+ */
+export function filePage<T extends string | Uint8Array>(body: T, page: number): { page: number; pages: number; part: T } | null {
+  const starts = fileStarts(body);
+  if (!Number.isInteger(page) || page < 1 || page > starts.length) return null;
+  const end = page < starts.length ? starts[page]! : body.length;
+  return { page, pages: starts.length, part: body.slice(starts[page - 1], end) as T };
+}
+
+/** A URI "<base>/page/<n>" as its base and page; any other URI is page 1 of itself. */
+export function splitFilePage(uri: string): { base: string; page: number } {
+  const m = /^(.+)\/page\/([1-9][0-9]{0,5})$/.exec(uri);
+  return m ? { base: m[1]!, page: Number(m[2]) } : { base: uri, page: 1 };
+}
+
+/** The `_meta` key of a file page's paging members. */
+export const FILE_PAGE_META = 'robotparts/page';
+
+/**
+ * The contents of one read of a file: the whole file when it is one page (no `_meta`), else the
+ * page with `_meta["robotparts/page"]` = {page, pages, size (bytes of the whole file), next_uri}.
+ * null when the file has no such page.
+ */
+export function fileContents(base: string, mimeType: string, body: string | Uint8Array, page: number) {
+  const p = filePage(body, page);
+  if (!p) return null;
+  const data = typeof p.part === 'string' ? { text: p.part } : { blob: Buffer.from(p.part).toString('base64') };
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const meta = p.pages > 1 ? { _meta: { [FILE_PAGE_META]: { page: p.page, pages: p.pages, size, next_uri: p.page < p.pages ? pageUri(base, p.page + 1) : null } } } : {};
+  return { contents: [{ uri: pageUri(base, p.page), mimeType, ...data, ...meta }] };
+}

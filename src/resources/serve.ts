@@ -15,7 +15,7 @@ import { designAdapterPlate, parsePlateUri, PLATE_URI_PREFIX } from '../domain/p
 import { plateFileFor } from '../tools/plate-files.js';
 import { INTELLIGENCE_CHART_RESOURCE, INTELLIGENCE_CHART_URI, intelligenceSvg } from './intelligence-chart.js';
 import { OSS_ROBOT_PREFIX, OSS_SOURCE_PREFIX, ossDocument, ossRobotSummary, recordsOf, robotsOf, sourceBudget } from './oss-layer.js';
-import { pageLinks, pageOf, splitPage } from './paging.js';
+import { fileContents, FILE_PAGE_META, pageLinks, pageOf, splitFilePage, splitPage } from './paging.js';
 
 /** At most this many values per completion answer (the protocol's limit); total and hasMore say how many matched. */
 export const COMPLETION_MAX = 100;
@@ -147,13 +147,16 @@ export async function readResource(deps: Deps, uri: string, reader: ExportCaller
   if (uri === INTELLIGENCE_CHART_URI) return { contents: [{ uri, mimeType: INTELLIGENCE_CHART_RESOURCE.mimeType, text: await intelligenceSvg(deps) }] };
 
   if (uri.startsWith(EXPORT_URI_PREFIX)) {
-    const doc = exportStore(deps).get(uri, reader);
+    const { base, page } = splitFilePage(uri);
+    const doc = exportStore(deps).get(base, reader);
     if (!doc) {
       throw new ResourceMissing(
         'Export documents are kept for an hour by the server instance that made them and are read with the API key that made them (or on its MCP session); export again (export_bom with the same Idempotency-Key costs nothing).',
       );
     }
-    return { contents: [{ uri, mimeType: doc.mimeType, text: doc.text }] };
+    const read = fileContents(base, doc.mimeType, doc.text, page);
+    if (!read) throw new ResourceMissing(`${base} has no page ${page}; read ${base} for page 1 and its page count (_meta["${FILE_PAGE_META}"]).`);
+    return read;
   }
   const parts = { catalogue: deps.catalogue, index: deps.index, specs: deps.specs, baseUrl: deps.config.publicBaseUrl };
   if (uri.startsWith(PLATE_URI_PREFIX)) return readPlate(deps, parts, uri, reader.keyDigest ? `key:${reader.keyDigest}` : reader.session ? `session:${reader.session}` : null);
@@ -198,7 +201,8 @@ export async function readResource(deps: Deps, uri: string, reader: ExportCaller
 
 /** A plate file: designed again from the URI (nothing is stored); binary formats as a base64 blob. */
 async function readPlate(deps: Deps, parts: Parameters<typeof designAdapterPlate>[0]['parts'], uri: string, client: string | null) {
-  const key = parsePlateUri(uri);
+  const { base, page } = splitFilePage(uri);
+  const key = parsePlateUri(base);
   if (!key) throw new ResourceMissing(`Plate URIs are ${PLATE_TEMPLATE} with file <tapped|nut>[-t<thickness mm>].<json|stl|3mf|scad>; design_adapter_plate lists them.`);
   let answer;
   try {
@@ -210,9 +214,10 @@ async function readPlate(deps: Deps, parts: Parameters<typeof designAdapterPlate
   // Mesh formats in the worker pool (the reader's fair share), cached per design.
   const file = await plateFileFor(answer, key.format, deps, { client });
   if (!file) throw new ResourceMissing(answer.reason);
-  return typeof file.body === 'string'
-    ? { contents: [{ uri, mimeType: file.mediaType, text: file.body }] }
-    : { contents: [{ uri, mimeType: file.mediaType, blob: Buffer.from(file.body).toString('base64') }] };
+  // A file over one read (an STL of up to ~237,000 bytes) is read in pages (RESOURCE_TEXT_BUDGET characters of base64 or text each).
+  const read = fileContents(base, file.mediaType, file.body, page);
+  if (!read) throw new ResourceMissing(`${base} has no page ${page}; read ${base} for page 1 and its page count (_meta["${FILE_PAGE_META}"]).`);
+  return read;
 }
 
 /** Ids starting with a prefix (case-insensitive), all of them: completions report the true total. */

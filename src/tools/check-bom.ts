@@ -9,7 +9,7 @@ export const checkBomTool = defineTool({
   title: 'Check a BOM for conflicts',
   description:
     'Problems across parts (catalogue ids, or yours as custom): no host, voltages no rail covers, no common bus or a bridge needed, ' +
-    'flanges needing plates, quarantine, red lines, and what data cannot settle (unknown, never fine). ' +
+    'flanges needing plates, quarantine, red lines, what data cannot settle (unknown, never fine). ' +
     'finding_groups: counts per rule; findings paged (next_cursor). Free; ≤500 items.',
   inputSchema: BomCheckRequest,
   outputSchema: BomCheckAnswer,

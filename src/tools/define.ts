@@ -110,9 +110,10 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   };
   /**
    * MCP only: files of the answer that go out as resource_link content blocks after the text
-   * (resources the server reads on resources/read, e.g. robotparts://plates/...).
+   * (resources the server reads on resources/read, e.g. robotparts://plates/...), each with its
+   * media type and its size in bytes (MCP 2025-06-18 resource_link).
    */
-  links?: (output: z.infer<O>) => { uri: string; name: string; mimeType: string }[];
+  links?: (output: z.infer<O>, ctx: ToolContext) => Promise<{ uri: string; name: string; mimeType: string; size?: number }[]>;
   /**
    * The answer is a function of the validated arguments, the surface and the catalogue snapshot
    * alone: the handler reads nothing from the context but `partsContext(ctx)` and other

@@ -23,7 +23,7 @@ export const designAdapterPlateTool = defineTool({
   title: 'Design an ISO 9409-1 adapter plate',
   description:
     'Adapter plate between two registered ISO 9409-1 flanges or parts declaring them: side a counterbored for socket-head screws, side b tapped or nut pockets. ' +
-    'Each feature (mm) with rule and source. STL, 3MF, OpenSCAD: resource links; REST format=stl|3mf|scad. Not load-rated.',
+    'Each feature (mm) with rule and source. STL, 3MF, OpenSCAD: resource links (size, type); REST format. Not load-rated.',
   inputSchema: z.object({
     a: Designation.optional().describe('Side a designation (counterbored); or part_a'),
     b: Designation.optional().describe('Side b designation; or part_b'),
@@ -68,5 +68,16 @@ export const designAdapterPlateTool = defineTool({
         `${o.design.warnings.length ? `; ${o.design.warnings.length} warning(s)` : ''}. Not load-rated.${o.page_url === undefined ? ` ${NO_LINKS_NOTE}` : ''}`
       : o.reason;
   },
-  links: (o) => o.files.filter((f) => f.format !== 'json').map((f) => ({ uri: f.uri, name: f.name, mimeType: f.media_type })),
+  // The files as links with their media type and size: built here (mesh formats in the worker
+  // pool, cached per design), so the read that follows is served from the cache.
+  links: async (output, ctx) => {
+    const o = output as unknown as PlateOutput;
+    const files = o.files.filter((f) => f.format !== 'json');
+    const bodies = await Promise.all(files.map((f) => plateFileFor(o, f.format, ctx.deps, jobCaller(ctx))));
+    return files.map((f, i) => {
+      const body = bodies[i]?.body;
+      const size = body === undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+      return { uri: f.uri, name: f.name, mimeType: f.media_type, ...(size === undefined ? {} : { size }) };
+    });
+  },
 });

@@ -8,17 +8,24 @@ import { defineTool } from './define.js';
 import { ApiKey } from './schemas.js';
 
 export const BOM_EXPORT_COST = 1;
+/**
+ * MCP, an export linked as a document (its answer would be over the server's inline limit): the
+ * answer's lists (items, print_suggestions, reference_prices, suggested_lines) keep this many
+ * entries each; the whole document is the resource the answer links (issue 40: 500 lines were
+ * ~334,000 characters of text plus as much structured, 1,062,081 for 500 catalogue parts).
+ */
+export const EXPORT_PREVIEW_ENTRIES = 20;
 
 const ExportOutput = BomDocument.extend({
   format: z.enum(['csv', 'json']),
   csv: z
     .string()
     .nullable()
-    .describe('null for json or when too large'),
+    .describe('null: json, or linked'),
   document_uri: z
     .string()
     .nullable()
-    .describe('MCP: a CSV too large to inline (one hour)'),
+    .describe('MCP, large: whole export (1 h); lists: first 20'),
   billing: z
     .object({ credits_charged: z.number().int(), credits_remaining: z.number().int() }),
 });
@@ -27,6 +34,11 @@ type ExportOutput = z.infer<typeof ExportOutput>;
 /** Stable digest of the request (without the key): the ledger reference, so an Idempotency-Key cannot be reused for another BOM. */
 function requestDigest(req: unknown): string {
   return createHash('sha256').update(JSON.stringify(req)).digest('hex').slice(0, 32);
+}
+
+/** The BOM document of an answer (REST's JSON body, MCP's linked JSON export). */
+function documentOf(o: ExportOutput | Omit<ExportOutput, 'billing'>): BomDocument {
+  return { metadata: o.metadata, items: o.items, print_suggestions: o.print_suggestions, reference_prices: o.reference_prices, suggested_lines: o.suggested_lines };
 }
 
 /** "total 12.5 USD", "totals 12.5 USD; 99 CNY (never added up)", or that no line has a price. */
@@ -43,8 +55,8 @@ export const exportBomTool = defineTool({
   title: 'Export a bill of materials',
   description:
     `BOM as CSV (default) or JSON: exact line costs, totals per currency (never mixed), supplier and 3D-print suggestions. ` +
-    `${BOM_EXPORT_COST} credit if a line is priced (else 0), on success; an Idempotency-Key (header or _meta.idempotencyKey) makes a retry free. ` +
-    '≤500 items; unpriced lines and reference prices are not in totals.',
+    `${BOM_EXPORT_COST} credit if a line is priced (else 0), on success; an Idempotency-Key (header, _meta.idempotencyKey) makes retries free. ` +
+    '≤500 items; unpriced lines and reference prices: not in totals.',
   inputSchema: BomExportRequest.extend({ api_key: ApiKey.optional() }),
   outputSchema: ExportOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -66,8 +78,7 @@ export const exportBomTool = defineTool({
             body: out.csv ?? '',
           };
         }
-        const doc: BomDocument = { metadata: out.metadata, items: out.items, print_suggestions: out.print_suggestions, reference_prices: out.reference_prices, suggested_lines: out.suggested_lines };
-        return { body: JSON.stringify(doc) };
+        return { body: JSON.stringify(documentOf(out)) };
       },
     },
   ],
@@ -106,14 +117,23 @@ export const exportBomTool = defineTool({
     if (charged.replayed) ctx.setHeader('Idempotent-Replayed', 'true');
     return { ...charged.result, document_uri: charged.result.document_uri ?? null, billing: { credits_charged: charged.reported.charged, credits_remaining: charged.reported.credits_remaining } };
   },
-  text: (o) =>
-    `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, ${totalsText(o.metadata)}` +
-    `${o.metadata.total_is_partial && o.metadata.priced_lines > 0 ? ` (partial: lines ${o.metadata.unpriced_lines.join(', ')} unpriced)` : ''}; ${o.billing.credits_charged} credit${o.billing.credits_charged === 1 ? '' : 's'} charged, ${o.billing.credits_remaining} left.` +
-    (o.suggested_lines.length ? ` Suggested (unpriced, not in the total): ${o.suggested_lines.map((s) => s.name).join('; ')}.` : '') +
-    (o.csv ? `\n\n${o.csv}` : '') +
-    (o.document_uri ? `\nThe CSV is too large to show inline: read ${o.document_uri} (resources/read).` : ''),
+  text: (o) => {
+    const unpriced = o.metadata.unpriced_lines;
+    return (
+      `BOM ${o.metadata.project_name ?? ''}: ${o.metadata.total_items} lines, ${totalsText(o.metadata)}` +
+      `${o.metadata.total_is_partial && o.metadata.priced_lines > 0 ? ` (partial: ${unpriced.length > 10 ? `${unpriced.length} lines` : `lines ${unpriced.join(', ')}`} unpriced)` : ''}; ${o.billing.credits_charged} credit${o.billing.credits_charged === 1 ? '' : 's'} charged, ${o.billing.credits_remaining} left.` +
+      (o.document_uri ? ` Whole ${o.format.toUpperCase()} export: ${o.document_uri} (resources/read; first ${o.items.length} lines shown).` : '') +
+      (o.suggested_lines.length ? ` Suggested (unpriced, not in the total): ${o.suggested_lines.map((s) => s.name).join('; ')}.` : '')
+    );
+  },
   artifact: {
-    document: (o) => (o.format === 'csv' && o.csv !== null ? { name: 'bom.csv', mimeType: 'text/csv', text: o.csv } : null),
-    link: (o, uri) => ({ ...o, csv: null, document_uri: uri }),
+    document: (o) =>
+      o.format === 'csv'
+        ? o.csv === null ? null : { name: 'bom.csv', mimeType: 'text/csv', text: o.csv }
+        : { name: 'bom.json', mimeType: 'application/json', text: JSON.stringify(documentOf(o)) },
+    link: (o, uri) => {
+      const first = <T>(xs: T[]) => xs.slice(0, EXPORT_PREVIEW_ENTRIES);
+      return { ...o, items: first(o.items), print_suggestions: first(o.print_suggestions), reference_prices: first(o.reference_prices), suggested_lines: first(o.suggested_lines), csv: null, document_uri: uri };
+    },
   },
 });

@@ -78,8 +78,8 @@ export const findWhereUsedTool = defineTool({
   errors: ['not_found'],
   title: 'Which open-source robots use a part',
   description:
-    'Open-source robots using a part (BOM lines, URDF mesh names; by name and model number), how many, at what stated price. ' +
-    'A company matches its other names and families. Per line as written, never summed. No hit: elsewhere.',
+    'Open-source robots using a part (BOM lines, URDF mesh names; by name, model number), how many, at what stated price. ' +
+    'A company matches its other names, families. Per line as written, never summed. No hit: elsewhere.',
   inputSchema: z.object({
     q: z.string().max(200).optional().describe('Name or model number, e.g. "STS3215"'),
     id: z.string().max(200).optional().describe('Or a catalogue or OSS-LIVE id'),

@@ -6,11 +6,14 @@ import { listParts, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MAX_MCP } fro
 import { requireAccount } from './access.js';
 import { partsContext } from './context.js';
 import { defineTool } from './define.js';
-import { ApiKey, ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, pickFields, Summary } from './schemas.js';
+import { ApiKey, ATTRIBUTION, Category, Cursor, decodeCursor, encodeCursor, LICENSE, NextCursor, pickFields, recordsWithin, Summary } from './schemas.js';
 
 const RECORD_FIELDS = Object.keys(DeepEntity.shape) as [keyof DeepEntity, ...(keyof DeepEntity)[]];
 
 export const DEEP_LIST_COST = 1;
+/** MCP: the most characters of records one page holds (within the 200,000-character answer budget with its envelope). */
+export const MCP_PAGE_CHARS = 180_000;
+
 
 const listRoute = (path: string, category: string) => ({
   method: 'GET' as const,
@@ -27,8 +30,7 @@ export const listPartsTool = defineTool({
   title: 'List robot parts',
   description:
     'Catalogue entities, all or one category, id order, paged by cursor. Summary fields free; ' +
-    `deep=true with an API key: full records with paid fields, ${DEEP_LIST_COST} credit per call. ` +
-    'Quarantined only with include_quarantine.',
+    `deep=true (API key, ${DEEP_LIST_COST} credit): full records.`,
   inputSchema: z.object({
     category: Category.optional(),
     deep: z.boolean().optional().describe(`Full records with paid fields; API key, ${DEEP_LIST_COST} credit per call`),
@@ -87,19 +89,27 @@ export const listPartsTool = defineTool({
     const build = async (deep: boolean) => {
       const r = await listParts(partsContext(ctx), { ...input, offset, maxLimit: ctx.surface === 'rest' ? LIST_LIMIT_MAX : LIST_LIMIT_MAX_MCP });
       const meta = await ctx.deps.catalogue.meta();
+      let data = pick
+        ? (deep ? preparedDeepList(r.items) : preparedSummaryList(r.items)).map((x) => pickFields(x as { id: string }, pick))
+        : deep
+          ? preparedDeepList(r.items)
+          : preparedSummaryList(r.items);
+      let nextOffset = r.next_offset;
+      // MCP: a page ends before its records pass MCP_PAGE_CHARS (500 deep records were ~504,000 characters).
+      const fit = ctx.surface === 'rest' ? data.length : recordsWithin(data, MCP_PAGE_CHARS);
+      if (fit < data.length) {
+        data = data.slice(0, fit);
+        nextOffset = offset + fit;
+      }
       return {
         count: r.total,
-        data: pick
-          ? (deep ? preparedDeepList(r.items) : preparedSummaryList(r.items)).map((x) => pickFields(x as { id: string }, pick))
-          : deep
-            ? preparedDeepList(r.items)
-            : preparedSummaryList(r.items),
-        next_cursor: r.next_offset === null ? null : encodeCursor(r.next_offset),
+        data,
+        next_cursor: nextOffset === null ? null : encodeCursor(nextOffset),
         meta: {
           category: r.category,
-          returned: r.items.length,
+          returned: data.length,
           limit: r.limit,
-          limit_clamped: r.limit_clamped,
+          limit_clamped: r.limit_clamped || fit < r.items.length,
           quarantined_excluded: r.quarantined_excluded,
           fields: deep ? ('deep' as const) : ('summary' as const),
           credits_charged: 0,

@@ -46,6 +46,16 @@ export const DatasetMeta = z.object({
 
 export const Summary = SummaryEntity;
 
+/** How many of the records, from the first, fit in `budget` characters of JSON (at least one). */
+export function recordsWithin(records: readonly unknown[], budget: number): number {
+  let used = 0;
+  for (let i = 0; i < records.length; i++) {
+    used += JSON.stringify(records[i]).length + 1;
+    if (used > budget) return Math.max(1, i);
+  }
+  return records.length;
+}
+
 export function encodeCursor(offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
 }

@@ -27,7 +27,7 @@ export const searchPartsTool = defineTool({
   errors: ['unknown_category'],
   title: 'Search robot parts',
   description:
-    'Catalogue search. q: terms match a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
+    'q: terms match a word or its start; ranked id > name > manufacturer > type > interface > description. ' +
     'where: spec filters (list_spec_fields), AND q, in units convert_parameter reads; undeclared never matches. ' +
     'meta.filters counts failed (declared, read, outside), unknown_excluded (undeclared, unread, a bound), not_applicable, near_misses. ' +
     'No hit: meta.elsewhere.',

@@ -286,3 +286,63 @@ describe('export_bom over MCP: a large CSV goes out as a resource_link', () => {
     }
   });
 });
+
+describe('export_bom over MCP at 500 lines: a bounded answer linking the whole document, read in pages', () => {
+  it('CSV and JSON: the answer keeps the first 20 lines within the budget; the pages joined are the document REST returns', async () => {
+    const { realDeps } = await import('../support/deps.js');
+    const { startHttpServer } = await import('../../src/http/app.js');
+    const deps = realDeps();
+    const mcp = await memoryClient(deps);
+    const http = await startHttpServer(deps);
+    try {
+      const key = await newKey(deps, 'pages');
+      const items = Array.from({ length: 500 }, (_, i) => ({ id: `OWN-${String(i + 1).padStart(4, '0')}`, name: `Own part ${i + 1}`, price: PRICES[i % PRICES.length], quantity: 1 + (i % 9) }));
+      const strip = (s: string) => s.split('\n').filter((l) => !/\d{4}-\d{2}-\d{2}T/.test(l)).join('\n');
+      for (const format of ['csv', 'json'] as const) {
+        const r = (await mcp.client.callTool({ name: 'export_bom', arguments: { items, format, api_key: key } })) as CallToolResult;
+        expect(r.isError).toBeFalsy();
+        const text = (r.content[0] as { text: string }).text;
+        expect(text.length).toBeLessThanOrEqual(200_000);
+        expect(text.split('\n')[0]).toMatch(/^BOM : 500 lines, /);
+        const sc = r.structuredContent as { csv: unknown; document_uri: string; items: { line: number }[]; metadata: { total_items: number } };
+        expect(sc.csv).toBeNull();
+        expect(sc.metadata.total_items).toBe(500);
+        expect(sc.items.map((l) => l.line)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+        const link = r.content.find((c) => c.type === 'resource_link') as { uri: string; mimeType: string; size: number };
+        expect(link.uri).toBe(sc.document_uri);
+        expect(link.mimeType).toBe(format === 'csv' ? 'text/csv' : 'application/json');
+        // Every page at most 80,000 characters, next_uri to the next; joined: the whole document.
+        let doc = '';
+        let next: string | null = link.uri;
+        let pages = 0;
+        while (next) {
+          const read = await mcp.client.readResource({ uri: next });
+          const c = read.contents[0] as { text: string; _meta?: Record<string, { page: number; pages: number; size: number; next_uri: string | null }> };
+          expect(c.text.length).toBeLessThanOrEqual(80_000);
+          const meta = c._meta!['robotparts/page']!;
+          expect(meta.page).toBe(++pages);
+          expect(meta.size).toBe(link.size);
+          doc += c.text;
+          next = meta.next_uri;
+        }
+        expect(pages).toBeGreaterThan(1);
+        expect(Buffer.byteLength(doc)).toBe(link.size);
+        const rest = await post(`${http.url}/api/bom/export`, { items, format }, bearer(key));
+        expect(rest.status).toBe(200);
+        if (format === 'csv') expect(strip(doc.replace(/^\uFEFF/, ''))).toBe(strip(rest.bytes.toString('utf8').replace(/^\uFEFF/, '')));
+        else {
+          const a = JSON.parse(doc) as { items: unknown[]; metadata: Record<string, unknown> };
+          const b = rest.json as { items: unknown[]; metadata: Record<string, unknown> };
+          expect(a.items).toEqual(b.items);
+          expect({ ...a.metadata, created_at: null }).toEqual({ ...b.metadata, created_at: null });
+        }
+        // A page past the last names the first page.
+        await expect(mcp.client.readResource({ uri: `${link.uri}/page/99` })).rejects.toThrow(/no page 99/);
+      }
+    } finally {
+      await mcp.close();
+      await http.close();
+      deps.close();
+    }
+  }, 300_000);
+});

@@ -67,8 +67,40 @@ describe('extract_robot_parts over MCP', () => {
     const { tools } = await client.listTools();
     const t = tools.find((x) => x.name === 'extract_robot_parts')!;
     expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(Object.keys(t.inputSchema.properties ?? {})).toEqual(['content', 'kind', 'files', 'entry', 'args']);
+    expect(Object.keys(t.inputSchema.properties ?? {})).toEqual(['content', 'kind', 'files', 'entry', 'args', 'cursor']);
   });
+});
+
+describe('extract_robot_parts pages its records (answer budget)', () => {
+  it('a 1,500-joint chain: pages within 120,000 characters of records, joined in order they are every joint once; mass subtrees follow their page', async () => {
+    const n = 1500;
+    const body = Array.from({ length: n }, (_, i) =>
+      `<link name="l${i + 1}"><inertial><mass value="0.5"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>` +
+      `<joint name="j${i + 1}" type="revolute"><parent link="l${i}"/><child link="l${i + 1}"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="5" velocity="1"/></joint>`,
+    ).join('\n');
+    const content = `<robot name="chain"><link name="l0"/>\n${body}\n</robot>\n`;
+    const names: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await call(client, 'extract_robot_parts', { content, ...(cursor ? { cursor } : {}) });
+      expect(r.isError, JSON.stringify(r.content).slice(0, 300)).toBeFalsy();
+      const o = r.structuredContent as Out & { next_cursor: string | null; mass: { subtrees: { joint: string }[] } };
+      pages += 1;
+      expect(o.counts.records).toBe(n);
+      expect(JSON.stringify(o.records).length).toBeLessThanOrEqual(120_000 + o.records.length);
+      const page = o.records.map((x) => x.joint_name as string);
+      expect(o.mass.subtrees.map((t) => t.joint).sort()).toEqual([...page].sort());
+      names.push(...page);
+      cursor = o.next_cursor ?? undefined;
+      if (cursor) expect((r.content[0] as { text: string }).text.split('\n')[0]).toContain(`more with cursor=${cursor}`);
+    } while (cursor);
+    expect(pages).toBeGreaterThan(1);
+    expect(names).toEqual(Array.from({ length: n }, (_, i) => `j${i + 1}`));
+    const bad = await call(client, 'extract_robot_parts', { content, cursor: 'eyJvIjo5OTk5fQ' });
+    expect(errorBody(bad)).toMatchObject({ code: 'invalid_input' });
+    expect(JSON.stringify(bad.content)).toMatch(/cursor/);
+  }, 120_000);
 });
 
 describe('REST', () => {

@@ -29,7 +29,28 @@ afterAll(async () => {
   await close?.();
 });
 
-type Link = { type: 'resource_link'; uri: string; name: string; mimeType: string };
+type Link = { type: 'resource_link'; uri: string; name: string; mimeType: string; size: number };
+
+/**
+ * A file read whole: every page (next_uri in _meta["robotparts/page"]) joined, each read at most
+ * 80,000 characters of base64; the page count is the size over 60,000 bytes, rounded up.
+ */
+async function readFileBytes(uri: string): Promise<{ bytes: Buffer; reads: number }> {
+  const parts: Buffer[] = [];
+  let next: string | null = uri;
+  let reads = 0;
+  while (next) {
+    const r = await client.readResource({ uri: next });
+    const c = r.contents[0] as { blob: string; _meta?: Record<string, { next_uri: string | null; page: number; pages: number; size: number }> };
+    expect(c.blob.length).toBeLessThanOrEqual(80_000);
+    parts.push(Buffer.from(c.blob, 'base64'));
+    reads += 1;
+    const meta = c._meta?.['robotparts/page'];
+    if (meta) expect(meta.page).toBe(reads);
+    next = meta?.next_uri ?? null;
+  }
+  return { bytes: Buffer.concat(parts), reads };
+}
 const links = (r: Awaited<ReturnType<typeof call>>) => r.content.filter((c) => c.type === 'resource_link') as unknown as Link[];
 
 describe('design_adapter_plate over MCP', () => {
@@ -49,12 +70,21 @@ describe('design_adapter_plate over MCP', () => {
     const text = (r.content[0] as { text: string }).text;
     expect(JSON.parse(text.slice(text.indexOf('\n') + 1))).toEqual(out);
 
-    const stl = await client.readResource({ uri: links(r)[0]!.uri });
-    const blob = (stl.contents[0] as { blob: string }).blob;
-    const tris = parseStl(new Uint8Array(Buffer.from(blob, 'base64')));
+    // Each binary link carries its size; the STL (over one read) is read in pages that join to exactly that many bytes.
+    const stl = await readFileBytes(links(r)[0]!.uri);
+    expect(stl.bytes.length).toBe(links(r)[0]!.size);
+    expect(stl.reads).toBe(Math.ceil(stl.bytes.length / 60_000));
+    expect(stl.reads).toBeGreaterThan(1);
+    // Binary STL: an 84-byte header and count, then 50 bytes per triangle (the count read from the bytes).
+    expect(stl.bytes.length).toBe(84 + 50 * stl.bytes.readUInt32LE(80));
+    const mf = await readFileBytes(links(r)[1]!.uri);
+    expect(mf.bytes.length).toBe(links(r)[1]!.size);
+    expect(mf.bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+    const tris = parseStl(new Uint8Array(stl.bytes));
     expect(manifoldReport(tris).badEdges).toBe(0);
     const scad = await client.readResource({ uri: links(r)[2]!.uri });
     const src = (scad.contents[0] as { text: string }).text;
+    expect(Buffer.byteLength(src)).toBe(links(r)[2]!.size);
     expect(src).toContain('difference()');
     // One cut per listed feature.
     expect(src.match(/translate\(/g)!.length).toBe(out.design.features.length);

@@ -9,7 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import { RESOURCE_TEXT_BUDGET } from '../../src/resources/paging.js';
+import { FILE_PAGE_BYTES, RESOURCE_TEXT_BUDGET } from '../../src/resources/paging.js';
+import { EXPORT_INLINE_MAX_BYTES } from '../../src/server.js';
+import { EXPORT_PREVIEW_ENTRIES } from '../../src/tools/export-bom.js';
+import { EXTRACT_PAGE_CHARS } from '../../src/tools/extract-robot-parts.js';
+import { MCP_PAGE_CHARS } from '../../src/tools/list-parts.js';
 import { realDeps } from '../support/deps.js';
 import { memoryClient } from '../support/mcp.js';
 
@@ -48,6 +52,22 @@ describe('README figures', () => {
     expect(num(bound![1]!)).toBe(RESOURCE_TEXT_BUDGET);
     const page = flat.match(/a page is at most ([\d,]+) characters/);
     expect(num(page![1]!)).toBe(RESOURCE_TEXT_BUDGET);
+  });
+
+  it('answer budget figures: the export inline limit and preview, file pages, list_parts and extract_robot_parts pages are the constants the code uses', () => {
+    const exp = flat.match(/`export_bom` answers up to (\d+) KiB of JSON come whole; .*? keeps the metadata \(totals per currency\) and the first (\d+) entries of each list/);
+    expect(exp, 'README states the export inline limit and preview').not.toBeNull();
+    expect(Number(exp![1]) * 1024).toBe(EXPORT_INLINE_MAX_BYTES);
+    expect(Number(exp![2])).toBe(EXPORT_PREVIEW_ENTRIES);
+    const files = flat.match(/in pages of at most ([\d,]+) characters \(text, or base64 of ([\d,]+) bytes\)/);
+    expect(files, 'README states the file page size').not.toBeNull();
+    expect(num(files![1]!)).toBe(RESOURCE_TEXT_BUDGET);
+    expect(num(files![2]!)).toBe(FILE_PAGE_BYTES);
+    expect(Math.ceil(FILE_PAGE_BYTES / 3) * 4).toBe(RESOURCE_TEXT_BUDGET);
+    const list = flat.match(/`list_parts` over MCP: a page ends before its records pass ([\d,]+) characters/);
+    expect(num(list![1]!)).toBe(MCP_PAGE_CHARS);
+    const extract = flat.match(/records are paged, at most ([\d,]+) characters of them an answer/);
+    expect(num(extract![1]!)).toBe(EXTRACT_PAGE_CHARS);
   });
 
   it('the resource table: its templates are those listed (but exports, said not to be one), its fixed URIs are listed', async () => {
