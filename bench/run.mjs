@@ -58,7 +58,7 @@ const BROAD_QUERIES = SMOKE ? 20 : 200; // issue 29: the most frequent words of 
 const FREQUENT_WORDS = SMOKE ? 10 : 40; // one at a time at the largest scale
 const STDIO_RUNS = SMOKE ? 1 : 5;
 const RUN_DEADLINE_MS = 30_000; // per measured run: the generator stops by itself
-const WATCHDOG_MS = SMOKE ? 300_000 : 1_200_000; // the whole bench, last resort
+const WATCHDOG_MS = SMOKE ? 300_000 : 2_700_000; // the whole bench, last resort (~25 min on the loaded 2-core machine with the issue-47 rows)
 
 const children = new Set();
 const watchdog = setTimeout(() => {
@@ -70,6 +70,26 @@ watchdog.unref();
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+/**
+ * CPU time a process has spent (user + system, all its threads), in clock ticks, from
+ * /proc/<pid>/stat (fields 14 and 15); NaN where /proc is not there (the CPU rows then say n/a).
+ */
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function cpuTicks(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 (state)
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return NaN;
+  }
+}
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -211,6 +231,10 @@ async function memory(mode, dataDir, file) {
 
 const agg = (list) => ({
   rps: median(list.map((x) => x.rps)),
+  // The server's own CPU per answered request (µs): all its runs' ticks over all their requests
+  // (a tick is 10 ms, so one 3,000-request run alone would be too coarse), and the median run.
+  cpu_us: (list.reduce((a, x) => a + x.cpu_ticks, 0) / CLK_TCK) * 1e6 / list.reduce((a, x) => a + x.completed, 0),
+  cpu_us_median_run: median(list.map((x) => x.cpu_us)),
   p50_ms: median(list.map((x) => x.p50_ms)),
   p99_ms: median(list.map((x) => x.p99_ms)),
   errors: list.reduce((a, x) => a + x.errors, 0),
@@ -241,7 +265,14 @@ async function compare(label, sides, opts, total, warmup = HTTP_WARMUP, rounds =
   for (let r = 0; r < rounds; r++) {
     for (const side of orders[r % orders.length]) {
       log(`${label}: round ${r + 1}/${rounds} ${side}`);
-      runs[side].push(await runLoad({ ...opts(sides[side].port, side), total }));
+      // The server's CPU time over the run, read from /proc: unlike its rate, it is not capped by
+      // the load generator (one thread, on the same cores) nor hidden by it.
+      const pid = sides[side].child?.pid;
+      const before = cpuTicks(pid);
+      const run = await runLoad({ ...opts(sides[side].port, side), total });
+      run.cpu_ticks = cpuTicks(pid) - before;
+      run.cpu_us = (run.cpu_ticks / CLK_TCK) * 1e6 / run.completed;
+      runs[side].push(run);
     }
   }
   const out = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, agg(v)]));
@@ -469,6 +500,17 @@ async function benchHttp(dataDir, broad) {
 
     const out = {};
     out.rest = await compare('REST search', { floor: floorRest, ours, uncached }, rest, HTTP_REQUESTS);
+    // Issue 47: one query asked again and again (a hot answer), for the server's CPU per request.
+    const onePath = restPaths[0];
+    out.rest_one = await compare(
+      'REST search, one repeated query',
+      { floor: floorRest, ours, uncached },
+      loadOpts(
+        () => ({ method: 'GET', path: onePath }),
+        (res) => (res.status !== 200 ? `HTTP ${res.status}` : Buffer.byteLength(res.body) !== restLen.get(onePath) ? 'body size differs' : null),
+      ),
+      HTTP_REQUESTS,
+    );
     log('REST search: one request at a time');
     out.rest_sequential = await sequential(uncached.port); // the baseline of the scaled rows, which run with the cache off
     out.mcp = await compare('MCP stateful', { floor: floorMcp, ours, uncached }, mcp, HTTP_REQUESTS);
@@ -492,6 +534,46 @@ async function benchHttp(dataDir, broad) {
 // ---------------------------------------------------------------------------------------
 // 3. Scale: synthetic catalogues of SCALE_SIZES records made from the shipped ones
 
+/** Forks our server (answer cache off) on a data dir; resolves once /healthz answers 200, with the ms from fork. */
+async function startUntilHealthy(dataDir) {
+  const t0 = performance.now();
+  const server = await startChild('ours', dataDir, { answerCache: 0 });
+  for (;;) {
+    const r = await send(undefined, server.port, { path: '/healthz' }).catch(() => null);
+    if (r?.status === 200) break;
+    await new Promise((res) => setTimeout(res, 5));
+  }
+  return { server, startMs: performance.now() - t0 };
+}
+
+/**
+ * A cold instance: fork, /healthz, then at once the most frequent words one request at a time
+ * (each once, in order: what a new instance behind a balancer gets), then the first spec-filtered
+ * search, then the RSS. Nothing else has touched the server before.
+ */
+async function coldInstance(dataDir, size, words) {
+  log(`scale ${size}: cold instance, the first ${words.length} broad searches right after the start`);
+  const { server, startMs } = await startUntilHealthy(dataDir);
+  try {
+    const ms = [];
+    for (const w of words) {
+      const t = performance.now();
+      const r = await send(undefined, server.port, { path: `/api/search?q=${encodeURIComponent(w)}` });
+      ms.push(performance.now() - t);
+      if (r.status !== 200) throw new Error(`cold search ${w} at ${size} answered ${r.status}: ${r.body.slice(0, 300)}`);
+    }
+    const where = encodeURIComponent('torque_rated>=1 N·m;trl>=1');
+    const t1 = performance.now();
+    const r = await send(undefined, server.port, { path: `/api/search?q=servo&where=${where}` }, 120_000);
+    const whereMs = performance.now() - t1;
+    if (r.status !== 200) throw new Error(`cold spec-filtered search at ${size} answered ${r.status}: ${r.body.slice(0, 300)}`);
+    const rss = (await ask(server, { type: 'rss' }, 'rss-result')).rss_bytes;
+    return { start_ms: startMs, broad_ms: ms, broad_p50_ms: median(ms), broad_first_ms: ms[0], first_where_ms: whereMs, rss_bytes: rss };
+  } finally {
+    await stopChild(server);
+  }
+}
+
 async function benchScale(sourceFile, frequent) {
   const out = [];
   for (const [n, size] of SCALE_SIZES.entries()) {
@@ -499,6 +581,8 @@ async function benchScale(sourceFile, frequent) {
     const cat = writeScaledCatalogue(sourceFile, size);
     let server = null;
     try {
+      // Issue 47: a new instance (behind a load balancer) asked broad questions at once.
+      const cold = n === SCALE_SIZES.length - 1 ? await coldInstance(cat.dataDir, size, frequent) : null;
       const t0 = performance.now();
       // Answer cache off: these rows measure how the search's cost grows with the catalogue.
       server = await startChild('ours', cat.dataDir, { answerCache: 0 });
@@ -549,7 +633,7 @@ async function benchScale(sourceFile, frequent) {
         await send(undefined, server.port, { path: `/api/search?q=motor&where=${where}` });
         firstWhere = { first_ms: ms, next_ms: performance.now() - t2, rss_bytes: (await ask(server, { type: 'rss' }, 'rss-result')).rss_bytes };
       }
-      out.push({ size, start_ms: startMs, rss_start_bytes: rssStart, rss_bytes: rss, search, rest, rest_sequential: restSequential, rest_frequent: restFrequent, first_where: firstWhere });
+      out.push({ size, start_ms: startMs, rss_start_bytes: rssStart, rss_bytes: rss, search, rest, rest_sequential: restSequential, rest_frequent: restFrequent, first_where: firstWhere, cold });
     } finally {
       if (server) await stopChild(server);
       cat.cleanup();
@@ -565,13 +649,25 @@ async function benchStdio(dataDir) {
   const { LATEST_PROTOCOL_VERSION } = await import('./sdk.mjs');
   const ours = [];
   const bare = [];
+  const copied = [];
   const env = { ROBOT_PARTS_DB: ':memory:', ROBOT_PARTS_DATA_DIR: dataDir, ROBOT_PARTS_LOG_LEVEL: 'error' };
-  for (let r = 0; r < STDIO_RUNS; r++) {
-    log(`stdio cold start ${r + 1}/${STDIO_RUNS}`);
-    bare.push(await stdioColdStart([path.join(HERE, 'bare-stdio.mjs')], {}, LATEST_PROTOCOL_VERSION));
-    ours.push(await stdioColdStart([path.join(ROOT, 'dist', 'cli.js')], env, LATEST_PROTOCOL_VERSION));
+  // Issue 47: as installed from the tarball, every file of dist/ has a new time (a copy here, with
+  // node_modules linked): the prebuilt tools/list must still be used (it is keyed by content).
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-bench-installed-'));
+  try {
+    fs.cpSync(path.join(ROOT, 'dist'), path.join(tmp, 'dist'), { recursive: true, preserveTimestamps: false });
+    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(tmp, 'package.json'));
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tmp, 'node_modules'));
+    for (let r = 0; r < STDIO_RUNS; r++) {
+      log(`stdio cold start ${r + 1}/${STDIO_RUNS}`);
+      bare.push(await stdioColdStart([path.join(HERE, 'bare-stdio.mjs')], {}, LATEST_PROTOCOL_VERSION));
+      ours.push(await stdioColdStart([path.join(ROOT, 'dist', 'cli.js')], env, LATEST_PROTOCOL_VERSION));
+      copied.push(await stdioColdStart([path.join(tmp, 'dist', 'cli.js')], env, LATEST_PROTOCOL_VERSION));
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
-  return { ours_ms: median(ours), bare_ms: median(bare), ours_runs: ours, bare_runs: bare };
+  return { ours_ms: median(ours), bare_ms: median(bare), installed_ms: median(copied), ours_runs: ours, bare_runs: bare, installed_runs: copied };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -635,6 +731,19 @@ async function main() {
     const big = scale[scale.length - 1];
     const shippedCost = httpRes.search_in_server.p50;
     const growth = (row) => (row.search.p50 / shippedCost) / (row.size / search.entities);
+    // Issue 47: each server's CPU per request from /proc (utime+stime), the floor in its own process.
+    const cpuRows = [
+      ['CPU/request REST, one query, cache on (us)', httpRes.rest_one, 'ours', '>= 0.8x'],
+      ['  one query, cache off (us)', httpRes.rest_one, 'uncached', ''],
+      [`CPU/request REST, ${words.length} broad, cache off (us)`, httpRes.rest_broad, 'uncached', '>= 0.5x'],
+      [`  ${words.length} broad, cache on (us)`, httpRes.rest_broad, 'ours', ''],
+      [`CPU/request REST, ${QUERIES.length} queries, cache on (us)`, rest, 'ours', ''],
+      ['  cache off (us)', rest, 'uncached', ''],
+      [`CPU/request MCP tools/call, ${QUERIES.length} queries, cache on (us)`, mcp, 'ours', ''],
+      ['  cache off (us)', mcp, 'uncached', ''],
+      [`CPU/request MCP tools/call, ${words.length} broad, cache on (us)`, httpRes.mcp_broad, 'ours', ''],
+      ['  cache off (us)', httpRes.mcp_broad, 'uncached', ''],
+    ];
     const rows = [
       ['measure', 'ours', 'baseline', 'ratio', 'goal', 'baseline is'],
       ['REST GET /api/search (req/s)', fmt(rest.ours.rps), fmt(rest.floor.rps), x(rest.paired.ours), goal('>= 0.7x'), 'bare node:http, same bytes (ours/floor)'],
@@ -651,6 +760,13 @@ async function main() {
       ['search p50 in process (us/query)', fmt(s.ours.p50, 1), fmt(s.scan.p50, 1), x(s.ours.p50 / s.scan.p50), goal('<= 20 us'), 'linear scan of name (ours/scan)'],
       ['search p99 in process (us/query)', fmt(s.ours.p99, 1), fmt(s.scan.p99, 1), x(s.ours.p99 / s.scan.p99), goal('<= 100 us'), 'linear scan of name (ours/scan)'],
       ['  index only p50 (us/query)', fmt(s.index_only.p50, 1), fmt(s.scan.p50, 1), x(s.index_only.p50 / s.scan.p50), '', 'linear scan of name (index/scan)'],
+      ...(big.cold
+        ? [
+            [`${fmt(big.size)} cold instance: median of the first ${big.cold.broad_ms.length} broad searches (ms)`, fmt(big.cold.broad_p50_ms, 2), fmt(big.cold.broad_first_ms, 1), '', goal('<= 1 ms'), 'the first of them (ms); REST, one at a time, right after /healthz'],
+            [`  cold: start to /healthz / first filtered search (s)`, `${fmt(big.cold.start_ms / 1000, 2)} / ${fmt(big.cold.first_where_ms / 1000, 2)}`, '', '', goal('<= 2 s / <= 1 s'), 'fork to first 200; then the broad searches; then the filter'],
+            [`  cold: RSS (MB)`, MB(big.cold.rss_bytes), '', '', goal('<= 300 MB'), 'after those searches'],
+          ]
+        : []),
       [`${fmt(big.size)} entities: start to /healthz (s)`, fmt(big.start_ms / 1000, 2), '', '', goal('<= 2 s'), 'fork to first 200'],
       [`${fmt(big.size)} entities: RSS (MB)`, MB(big.rss_bytes), '', '', goal('<= 400 MB'), 'server process after the load'],
       ...(big.first_where
@@ -676,14 +792,16 @@ async function main() {
       ['rate-limit write per free call (us)', fmt(rateLimit.hit_us, 1), fmt(rateLimit.search_us, 1), x(rateLimit.hit_us / rateLimit.search_us), '', 'in-process search it guards (SQLite file, WAL)'],
       ['paid calls, SQLite FULL (req/s)', fmt(durability.ours.rps), fmt(durability.floor.rps), x(durability.paired.ours), '', 'same server at synchronous=NORMAL (FULL/NORMAL); POST /api/bom/export, 1 credit each'],
       ['  paid p50 / p99 FULL (ms)', `${fmt(durability.ours.p50_ms, 2)} / ${fmt(durability.ours.p99_ms, 2)}`, `${fmt(durability.floor.p50_ms, 2)} / ${fmt(durability.floor.p99_ms, 2)}`, x(durability.ours.p50_ms / durability.floor.p50_ms), '', 'p50 FULL/NORMAL'],
+      ...cpuRows.map(([label, l, k, g]) => [label, fmt(l[k].cpu_us, 1), fmt(l.floor.cpu_us, 1), x(l.floor.cpu_us / l[k].cpu_us), goal(g), `${l === httpRes.rest_one || l === rest || l === httpRes.rest_broad ? 'bare node:http' : 'bare SDK server'}, same bytes (floor/ours; 1 = no cost over the floor)`]),
       ['HTML GET /search (req/s)', fmt(httpRes.page_search.ours.rps), fmt(httpRes.page_search.floor.rps), x(httpRes.page_search.paired.ours), goal('>= 0.7x'), 'REST GET /api/search, same queries, same server and run (html/json)'],
       ['HTML GET /parts/{id} (req/s)', fmt(httpRes.page_part.ours.rps), fmt(httpRes.page_part.floor.rps), x(httpRes.page_part.paired.ours), '', 'REST GET /api/entity/{id}, same ids, same server and run (html/json)'],
       ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.paired.ours), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
       ['stdio cold start to tools/list (ms)', fmt(stdio.ours_ms), fmt(stdio.bare_ms), x(stdio.ours_ms / stdio.bare_ms), goal('<= 1.5x'), 'bare SDK stdio server, 1 tool (ours/bare)'],
+      ['  installed copy (new file times) (ms)', fmt(stdio.installed_ms), fmt(stdio.bare_ms), x(stdio.installed_ms / stdio.bare_ms), goal('<= 60 ms'), 'dist/ copied with new times, as a tarball install leaves it (ours/bare)'],
       ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), x(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), '', 'JSON.parse of the file (ours/parse)'],
       ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), x(mem.deps.rss_bytes / mem.parse.rss_bytes), '', 'info'],
     ];
-    const loads = [rest, mcp, httpRes.rest_broad, httpRes.mcp_broad, mcpSl, paid, durability, httpRes.page_search, httpRes.page_part];
+    const loads = [rest, httpRes.rest_one, mcp, httpRes.rest_broad, httpRes.mcp_broad, mcpSl, paid, durability, httpRes.page_search, httpRes.page_part];
     const seqRuns = [httpRes.rest_sequential, big.rest_sequential, big.rest_frequent].filter(Boolean);
     const side = (l, k) => l.ours[k] + (l.uncached?.[k] ?? 0); // ours with the answer cache on, and off
     const errOurs = loads.reduce((a, l) => a + side(l, 'errors'), 0) + (big.rest?.errors ?? 0) + seqRuns.reduce((a, r) => a + r.errors, 0);
@@ -723,6 +841,8 @@ async function main() {
           config: { search_rounds: search.rounds, queries: QUERIES, broad_queries: words, frequent_words: words.slice(0, FREQUENT_WORDS), http_requests: HTTP_REQUESTS, paid_requests: PAID_REQUESTS, scale_requests: SCALE_REQUESTS, http_concurrency: HTTP_CONCURRENCY, http_rounds: HTTP_ROUNDS, http_warmup: HTTP_WARMUP, scale_sizes: SCALE_SIZES },
           ratios: {
             rest_ours_over_floor_rps: rest.paired.ours,
+            // Issue 47: floor CPU per request / ours (1 = ours costs no more than the floor).
+            cpu_floor_over_ours: Object.fromEntries(cpuRows.map(([label, l, k]) => [label.trim(), l.floor.cpu_us / l[k].cpu_us])),
             mcp_ours_over_floor_rps: mcp.paired.ours,
             rest_uncached_over_floor_rps: rest.paired.uncached,
             mcp_uncached_over_floor_rps: mcp.paired.uncached,

@@ -100,6 +100,11 @@ export interface Deps {
    * unsubscribe. The HTTP server uses it to release the build's garbage (src/compact-heap.ts).
    */
   onLazyBuild(listener: (built: LazyBuild) => void): () => void;
+  /**
+   * The HTTP server calls it as each request arrives: a large catalogue's background reading
+   * gives way while requests are coming (src/store/catalogue-records.ts, BackgroundPace).
+   */
+  requestSeen?(): void;
   /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
   close(): void | Promise<void>;
 }
@@ -112,6 +117,17 @@ export interface LazyBuild {
 
 /** How long each slice of the background reading of a lazily read catalogue's records runs before requests get their turn. */
 const BACKGROUND_READ_SLICE_MS = 4;
+/** The background reading waits while a request was seen in the last QUIET ms, at most MAX_WAIT ms between slices. */
+const BACKGROUND_READ_QUIET_MS = 20;
+const BACKGROUND_READ_MAX_WAIT_MS = 250;
+/**
+ * A lazily read (large) catalogue is warmed before it serves: its most frequent words searched
+ * once each on the main thread (the search's code compiled, its scratch arrays touched) and the
+ * records of their first pages read, so that a new instance's first broad searches do not pay for
+ * that (issue 47: at 100,000 records the first 40 broad searches took 5-6 ms each).
+ */
+const WARM_WORDS = 12;
+const WARM_PAGE = 20;
 
 interface AccountStores {
   ledger: Ledger;
@@ -493,11 +509,32 @@ function wire(
   // in the background, a few milliseconds at a time, so that the first call needing them all (a
   // spec filter, the analytics) need not. Their garbage is released once they are all read.
   const lazy = deferCatalogue ? undefined : parts().data.lazy;
+  let lastRequest = -Infinity;
+  const warmed = lazy
+    ? indexReady.then(async () => {
+        const { index, catalogue } = parts();
+        try {
+          for (const w of index.frequentWords(WARM_WORDS)) {
+            const { page } = index.query([w], { limit: WARM_PAGE });
+            await catalogue.getMany(page.map((m) => m.id));
+          }
+        } catch (err) {
+          // Only a warm-up: the server serves without it.
+          log.warn('search warm-up failed', { error: err instanceof Error ? err.message : String(err) });
+        }
+      })
+    : indexReady;
   if (lazy) {
-    indexReady.then(
-      () => lazy.readInBackground(BACKGROUND_READ_SLICE_MS, () => {
-        for (const listener of lazyBuildListeners) listener({ what: 'records', records: lazy.size });
-      }),
+    const pace = { lastRequest: () => lastRequest, quietMs: BACKGROUND_READ_QUIET_MS, maxWaitMs: BACKGROUND_READ_MAX_WAIT_MS };
+    warmed.then(
+      () =>
+        lazy.readInBackground(
+          BACKGROUND_READ_SLICE_MS,
+          () => {
+            for (const listener of lazyBuildListeners) listener({ what: 'records', records: lazy.size });
+          },
+          pace,
+        ),
       () => {},
     );
   }
@@ -506,7 +543,7 @@ function wire(
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
   });
   keyed.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
-  const ready = Promise.all([keyed, indexReady]).then(() => undefined);
+  const ready = Promise.all([keyed, warmed]).then(() => undefined);
   ready.catch(() => {}); // logged above; the server awaits it
   const accounts = new AccountService(stores.ledger, {
     digests,
@@ -542,6 +579,11 @@ function wire(
     config,
     clock,
     log,
+    requestSeen: lazy
+      ? () => {
+          lastRequest = performance.now();
+        }
+      : undefined,
     // Getters: with a deferred catalogue the first reader builds it (once); otherwise it is built above.
     get catalogue() {
       return parts().catalogue;

@@ -97,7 +97,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
 
   // nosniff and frame-ancestors 'none' on every response, refusals included (src/http/response-headers.ts).
   app.use('*', responseHeaders());
+  const requestSeen = deps.requestSeen;
   app.use('*', async (c, next) => {
+    requestSeen?.(); // a large catalogue's background reading gives way while requests come
     const headers = requestHeaders(c);
     c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies, config.forwardedHeader));
     const timed = log.debugEnabled !== false; // the request's debug line, when it is written

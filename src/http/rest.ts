@@ -180,7 +180,10 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
           return c.body(r.body as string | Uint8Array<ArrayBuffer>, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
         }
         // Same bytes as c.json(), reusing the prepared JSON of catalogue records (650 kB deep listings).
-        return c.body(stringifyOutput(outcome.output) as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json' });
+        // Its length declared: the compression middleware then never asks for the body (which
+        // would build the whole fetch Response around it) to decide there is one.
+        const bytes = stringifyOutput(outcome.output);
+        return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) });
       });
     }
   }

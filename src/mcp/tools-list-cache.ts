@@ -5,27 +5,80 @@
  * Schema (about 35 ms, a tenth of a stdio cold start). When the file is absent (tests run from
  * src, a bare tsc) or names other tools, null is returned and the entries are converted as before.
  * test/spine/tools-list-cache.test.ts checks the built file equals a fresh conversion.
+ *
+ * The file is stamped with the content (a SHA-256) of the compiled registry module and of every
+ * module it imports statically, never with file times: an installed tarball (whose files get new
+ * times on install) uses the prebuilt list, and a registry compiled again with other content
+ * (a bare tsc after an edit) is never described by an older file.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/server';
 
 export const TOOLS_LIST_CACHE = new URL('./tools-list.json', import.meta.url);
-/** The compiled registry module the entries were converted from (its size and mtime are stamped in the file). */
+/** The compiled registry module the entries were converted from (its import closure's content is hashed into the file). */
 export const TOOLS_REGISTRY_MODULE = new URL('../tools/index.js', import.meta.url);
 
-/** What the build stamps into the file: the registry module as it was when the entries were written. */
-export function registryStamp(module: URL | string = TOOLS_REGISTRY_MODULE): { size: number; mtime_ms: number } | null {
+/** What the build stamps into the file: the registry's static import closure and a hash of its content. */
+export interface RegistryStamp {
+  /** The modules, relative to the registry module's folder, in a fixed order. */
+  files: string[];
+  /** SHA-256 (hex) over each module's relative path and bytes, in that order. */
+  sha256: string;
+}
+
+const toPath = (p: URL | string): string => (typeof p === 'string' ? p : fileURLToPath(p));
+/** A relative specifier of a static import or re-export (`from './x.js'`, `import './y.js'`). */
+const STATIC_IMPORT = /\b(?:from|import)\s*['"](\.\.?\/[^'"]+)['"]/g;
+
+/** The hash of the listed modules (relative to `dir`), or null when one cannot be read. */
+function hashFiles(dir: string, files: readonly string[]): string | null {
+  const h = createHash('sha256');
   try {
-    const st = fs.statSync(module);
-    return { size: st.size, mtime_ms: st.mtimeMs };
+    for (const f of files) {
+      const bytes = fs.readFileSync(path.join(dir, f));
+      h.update(`${f}\0${bytes.length}\0`);
+      h.update(bytes);
+    }
   } catch {
     return null;
   }
+  return h.digest('hex');
+}
+
+/**
+ * The stamp of the registry module as it is now (build time): every module reachable from it by
+ * relative static imports, and the hash of their bytes. Null when the module cannot be read.
+ */
+export function registryStamp(module: URL | string = TOOLS_REGISTRY_MODULE): RegistryStamp | null {
+  const entry = path.resolve(toPath(module));
+  const dir = path.dirname(entry);
+  const seen = new Set<string>();
+  const todo = [entry];
+  try {
+    while (todo.length > 0) {
+      const file = todo.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(STATIC_IMPORT)) {
+        const dep = path.resolve(path.dirname(file), m[1]!);
+        if (!seen.has(dep) && fs.existsSync(dep)) todo.push(dep);
+      }
+    }
+  } catch {
+    return null;
+  }
+  const files = [...seen].map((f) => path.relative(dir, f).split(path.sep).join('/')).sort();
+  const sha256 = hashFiles(dir, files);
+  return sha256 ? { files, sha256 } : null;
 }
 
 interface CacheFile {
   tools?: Tool[];
-  registry?: { size?: unknown; mtime_ms?: unknown };
+  registry?: { files?: unknown; sha256?: unknown };
 }
 
 /** The shipped file, read and parsed at most once per process (both readers below use it). */
@@ -45,16 +98,23 @@ function readCacheFile(file: URL | string): CacheFile | null {
 }
 
 /**
- * The prebuilt entries without importing the registry (stdio's handshake): only when the file's
- * stamp matches the compiled registry module as it is now, so a registry compiled again without
- * rewriting the file (a bare tsc) is never described by an older file. Null otherwise; the caller
- * then imports the registry and converts it.
+ * The prebuilt entries without importing the registry (stdio's handshake): only when the modules
+ * stamped in the file still hash to the stamped value (their content, not their times), so a
+ * registry compiled again with other content is never described by an older file. If every
+ * stamped module has the same bytes, their imports are the same too, so the closure is the same.
+ * Null otherwise; the caller then imports the registry and converts it.
  */
 export function prebuiltToolList(file: URL | string = TOOLS_LIST_CACHE, module: URL | string = TOOLS_REGISTRY_MODULE): Tool[] | null {
   const doc = readCacheFile(file);
   if (!doc || !Array.isArray(doc.tools)) return null;
-  const now = registryStamp(module);
-  return now && doc.registry?.size === now.size && doc.registry?.mtime_ms === now.mtime_ms ? doc.tools : null;
+  const stamp = doc.registry;
+  if (!stamp || typeof stamp.sha256 !== 'string' || !Array.isArray(stamp.files) || stamp.files.length === 0) return null;
+  const files = stamp.files as unknown[];
+  // Only paths inside the registry's folder tree of dist (relative, as the build writes them).
+  if (!files.every((f): f is string => typeof f === 'string' && !path.isAbsolute(f))) return null;
+  const dir = path.dirname(path.resolve(toPath(module)));
+  if (!files.includes(path.basename(toPath(module)))) return null;
+  return hashFiles(dir, files) === stamp.sha256 ? doc.tools : null;
 }
 
 /** The prebuilt entries when the file lists exactly these tools in this order, else null. */

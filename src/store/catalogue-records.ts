@@ -68,6 +68,18 @@ export interface RecordColumns {
 const BACKGROUND_CHECK_EVERY = 32;
 
 /**
+ * When the background reading gives way to requests: no slice while a request was seen in the
+ * last `quietMs`, unless `maxWaitMs` have passed since the last slice (so that it still ends
+ * under a steady load, at a small share of it). `lastRequest()`: performance.now() of the last
+ * request seen (-Infinity: none).
+ */
+export interface BackgroundPace {
+  lastRequest: () => number;
+  quietMs: number;
+  maxWaitMs: number;
+}
+
+/**
  * A large catalogue's records in the file's order, each read from its bytes on first use.
  * `read(raw, i)`: the record validated, shared and frozen as the catalogue keeps it (it throws
  * when the record is invalid, which the start has already ruled out).
@@ -87,7 +99,7 @@ export class LazyRecords {
   private unread: number;
   /** The next record the background reading looks at. */
   private cursor = 0;
-  private background: NodeJS.Immediate | null = null;
+  private background: NodeJS.Immediate | NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly whenComplete: (() => void)[] = [];
 
@@ -145,18 +157,29 @@ export class LazyRecords {
    * loop between slices (requests are answered between them); `done` is called once every record
    * is read (at once when they are). It keeps the process alive until then (an unreferenced
    * immediate would run only when something else wakes the event loop); stop() ends it.
+   * With `pace`, a slice waits while requests are coming (a new instance's first searches, each
+   * of which a slice would delay by up to sliceMs and whose garbage it would add to).
    */
-  readInBackground(sliceMs: number, done: () => void): void {
+  readInBackground(sliceMs: number, done: () => void, pace?: BackgroundPace): void {
     if (this.complete) {
       done();
       return;
     }
     this.whenComplete.push(done);
     if (this.background !== null || this.stopped) return;
+    let lastSlice = performance.now();
     const slice = () => {
       this.background = null;
       if (this.stopped || this.complete) return;
-      const deadline = performance.now() + sliceMs;
+      const now = performance.now();
+      if (pace) {
+        const wait = Math.min(pace.lastRequest() + pace.quietMs, lastSlice + pace.maxWaitMs) - now;
+        if (wait > 0) {
+          this.background = setTimeout(slice, Math.ceil(wait));
+          return;
+        }
+      }
+      const deadline = now + sliceMs;
       let i = this.cursor;
       for (let n = 1; i < this.size; i++, n++) {
         if (this.records[i] === undefined) this.readAt(i);
@@ -166,6 +189,7 @@ export class LazyRecords {
         }
       }
       this.cursor = i;
+      lastSlice = performance.now();
       if (!this.complete) this.background = setImmediate(slice);
     };
     this.background = setImmediate(slice);
@@ -174,7 +198,10 @@ export class LazyRecords {
   /** Stops the background reading (records are still read on first use). */
   stop(): void {
     this.stopped = true;
-    if (this.background !== null) clearImmediate(this.background);
+    if (this.background !== null) {
+      clearImmediate(this.background as NodeJS.Immediate);
+      clearTimeout(this.background as NodeJS.Timeout);
+    }
     this.background = null;
   }
 

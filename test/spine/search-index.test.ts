@@ -111,6 +111,16 @@ describe('search index vs a naive scan of the spec rules (shipped catalogue)', (
   });
 });
 
+describe('frequentWords (a new instance warms these before it serves)', () => {
+  it('the words on the most (record, field) pairs, most first, ties in word order, as the naive field words count them', () => {
+    const pairs = new Map<string, number>();
+    for (const { f } of prepared) for (const field of FIELDS) for (const w of new Set(f[field])) pairs.set(w, (pairs.get(w) ?? 0) + 1);
+    const expected = [...pairs].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([w]) => w);
+    expect(index.frequentWords(12)).toEqual(expected.slice(0, 12));
+    expect(index.frequentWords(0)).toEqual([]);
+  });
+});
+
 describe('extension points: filter and orderBy', () => {
   const byId = new Map(entities.map((e) => [e.id, e]));
   it('filter rejects candidates before top-k; totals count only what passes', () => {

@@ -136,6 +136,31 @@ describe('records read lazily', () => {
     expect(stopped.record(records.length - 1)).toEqual(StoredEntity.parse(records[records.length - 1]));
   });
 
+  it('readInBackground with a pace gives way while requests come, and reads the rest once they stop', async () => {
+    const { dir } = shuffledCatalogue(2);
+    const lazy = lazyOf(dir);
+    let busy = true; // a request "just now" on every look
+    let told = 0;
+    const done = new Promise<void>((resolve) =>
+      lazy.readInBackground(1, () => {
+        told++;
+        resolve();
+      }, { lastRequest: () => (busy ? performance.now() : -Infinity), quietMs: 5, maxWaitMs: 1e9 }),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    expect(lazy.readCount).toBe(0); // no slice while requests keep coming
+    expect(lazy.record(5).id).toBe(lazy.ids[5]); // first use still reads
+    busy = false;
+    await done;
+    expect(told).toBe(1);
+    expect(lazy.complete).toBe(true);
+
+    // Under a steady stream of requests the reading still ends: a slice at least every maxWaitMs.
+    const steady = lazyOf(dir);
+    await new Promise<void>((resolve) => steady.readInBackground(1, resolve, { lastRequest: () => performance.now(), quietMs: 1e9, maxWaitMs: 1 }));
+    expect(steady.complete).toBe(true);
+  });
+
   it('an invalid record fails the start with its id, as when the records are kept at start', () => {
     const { dir, records } = shuffledCatalogue(1);
     const bad = records.map((e, i) => (i === 9 ? { ...e, quarantine: 'no' } : e));

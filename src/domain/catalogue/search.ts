@@ -458,6 +458,14 @@ export class SearchIndex {
     return this.ids.length;
   }
 
+  /** The `n` words on the most postings (most first, ties in word order): a new instance's likely first queries. */
+  frequentWords(n: number): string[] {
+    const counts: [number, number][] = [];
+    for (let t = 0; t < this.vocab.length; t++) counts.push([this.tokStart[t + 1]! - this.tokStart[t]!, t]);
+    counts.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+    return counts.slice(0, Math.max(0, n)).map(([, t]) => this.vocab[t]!);
+  }
+
   /** The indexed words, sorted (for close-spelling suggestions on a query that finds nothing). */
   get words(): readonly string[] {
     return this.vocab;
