@@ -1,5 +1,5 @@
 /**
- * Builds the MCP Apps views (src/views/*.entry.js) into dist/views/<name>.html: one
+ * Builds the MCP Apps views (src/views/*.entry.js) into dist/views/<name>.html.gz (gzip): one
  * self-contained HTML document each (the MCP Apps profile, text/html;profile=mcp-app), the script
  * bundled and minified by esbuild with the stylesheet inlined, nothing loaded from elsewhere, and
  * a Content-Security-Policy meta element that allows only the inline script and style (the
@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { constants, gzipSync } from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src/views');
@@ -48,7 +49,9 @@ for (const f of fs.readdirSync(src).filter((x) => x.endsWith('.entry.js')).sort(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}"><title>${TITLES[name] ?? name}</title><style>${cssMin}</style></head>` +
     `<body><main id="app" aria-live="polite"><p class="status">Waiting for the tool result from the host.</p></main><script>${js}</script></body></html>\n`;
-  fs.writeFileSync(path.join(out, `${name}.html`), html);
+  // Stored gzip-compressed (the three.js views are ~650 kB each; the installed package stays small); src/mcp/apps.ts reads them back.
+  fs.writeFileSync(path.join(out, `${name}.html.gz`), gzipSync(html, { level: constants.Z_BEST_COMPRESSION }));
+  fs.rmSync(path.join(out, `${name}.html`), { force: true });
   sizes.push(`${name} ${html.length}`);
 }
 process.stderr.write(`app-views: ${sizes.join(', ')} characters\n`);

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientCapabilities, McpServer, Resource, Tool } from '@modelcontextprotocol/server';
 import { getUiCapability, registerAppResource, registerAppTool, RESOURCE_MIME_TYPE, type McpUiReadResourceCallback, type McpUiReadResourceResult } from './ext-apps-server.js';
+import { gunzipSync } from 'node:zlib';
 
 /** One line per tool with a view: the tool, and the view built from src/views/<view>.entry.js. */
 export const APP_VIEWS: readonly { tool: string; view: string; title: string; description: string }[] = [
@@ -48,9 +49,10 @@ const html = new Map<string, string>();
 function viewHtml(view: string): string {
   let h = html.get(view);
   if (h === undefined) {
-    const file = path.join(VIEWS_DIR, `${view}.html`);
+    // Built gzip-compressed (scripts/app-views.mjs); read and inflated once per process.
+    const file = path.join(VIEWS_DIR, `${view}.html.gz`);
     try {
-      h = fs.readFileSync(file, 'utf8');
+      h = gunzipSync(fs.readFileSync(file)).toString('utf8');
     } catch {
       throw new ViewNotBuilt(`The view ${view} is not built (${file} is missing): run npm run build.`);
     }
