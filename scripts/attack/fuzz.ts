@@ -191,7 +191,24 @@ async function csvOverMcp(client: Client, surface: string, stats: SurfaceStats):
     stats.csv.failures.push(`${surface}: ${JSON.stringify(r.content).slice(0, 200)}`);
     return;
   }
-  checkCsv((r.structuredContent as { csv: string }).csv, surface, stats);
+  const out = r.structuredContent as { csv: string | null; document_uri: string | null };
+  // A large export links its whole CSV (issue 40): read it back page by page, as a client would.
+  let csv = out.csv;
+  if (csv === null && out.document_uri) {
+    const pages: string[] = [];
+    for (let next: string | null = out.document_uri; next !== null; ) {
+      const read = await client.readResource({ uri: next });
+      const c = read.contents[0] as { text?: string; _meta?: Record<string, { next_uri: string | null }> };
+      pages.push(c.text ?? '');
+      next = c._meta?.['robotparts/page']?.next_uri ?? null;
+    }
+    csv = pages.join('');
+  }
+  if (csv === null) {
+    stats.csv.failures.push(`${surface}: export_bom answered neither csv nor document_uri`);
+    return;
+  }
+  checkCsv(csv, surface, stats);
 }
 
 function checkCsv(csv: string, surface: string, stats: SurfaceStats): void {
