@@ -132,24 +132,29 @@ describe('N2 a fair share of the pool per client; jobs dropped when their client
     // One worker and two waiting places (3 in all) with a share of 4: the first client alone can fill the pool.
     const { url } = await start({ poolSize: 1, poolQueue: 2, poolClientJobs: 4, jobTimeMs: 200_000 } as Partial<Config>);
     const attacker = '203.0.113.70';
-    const aborts = Array.from({ length: 3 }, () => new AbortController());
-    const fired = aborts.map((a) => lint(url, attacker, HEAVY, a.signal).then((r) => r, () => null));
-    await poolUntil(url, (p) => p.busy === 1 && p.queued === 2);
-    // A third client with nothing in the pool: admitted; the attacker's newest waiting job is refused in its place.
-    const victim = lint(url, '203.0.113.71', SMALL);
-    const displaced = (await fired[2])!;
-    expect(displaced.status).toBe(503);
-    const body = (await displaced.json()) as { code: string; displaced?: boolean; client_jobs?: number };
-    expect(body.code).toBe('overloaded');
-    expect(body.displaced).toBe(true);
-    expect(body.client_jobs).toBe(3);
-    expect(displaced.headers.get('retry-after')).toMatch(/^\d+$/);
-    // A client with as many jobs as the holder does not displace it: a second attacker job is refused as the queue is full.
-    const h = await pool(url);
-    expect(h.pool.busy + h.pool.queued).toBe(3);
-    // The attacker goes away; the victim is served.
-    for (const a of aborts.slice(0, 2)) a.abort();
-    expect((await victim).status).toBe(200);
+    // One after the other, each admitted before the next is sent: the third is the newest waiting job.
+    const fired: Promise<Response>[] = [];
+    for (let i = 0; i < 3; i++) {
+      fired.push(lint(url, attacker, HEAVY));
+      await poolUntil(url, (p) => p.busy + p.queued === i + 1);
+    }
+    // A client with nothing in the pool arrives while the attacker fills it (the old pool answered it 503).
+    const victim = await lint(url, '203.0.113.71', SMALL);
+    expect(victim.status).toBe(200);
+    // If the pool was still full when it came (the usual case: a heavy lint runs for most of a second), the
+    // attacker's newest waiting job gave its place; if the running lint had just ended, nothing was displaced.
+    // Either way, no other attacker job is refused.
+    const answers = await Promise.all(fired);
+    const refused = answers.map((r, i) => ({ r, i })).filter(({ r }) => r.status !== 200);
+    expect(refused.length).toBeLessThanOrEqual(1);
+    for (const { r, i } of refused) {
+      expect(i).toBe(2);
+      expect(r.status).toBe(503);
+      const body = (await r.json()) as { code: string; displaced?: boolean; client_jobs?: number };
+      expect(body).toMatchObject({ code: 'overloaded', displaced: true, client_jobs: 3 });
+      expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+    expect((await pool(url)).pool.rejected_client_share).toBe(refused.length);
   });
 
   it('N2: a running job whose caller goes away is stopped: its worker is replaced and the next client is served', { timeout: 240_000 }, async () => {
