@@ -6,7 +6,7 @@
  * its joint list only (the expanded URDF is not in the answer).
  */
 import { answerOrAlert, connect, el } from './bridge.js';
-import { drawUrdf } from './robot-scene.js';
+import { appendRobotCanvas } from './robot-canvas.js';
 
 const app = document.getElementById('app');
 let args = null;
@@ -65,21 +65,9 @@ function render(result) {
       el('li', { id: 'mass' }, 'Total mass ', el('strong', {}, out.mass?.total != null ? `${out.mass.total} kg` : 'not stated')),
       c.joints_by_type ? el('li', { class: 'muted' }, Object.entries(c.joints_by_type).map(([k, v]) => `${v} ${k}`).join(', ')) : null),
   );
-  const canvas = el('canvas', { class: 'scene', id: 'robot-canvas', role: 'img', 'aria-label': '3D view of the kinematic structure: joints as a skeleton and primitive shapes; drag to rotate, scroll to zoom', tabindex: '0' });
-  const status = el('p', { class: 'status', id: 'robot-status', role: 'status' });
   const text = urdfText(args, out);
   if (text) {
-    app.append(canvas, status);
-    try {
-      const dark = document.documentElement.dataset.theme === 'dark';
-      const drawn = drawUrdf(canvas, text, dark ? 0x22262c : 0xf4f6f8);
-      canvas.dataset.state = 'drawn';
-      canvas.dataset.joints = String(drawn.joints);
-      status.textContent = `Drawn: ${drawn.joints} joints as a skeleton${drawn.primitives ? ` and ${drawn.primitives} primitive shapes` : ' (no primitive geometry)'}; meshes are not drawn. Drag to rotate, scroll or pinch to zoom.`;
-    } catch (err) {
-      canvas.dataset.state = 'failed';
-      status.textContent = `The 3D view could not be drawn: ${err.message}`;
-    }
+    appendRobotCanvas(app, text);
   } else {
     app.append(el('p', { class: 'status', id: 'robot-status' }, out.xacro ? 'No 3D view: the input is xacro and the answer does not carry the expanded URDF; the joints are listed below.' : 'No 3D view: the host did not send the URDF the tool read; the joints are listed below.'));
   }

@@ -8,7 +8,7 @@
  * answer does not carry the expanded URDF).
  */
 import { answerOrAlert, connect, el } from './bridge.js';
-import { drawUrdf } from './robot-scene.js';
+import { appendRobotCanvas } from './robot-canvas.js';
 
 const app = document.getElementById('app');
 let args = null;
@@ -82,21 +82,9 @@ function render(result) {
       largest ? el('li', {}, 'Largest need ', el('strong', {}, `${num(largest.required_torque_nm)} N·m`), ` (${largest.joint_name})`) : null,
       out.bom_items.length ? el('li', { id: 'bom-items' }, 'BOM ', el('strong', {}, out.bom_items.map((b) => `${b.quantity}× ${b.id}`).join(', '))) : null),
   );
-  const canvas = el('canvas', { class: 'scene', id: 'robot-canvas', role: 'img', 'aria-label': '3D view of the kinematic structure: joints as a skeleton and primitive shapes; drag to rotate, scroll to zoom', tabindex: '0' });
-  const status = el('p', { class: 'status', id: 'robot-status', role: 'status' });
   const text = urdfText(args);
   if (text) {
-    app.append(canvas, status);
-    try {
-      const dark = document.documentElement.dataset.theme === 'dark';
-      const drawn = drawUrdf(canvas, text, dark ? 0x22262c : 0xf4f6f8);
-      canvas.dataset.state = 'drawn';
-      canvas.dataset.joints = String(drawn.joints);
-      status.textContent = `Drawn: ${drawn.joints} joints as a skeleton${drawn.primitives ? ` and ${drawn.primitives} primitive shapes` : ' (no primitive geometry)'}; meshes are not drawn.`;
-    } catch (err) {
-      canvas.dataset.state = 'failed';
-      status.textContent = `The 3D view could not be drawn: ${err.message}`;
-    }
+    appendRobotCanvas(app, text);
   } else {
     app.append(el('p', { class: 'status', id: 'robot-status' }, 'No 3D view: the host did not send a URDF (a xacro input is not expanded in the answer); the joints are listed below.'));
   }
