@@ -7,26 +7,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeText } from '../../src/ingest/oss/decode.js';
 import { lintUrdf, type LintFinding } from '../../src/ingest/oss/lint.js';
+import { CHECK_URDF, checkUrdfOracle, checkUrdfPresent, RANK, type Verdict } from './check-urdf-oracle.js';
 
-const CHECK_URDF = '/usr/bin/check_urdf';
-const present = fs.existsSync(CHECK_URDF);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'check-urdf-labels-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-type Verdict = 'refuses' | 'warns' | 'accepts';
-function checkUrdf(text: string, name: string): Verdict {
-  const file = path.join(tmp, `${name}.urdf`);
-  fs.writeFileSync(file, text);
-  const r = spawnSync(CHECK_URDF, [file], { encoding: 'utf8' });
-  if (r.status !== 0) return 'refuses';
-  return /\b(Error|Warning)\b/.test(r.stderr) ? 'warns' : 'accepts';
-}
-const RANK: Record<Verdict, number> = { accepts: 0, warns: 1, refuses: 2 };
+const present = checkUrdfPresent;
+const { tmp, checkUrdf } = checkUrdfOracle('check-urdf-labels-');
 const strongest = (fs_: LintFinding[]): Verdict | null => fs_.reduce<Verdict | null>((a, f) => (a === null || RANK[f.check_urdf] > RANK[a] ? f.check_urdf : a), null);
 
 const L = '<link name="a"/><link name="b"/>';

@@ -6,9 +6,8 @@
  * Text that arrives as characters (MCP content) has no bytes: a declaration there is reported,
  * not applied.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { zipSync } from 'fflate';
@@ -24,21 +23,10 @@ import { sqliteOssLiveStore } from '../../src/store/oss-live-store.js';
 import { testDeps } from '../support/deps.js';
 import { call, openSurfaces } from '../support/mcp.js';
 import { ROOT } from './helpers.js';
+import { checkUrdfOracle, checkUrdfPresent, RANK, type Verdict } from './check-urdf-oracle.js';
 
-const CHECK_URDF = '/usr/bin/check_urdf';
-const present = fs.existsSync(CHECK_URDF);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'encodings-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-type Verdict = 'refuses' | 'warns' | 'accepts';
-function checkUrdf(bytes: Uint8Array, name: string): Verdict {
-  const file = path.join(tmp, `${name}.urdf`);
-  fs.writeFileSync(file, bytes);
-  const r = spawnSync(CHECK_URDF, [file], { encoding: 'utf8' });
-  if (r.status !== 0) return 'refuses';
-  return /\b(Error|Warning)\b/.test(r.stderr) ? 'warns' : 'accepts';
-}
-const RANK: Record<Verdict, number> = { accepts: 0, warns: 1, refuses: 2 };
+const present = checkUrdfPresent;
+const { tmp, checkUrdf } = checkUrdfOracle('encodings-');
 const strongest = (f: LintFinding[]): Verdict => f.reduce<Verdict>((a, x) => (RANK[x.check_urdf] > RANK[a] ? x.check_urdf : a), 'accepts');
 
 const NAME = 'r\u00e9'; // "ré"
