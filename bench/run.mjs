@@ -667,7 +667,19 @@ async function benchStdio(dataDir) {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  return { ours_ms: median(ours), bare_ms: median(bare), installed_ms: median(copied), ours_runs: ours, bare_runs: bare, installed_runs: copied };
+  const ms = (runs) => runs.map((r) => r.ms);
+  const listMs = (runs) => runs.map((r) => r.list_ms);
+  return {
+    ours_ms: median(ms(ours)),
+    bare_ms: median(ms(bare)),
+    installed_ms: median(ms(copied)),
+    ours_list_ms: median(listMs(ours)),
+    bare_list_ms: median(listMs(bare)),
+    installed_list_ms: median(listMs(copied)),
+    ours_runs: ours,
+    bare_runs: bare,
+    installed_runs: copied,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -797,7 +809,8 @@ async function main() {
       ['HTML GET /parts/{id} (req/s)', fmt(httpRes.page_part.ours.rps), fmt(httpRes.page_part.floor.rps), x(httpRes.page_part.paired.ours), '', 'REST GET /api/entity/{id}, same ids, same server and run (html/json)'],
       ['paid GET /api/entities.json (req/s)', fmt(paid.ours.rps), fmt(paid.floor.rps), x(paid.paired.ours), goal('>= 0.5x'), `bare node:http, same ${fmt(httpRes.body_bytes.paid / 1024)} kB (ours/floor)`],
       ['stdio cold start to tools/list (ms)', fmt(stdio.ours_ms), fmt(stdio.bare_ms), x(stdio.ours_ms / stdio.bare_ms), goal('<= 1.5x'), 'bare SDK stdio server, 1 tool (ours/bare)'],
-      ['  installed copy (new file times) (ms)', fmt(stdio.installed_ms), fmt(stdio.bare_ms), x(stdio.installed_ms / stdio.bare_ms), goal('<= 60 ms'), 'dist/ copied with new times, as a tarball install leaves it (ours/bare)'],
+      ['  installed copy (new file times) (ms)', fmt(stdio.installed_ms), fmt(stdio.bare_ms), x(stdio.installed_ms / stdio.bare_ms), goal('<= 1.5x'), 'dist/ copied with new times, as a tarball install leaves it (ours/bare), spawn to answer'],
+      ['  tools/list itself: clone / installed copy (ms)', `${fmt(stdio.ours_list_ms, 1)} / ${fmt(stdio.installed_list_ms, 1)}`, fmt(stdio.bare_list_ms, 1), '', goal('<= 60 ms'), 'from sending tools/list (after the handshake) to its answer; a rebuilt list shows here'],
       ['heap after load (MB)', MB(mem.deps.heap_used_bytes), MB(mem.parse.heap_used_bytes), x(mem.deps.heap_used_bytes / mem.parse.heap_used_bytes), '', 'JSON.parse of the file (ours/parse)'],
       ['  rss growth (MB)', MB(mem.deps.rss_bytes), MB(mem.parse.rss_bytes), x(mem.deps.rss_bytes / mem.parse.rss_bytes), '', 'info'],
     ];

@@ -14,6 +14,7 @@ import { loadConfig, type Config } from './config.js';
 import type { Deps } from './deps.js';
 import { createLogger } from './log.js';
 import { LineStdioTransport } from './mcp/stdio-transport.js';
+import { prebuiltToolListSoon } from './mcp/tools-list-cache.js';
 import { SERVER_VERSION } from './version.js';
 
 /**
@@ -355,6 +356,9 @@ async function serveHttp(config: Config, log: ReturnType<typeof createLogger>, d
  * open them (bad database path, bad data) ends the process with the error on stderr, as before.
  */
 async function serveStdioCommand(config: Config, log: ReturnType<typeof createLogger>): Promise<void> {
+  // The prebuilt tools/list is checked against its stamp now, its reads overlapping the imports
+  // below, not when the handshake asks for it.
+  void prebuiltToolListSoon();
   const { createServer } = await import('./server.js');
   let real: Deps | null = null;
   let opening: Promise<Deps> | null = null;

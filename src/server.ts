@@ -14,7 +14,7 @@ import { resolveApiKey } from './domain/accounts/credentials.js';
 import { DomainError } from './domain/shared/errors.js';
 import { toPortableJsonSchema } from './mcp/json-schema.js';
 import { adoptToolResult, forgetNoted, noteToolText } from './mcp/prepared-message.js';
-import { prebuiltToolEntries, prebuiltToolList } from './mcp/tools-list-cache.js';
+import { prebuiltToolEntries, prebuiltToolListSoon } from './mcp/tools-list-cache.js';
 import { SERVER_ICONS, SERVER_WEBSITE_URL } from './mcp/identity.js';
 import { readView, toolsWithViews, uiNegotiated, viewResources, VIEW_URI_PREFIX } from './mcp/apps.js';
 import type { AnyTool, PresentedKey, Surface, ToolContext } from './tools/define.js';
@@ -274,7 +274,7 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     if (registry) return { tools: tableOf(registry).listed };
     // Before the registry is imported: the build's prebuilt entries, when the file was written
     // after the registry was last compiled (else the registry is imported and converted).
-    const prebuilt = prebuiltToolList();
+    const prebuilt = await prebuiltToolListSoon();
     return { tools: prebuilt ?? tableOf(await loadRegistry()).listed };
   });
   server.setRequestHandler('tools/call', async (request, extra): Promise<CallToolResult> => {

@@ -117,6 +117,42 @@ export function prebuiltToolList(file: URL | string = TOOLS_LIST_CACHE, module: 
   return hashFiles(dir, files) === stamp.sha256 ? doc.tools : null;
 }
 
+/** The shipped file's check, started at most once per process (see prebuiltToolListSoon). */
+let shippedCheck: Promise<Tool[] | null> | undefined;
+
+/**
+ * prebuiltToolList for the shipped file, checked off the main thread: the stamped modules are read
+ * concurrently on libuv's thread pool and hashed, and the promise is kept. A stdio server calls it
+ * as it starts, so the ~130 reads overlap its own module loading instead of delaying the handshake's
+ * tools/list (issue 47: on an installed copy they cost the list 300-800 ms on a loaded 2-core host).
+ * The same rule as prebuiltToolList: the entries only when every stamped module hashes to the stamp.
+ */
+export function prebuiltToolListSoon(): Promise<Tool[] | null> {
+  return (shippedCheck ??= (async () => {
+    const doc = readCacheFile(TOOLS_LIST_CACHE);
+    if (!doc || !Array.isArray(doc.tools)) return null;
+    const stamp = doc.registry;
+    if (!stamp || typeof stamp.sha256 !== 'string' || !Array.isArray(stamp.files) || stamp.files.length === 0) return null;
+    const files = stamp.files as unknown[];
+    if (!files.every((f): f is string => typeof f === 'string' && !path.isAbsolute(f))) return null;
+    const module = toPath(TOOLS_REGISTRY_MODULE);
+    if (!files.includes(path.basename(module))) return null;
+    const dir = path.dirname(path.resolve(module));
+    let contents: Buffer[];
+    try {
+      contents = await Promise.all(files.map((f) => fs.promises.readFile(path.join(dir, f))));
+    } catch {
+      return null;
+    }
+    const h = createHash('sha256');
+    files.forEach((f, i) => {
+      h.update(`${f}\0${contents[i]!.length}\0`);
+      h.update(contents[i]!);
+    });
+    return h.digest('hex') === stamp.sha256 ? doc.tools : null;
+  })());
+}
+
 /** The prebuilt entries when the file lists exactly these tools in this order, else null. */
 export function prebuiltToolEntries(names: readonly string[], file: URL | string = TOOLS_LIST_CACHE): Tool[] | null {
   const tools = readCacheFile(file)?.tools;
