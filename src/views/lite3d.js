@@ -9,7 +9,8 @@
 import { Earcut } from 'three/src/extras/Earcut.js';
 
 const VS = 'attribute vec3 p;attribute vec3 n;uniform mat4 vp;varying vec3 vn;void main(){vn=n;gl_Position=vp*vec4(p,1.0);}';
-const FS = 'precision mediump float;uniform vec3 c;uniform float a;uniform float lit;uniform vec3 l;varying vec3 vn;void main(){vec3 nn=normalize(vn);if(!gl_FrontFacing)nn=-nn;float d=lit>0.5?0.5+0.62*max(dot(nn,l),0.0):1.0;gl_FragColor=vec4(min(c*d,1.0),a);}';
+// Lambert in linear light, as three.js lights the pages (ambient 1.2 + directional 1.5, over π), sRGB out.
+const FS = 'precision mediump float;uniform vec3 c;uniform float a;uniform float lit;uniform vec3 l;varying vec3 vn;void main(){vec3 o=c;if(lit>0.5){vec3 nn=normalize(vn);if(!gl_FrontFacing)nn=-nn;o=pow(min(pow(c,vec3(2.2))*(0.382+0.477*max(dot(nn,l),0.0)),1.0),vec3(1.0/2.2));}gl_FragColor=vec4(o,a);}';
 
 /** A colour 0xrrggbb as [r, g, b] in 0..1. */
 export const rgb = (hex) => [((hex >> 16) & 255) / 255, ((hex >> 8) & 255) / 255, (hex & 255) / 255];
@@ -196,7 +197,8 @@ function compile(gl) {
  * resize. Throws when the browser offers no WebGL.
  */
 export function createStage(canvas, background = 0xf4f6f8) {
-  const opts = { antialias: true, preserveDrawingBuffer: true };
+  // No alpha channel: the canvas is opaque (blending never lets the page show through).
+  const opts = { alpha: false, antialias: true, preserveDrawingBuffer: true };
   const gl = canvas.getContext('webgl', opts) || canvas.getContext('experimental-webgl', opts);
   if (!gl) throw new Error('this browser offers no WebGL');
   const prog = compile(gl);

@@ -2,8 +2,9 @@
  * A small URDF reader for the MCP Apps views (the pages use urdf-loader with three.js, which does
  * not fit a view's resource read budget): the links, the joints (type, parent, child, origin,
  * axis, limits), the root link(s), the world transform of every link and joint at the zero pose,
- * and the primitive geometry each link draws (its visuals, else its collisions): box, cylinder
- * (along z) and sphere, each with its world transform. Meshes are not shipped: a mesh element
+ * and the primitive geometry of each link's visual and collision elements (both, as the pages'
+ * urdf-loader draws them: many URDFs have meshes as visuals and primitives as collisions): box,
+ * cylinder (along z) and sphere, each with its world transform. Meshes are not shipped: a mesh element
  * draws nothing and is counted. test/apps/urdf-model.test.ts checks the transforms against
  * urdf-loader in Chromium.
  *
@@ -68,17 +69,15 @@ export function modelFromRobot(robot) {
   const links = new Map();
   for (const l of kids(robot, 'link')) {
     const name = l.getAttribute('name');
-    const visuals = kids(l, 'visual');
-    const from = visuals.length ? visuals : kids(l, 'collision');
     const shapes = [];
     let meshes = 0;
-    for (const v of from) {
+    for (const v of [...kids(l, 'visual'), ...kids(l, 'collision')]) {
       const s = shapeOf(kid(v, 'geometry'));
       if (!s) continue;
       if (s.type === 'mesh') meshes += 1;
       if (s.type !== 'box' && s.type !== 'cylinder' && s.type !== 'sphere') continue;
       const o = origin(v);
-      shapes.push({ ...s, origin: o, local: originMatrix(o.xyz, o.rpy), world: null });
+      shapes.push({ ...s, from: v.nodeName.toLowerCase(), origin: o, local: originMatrix(o.xyz, o.rpy), world: null });
     }
     links.set(name, { name, shapes, meshes, world: null });
   }

@@ -4,7 +4,8 @@
  * the pages draw with), both run on the same text in Chromium: every joint's and link's world
  * transform (position and orientation) and every primitive's frame and dimensions agree within
  * 1e-9. The texts: real URDFs read from ../shared/robots at run time, and a chain written here with
- * a non-trivial rpy on every joint and on every shape.
+ * a non-trivial rpy on every joint and on every shape. Both readers draw a link's visual and
+ * collision primitives.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +23,7 @@ type M = number[];
 interface Side {
   joints: Record<string, { type: string; m: M | null }>;
   links: Record<string, M | null>;
-  shapes: Record<string, { type: string; m: M | null; scale?: number[]; size?: number[] | null; radius?: number | null; length?: number | null }[]>;
+  shapes: Record<string, { from: string; type: string; m: M | null; scale?: number[]; size?: number[] | null; radius?: number | null; length?: number | null }[]>;
   jointCount?: number;
   roots?: string[];
 }
@@ -36,7 +37,9 @@ function chain(): string {
     const r = (k: number) => (((i + 1) * 0.37 * k) % 3.1) - 1.5; // distinct, non-zero, both signs
     const shape = [`<box size="${0.1 + i * 0.01} 0.2 ${0.05 * (i + 1)}"/>`, `<cylinder radius="${0.02 + i * 0.003}" length="${0.3 - i * 0.01}"/>`, `<sphere radius="${0.04 + i * 0.002}"/>`][i % 3];
     const el = i === 4 ? 'collision' : 'visual';
-    links.push(`<link name="l${i}"><${el}><origin xyz="${r(1)} ${r(2)} ${r(3)}" rpy="${r(4)} ${r(5)} ${r(6)}"/><geometry>${shape}</geometry></${el}>${i === 6 ? '<visual><geometry><mesh filename="package://x/m.stl"/></geometry></visual>' : ''}</link>`);
+    // Link 2 also has a collision box (both are drawn); link 6 also a mesh (not drawn).
+    const extra = i === 2 ? `<collision><origin xyz="0.1 0.2 0.3" rpy="${r(13)} ${r(14)} ${r(15)}"/><geometry><box size="0.3 0.2 0.1"/></geometry></collision>` : i === 6 ? '<visual><geometry><mesh filename="package://x/m.stl"/></geometry></visual>' : '';
+    links.push(`<link name="l${i}"><${el}><origin xyz="${r(1)} ${r(2)} ${r(3)}" rpy="${r(4)} ${r(5)} ${r(6)}"/><geometry>${shape}</geometry></${el}>${extra}</link>`);
     if (i > 0) {
       joints.push(`<joint name="j${i}" type="${types[i - 1]}"><parent link="l${i === 7 ? 3 : i - 1}"/><child link="l${i}"/><origin xyz="${r(7)} ${r(8)} ${r(9)}" rpy="${r(10)} ${r(11)} ${r(12)}"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="5" velocity="2"/></joint>`);
     }
@@ -81,7 +84,7 @@ describe.skipIf(!available)('the views\' URDF reader against urdf-loader (Chromi
     let shapes = 0;
     for (const [name, list] of Object.entries(oracle.shapes)) {
       const mine = compact.shapes[name]!;
-      expect(mine.map((s) => s.type), `shapes of ${name}`).toEqual(list.map((s) => s.type));
+      expect(mine.map((s) => `${s.from} ${s.type}`), `shapes of ${name}`).toEqual(list.map((s) => `${s.from} ${s.type}`));
       list.forEach((s, k) => {
         const c = mine[k]!;
         expectClose(c.m, s.m, `${name} shape ${k}`);
@@ -93,10 +96,10 @@ describe.skipIf(!available)('the views\' URDF reader against urdf-loader (Chromi
     return { joints: jointNames.length, links: Object.keys(oracle.links).length, shapes };
   }
 
-  it('a chain with a non-trivial rpy on every joint and shape, every joint type, a branch, a collision-only link and a mesh', async () => {
+  it('a chain with a non-trivial rpy on every joint and shape, every joint type, a branch, a collision-only link, a visual with a collision, and a mesh', async () => {
     const text = chain();
     const n = await compare(text);
-    expect(n).toEqual({ joints: 8, links: 9, shapes: 9 });
+    expect(n).toEqual({ joints: 8, links: 9, shapes: 10 });
     // Not trivially equal: the frames are turned (an off-diagonal term of the last joint's rotation is far from 0).
     const { compact } = (await page.evaluate((t) => (window as unknown as { frames: (x: string) => unknown }).frames(t), text)) as { compact: Side };
     expect(Math.abs(compact.joints.j8!.m![1]!)).toBeGreaterThan(0.05);

@@ -18,11 +18,10 @@ window.frames = (text) => {
   for (const [name, j] of Object.entries(robot.joints)) oracle.joints[name] = { type: j.jointType, m: [...j.matrixWorld.elements] };
   for (const [name, l] of Object.entries(robot.links)) {
     oracle.links[name] = [...l.matrixWorld.elements];
-    const groups = (kind) => l.children.filter((c) => c[kind]).map(prim).filter(Boolean);
-    const visual = groups('isURDFVisual');
-    // The compact reader draws a link's visuals, else its collisions.
-    const hasVisual = l.children.some((c) => c.isURDFVisual);
-    oracle.shapes[name] = (hasVisual ? visual : groups('isURDFCollider')).map((mesh) => ({
+    // The visuals' and the collisions' primitives, visuals first (the order both readers keep).
+    const groups = ['isURDFVisual', 'isURDFCollider'].flatMap((kind) => l.children.filter((c) => c[kind]).map(prim).filter(Boolean).map((mesh) => ({ kind, mesh })));
+    oracle.shapes[name] = groups.map(({ kind, mesh }) => ({
+      from: kind === 'isURDFVisual' ? 'visual' : 'collision',
       type: mesh.geometry.type.replace('Geometry', '').toLowerCase(),
       // The origin's frame is the group's (the mesh under it only scales, and turns a cylinder from y to z).
       m: [...mesh.parent.matrixWorld.elements],
@@ -34,7 +33,7 @@ window.frames = (text) => {
   for (const j of model.joints) compact.joints[j.name] = { type: j.type, m: j.world };
   for (const [name, l] of model.links) {
     compact.links[name] = l.world;
-    compact.shapes[name] = l.shapes.map((s) => ({ type: s.type, m: s.world, size: s.size ?? null, radius: s.radius ?? null, length: s.length ?? null }));
+    compact.shapes[name] = l.shapes.map((s) => ({ from: s.from, type: s.type, m: s.world, size: s.size ?? null, radius: s.radius ?? null, length: s.length ?? null }));
   }
   return { oracle, compact };
 };
