@@ -49,7 +49,7 @@ for (const f of fs.readdirSync(src).filter((x) => x.endsWith('.entry.js')).sort(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta http-equiv="Content-Security-Policy" content="${VIEW_CSP}"><title>${TITLES[name] ?? name}</title><style>${cssMin}</style></head>` +
     `<body><main id="app" aria-live="polite"><p class="status">Waiting for the tool result from the host.</p></main><script>${js}</script></body></html>\n`;
-  // Stored gzip-compressed (the three.js views are ~650 kB each; the installed package stays small); src/mcp/apps.ts reads them back.
+  // Stored gzip-compressed (~34 kB for the five; the installed package stays small); src/mcp/apps.ts reads them back.
   fs.writeFileSync(path.join(out, `${name}.html.gz`), gzipSync(html, { level: constants.Z_BEST_COMPRESSION }));
   fs.rmSync(path.join(out, `${name}.html`), { force: true });
   sizes.push(`${name} ${html.length}`);

@@ -1,49 +1,39 @@
 /**
  * MCP Apps view of design_adapter_plate: the plate in 3D drawn from the design in the answer (the
  * disc, and every hole feature at its x, y, depth and diameter: side a in blue, side b in orange),
- * both bolt patterns, the dimensions and the file links. Nothing is fetched.
+ * both bolt patterns, the dimensions and the file links. Nothing is fetched. Drawn by the compact
+ * renderer (lite3d.js): three.js does not fit a view's resource read budget.
  */
-import { Color, CylinderGeometry, DoubleSide, ExtrudeGeometry, Group, Mesh, MeshLambertMaterial, Path, Shape } from 'three';
 import { answerOrAlert, connect, el } from './bridge.js';
-import { makeStage, orbit } from './robot-scene.js';
+import { createStage, cylinder, holedDisc } from './lite3d.js';
 
 const app = document.getElementById('app');
 let bridge = null;
 
+/** Draws the disc (through holes cut out) and every hole feature as an open tube; returns the features drawn. */
 function draw(canvas, d) {
   const dark = document.documentElement.dataset.theme === 'dark';
-  const { renderer, scene } = makeStage(canvas, dark ? 0x22262c : 0xf4f6f8);
+  const stage = createStage(canvas, dark ? 0x22262c : 0xf4f6f8);
   const t = d.outline.thickness_mm;
   const r = d.outline.diameter_mm / 2;
+  const placed = (f) => Number.isFinite(f.x_mm) && Number.isFinite(f.y_mm);
   // Through holes (a feature spanning the whole thickness) are cut out of the disc.
-  const through = d.features.filter((f) => f.shape === 'circle' && f.z_min_mm <= 0 && f.z_max_mm >= t);
-  const disc = new Shape();
-  disc.absarc(0, 0, r, 0, Math.PI * 2, false);
-  for (const f of through) {
-    const h = new Path();
-    h.absarc(f.x_mm, f.y_mm, f.diameter_mm / 2, 0, Math.PI * 2, true);
-    disc.holes.push(h);
-  }
-  const plate = new Mesh(new ExtrudeGeometry(disc, { depth: t, bevelEnabled: false, curveSegments: 48 }), new MeshLambertMaterial({ color: 0x9aa7b5, transparent: true, opacity: 0.75, side: DoubleSide }));
-  const group = new Group();
-  group.add(plate);
-  const colour = { a: new Color(0x1d4ed8), b: new Color(0xd9480f) };
+  const through = d.features.filter((f) => placed(f) && f.shape === 'circle' && f.diameter_mm > 0 && f.z_min_mm <= 0 && f.z_max_mm >= t);
+  stage.mesh(holedDisc(r, through.map((f) => ({ x: f.x_mm, y: f.y_mm, r: f.diameter_mm / 2 })), t), 0x9aa7b5, 0.75);
+  const colour = { a: 0x1d4ed8, b: 0xd9480f };
   let drawn = 0;
   for (const f of d.features) {
     const depth = f.z_max_mm - f.z_min_mm;
-    if (!(depth > 0)) continue;
-    const radius = f.shape === 'hexagon' && f.across_flats_mm ? f.across_flats_mm / Math.sqrt(3) : f.diameter_mm / 2;
-    const geo = new CylinderGeometry(radius, radius, depth, f.shape === 'hexagon' ? 6 : 32, 1, true);
-    const m = new Mesh(geo, new MeshLambertMaterial({ color: colour[f.side] ?? colour.a, side: DoubleSide }));
-    m.rotation.x = Math.PI / 2; // cylinder axis along z (the plate's thickness)
-    if (f.shape === 'hexagon' && f.rotation_deg != null) m.rotation.y = (f.rotation_deg * Math.PI) / 180;
-    m.position.set(f.x_mm, f.y_mm, (f.z_min_mm + f.z_max_mm) / 2);
-    group.add(m);
+    if (!(depth > 0) || !placed(f)) continue;
+    const hex = f.shape === 'hexagon';
+    // A hexagon's corners at its rotation + k·60° from +x, at across-flats/√3 (as the plates page draws it).
+    const radius = hex && f.across_flats_mm ? f.across_flats_mm / Math.sqrt(3) : f.diameter_mm / 2;
+    if (!(radius > 0)) continue;
+    const m = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, f.x_mm, f.y_mm, (f.z_min_mm + f.z_max_mm) / 2, 1];
+    stage.mesh(cylinder(radius, depth, m, { segments: hex ? 6 : 32, caps: false, turn: hex ? ((f.rotation_deg ?? 0) * Math.PI) / 180 : 0 }), colour[f.side] ?? colour.a);
     drawn += 1;
   }
-  group.rotation.x = -Math.PI / 2; // the plate's z (thickness) up
-  scene.add(group);
-  orbit(canvas, renderer, scene);
+  stage.show();
   return drawn;
 }
 

@@ -1,8 +1,9 @@
 /**
- * The robot's kinematic structure in 3D from URDF text, with three.js and urdf-loader: shared by
- * the /robots/{id} page (src/http/pages/static/robot-view.entry.js, which fetches the page's URDF)
- * and the MCP Apps robot view (src/views/robot.entry.js, which has the URDF from the tool call the
- * host sends). Meshes are not shipped: the URDF's primitive geometry (box, cylinder, sphere) is
+ * The robot's kinematic structure in 3D from URDF text, with three.js and urdf-loader, for the
+ * pages: the /robots/{id} page (src/http/pages/static/robot-view.entry.js, which fetches the page's
+ * URDF) and /plates (makeStage, orbit). The MCP Apps views draw the same things with the compact
+ * renderer (src/views/robot-canvas.js, lite3d.js, urdf-model.js): three.js does not fit a view's
+ * 80,000-character resource read budget. Meshes are not shipped: the URDF's primitive geometry (box, cylinder, sphere) is
  * drawn where it has some, and every link frame is joined to its child joints as a skeleton, with
  * a marker on each joint (actuated joints in a stronger colour). Drag to rotate, wheel or pinch to zoom.
  */

@@ -1,6 +1,6 @@
 /**
- * MCP Apps view of extract_robot_parts: the robot in 3D (the pages' drawing code,
- * src/views/robot-scene.js), its DOF, mass and joint list; a BOM answer shows its lines. The
+ * MCP Apps view of extract_robot_parts: the robot in 3D (what the pages draw, by the compact
+ * renderer of src/views/robot-canvas.js), its DOF, mass and joint list; a BOM answer shows its lines. The
  * answer has no joint frames, so the 3D drawing is made from the URDF the tool read: the call's
  * arguments the host sends (content, or the entry file of a package). A xacro input is drawn as
  * its joint list only (the expanded URDF is not in the answer).

@@ -1,6 +1,6 @@
 /**
- * MCP Apps view of size_actuators (issue 43): the robot in 3D (the pages' drawing code,
- * src/views/robot-scene.js, as the robot view draws it) and the per-joint table: the static torque
+ * MCP Apps view of size_actuators (issue 43): the robot in 3D (src/views/robot-canvas.js, as the
+ * robot view draws it) and the per-joint table: the static torque
  * each joint must hold, the need times the safety factor, and the candidates' rated torque with
  * their margin, a bar showing the need against the first candidate's rating. All of it from the
  * tool result the host sends; the 3D drawing from the URDF in the call's arguments (content, or the

@@ -155,6 +155,10 @@ describe.skipIf(!available)('MCP Apps views in Chromium under the SDK AppBridge'
     expect(await o.frame.textContent('#dof strong')).toBe(String(actuated));
     expect(await o.frame.$$eval('#joints tbody tr', (rows) => rows.length)).toBe(defined);
     expect(Number(await o.frame.getAttribute('#robot-canvas', 'data-joints'))).toBe(defined);
+    // Every primitive of a visual or collision element is drawn, as the page draws them (urdf-loader).
+    const primitives = (text.match(/<(box|cylinder|sphere)\b/g) ?? []).length;
+    expect(primitives).toBeGreaterThan(0);
+    expect(Number(await o.frame.getAttribute('#robot-canvas', 'data-primitives'))).toBe(primitives);
     await shot(o, 'app-robot.png');
     expect(o.errors).toEqual([]);
     await cspRefusesFetch(o);

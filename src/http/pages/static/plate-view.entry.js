@@ -1,7 +1,7 @@
 /**
  * /plates: the adapter plate in 3D, drawn from the STL the API serves for it (the same file as the
  * download link) with three.js. Drag to rotate, wheel or pinch to zoom. The stage and orbit camera
- * are the ones the robot page and the MCP Apps views use (src/views/robot-scene.js); bundled by
+ * are the ones the robot page uses (src/views/robot-scene.js); bundled by
  * scripts/browser-assets.mjs.
  */
 import { Group, Mesh, MeshLambertMaterial } from 'three';

@@ -1,7 +1,7 @@
 /**
  * /robots/{id}: the robot's kinematic structure in 3D, drawn from its URDF (served by the page's
- * own route) by the drawing code the MCP Apps robot view shares (src/views/robot-scene.js).
- * Bundled by scripts/browser-assets.mjs.
+ * own route) by three.js and urdf-loader (src/views/robot-scene.js; the MCP Apps views draw the
+ * same things with a compact renderer). Bundled by scripts/browser-assets.mjs.
  */
 import { drawUrdf } from '../../../views/robot-scene.js';
 
