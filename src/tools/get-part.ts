@@ -29,6 +29,7 @@ export const getPartTool = defineTool({
           z
             .object({
               robot: z.string(),
+              page_url: PageUrl,
               sources: z.array(z.string()),
               bom_lines: z.number().int(),
               quantities: z.array(z.object({ source_id: z.string(), line: z.number().int(), quantity: z.number().int().nullable(), quantity_as_written: z.string().nullable() }).strict()),
@@ -39,8 +40,7 @@ export const getPartTool = defineTool({
         matched_on: z.array(z.string()),
       })
       .strict()
-      .nullable()
-      .describe('null when none'),
+      .nullable(),
     specs: z
       .array(CompactSpecSchema.extend({ field: z.string(), source: z.string(), evidence: z.array(z.string()).nullable() }).strict()),
     unread_specs: z.array(z.object({ field: z.string(), source: z.string(), notation: z.string(), reason: z.string() }).strict()),

@@ -1,6 +1,6 @@
 /**
  * Issue 41, links in answers: with the base URL known (over HTTP, and a configured public URL on
- * stdio), search hits, get_part, compare_parts, find_alternatives, where-used robots, plate designs
+ * stdio), search hits, get_part (and its used_in robots), compare_parts, find_alternatives, where-used robots, plate designs
  * and plate pointers carry page_url, the HTML page a person opens; detail_url stays the JSON API's.
  * Each page_url, from REST and from MCP, is followed with fetch as a browser asks (200, the page
  * names the id); one is opened in Chromium. Over stdio with no public URL there is no page_url and
@@ -98,6 +98,23 @@ describe('page_url in answers opens the page it names (issue 41)', () => {
     }, 120_000);
   }
 
+  it("get_part used_in: each robot's page_url over REST and MCP is the robot's page, and it opens (200, names the robot)", async () => {
+    // A catalogue part some open-source robot uses: among the RK3588 hits, the first whose used_in names a robot.
+    const hits = ((await (await fetch(`${surfaces.url}/api/search?q=RK3588`)).json()) as Json).data as Json[];
+    let id: string | null = null;
+    for (const h of hits) if (((await (await fetch(`${surfaces.url}/api/entity/${encodeURIComponent(h.id)}`)).json()) as Json).used_in) id ??= h.id;
+    expect(id).not.toBeNull();
+    const rest = (await (await fetch(`${surfaces.url}/api/entity/${encodeURIComponent(id!)}`)).json()) as Json;
+    const mcp = ((await surfaces.client.callTool({ name: 'get_part', arguments: { id } })) as { structuredContent: Json }).structuredContent;
+    for (const o of [rest, mcp]) {
+      expect(o.used_in.robots.length).toBeGreaterThan(0);
+      for (const r of o.used_in.robots as Json[]) {
+        expect(r.page_url).toBe(`${surfaces.url}/robots/${r.robot.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`);
+        await open(r.page_url, esc(r.robot));
+      }
+    }
+  }, 120_000);
+
   it('a part page whose flange needs an adapter links the plate page with its side chosen, and a plate to each registered flange it mates only through one', async () => {
     // Independently of the ruling code: from the registry file, the patterns (PCD, bolt count) that differ from GRIP-001's A50 flange.
     const reg = JSON.parse(fs.readFileSync(new URL('../../data/flange/designations.json', import.meta.url), 'utf8')) as { designations: { designation: string; pcd_mm: number; bolt_count: number }[] };
@@ -145,6 +162,13 @@ describe('over stdio (issue 41)', () => {
         expect(JSON.stringify(r.structuredContent), tool).not.toContain('page_url');
         expect(r.content[0]!.text.split('\n')[0], tool).toContain('--public-url <url> or ROBOT_PARTS_PUBLIC_URL');
       }
+      // A part with used_in: its robots carry no page_url either.
+      const hits = ((await s.client.callTool({ name: 'search_parts', arguments: { q: 'RK3588' } })) as { structuredContent: Json }).structuredContent.data as Json[];
+      const used = [];
+      for (const h of hits) used.push(((await s.client.callTool({ name: 'get_part', arguments: { id: h.id } })) as { structuredContent: Json }).structuredContent.used_in);
+      const robots = used.filter(Boolean).flatMap((u: Json) => u.robots as Json[]);
+      expect(robots.length).toBeGreaterThan(0);
+      for (const r of robots) expect(r).not.toHaveProperty('page_url');
     } finally {
       await s.close();
     }

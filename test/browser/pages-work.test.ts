@@ -27,6 +27,7 @@ const canvasReady = (p: Page) => p.waitForSelector('#plate-canvas[data-state="dr
 const PAGES: [string, string, number, ((p: Page) => Promise<unknown>)?][] = [
   ['category', '/search?category=actuators', 200],
   ['finder', FINDER, 200],
+  ['words-only', '/search?q=servo', 200],
   ['zero-hit', '/search?q=feetech', 200],
   ['not-found', '/no/such-page', 404],
   ['missing-part', '/parts/ACT-01', 404],
@@ -167,6 +168,20 @@ describe.skipIf(!available)('pages a parts engineer can work with, in Chromium (
     }
     await v.page.close();
   }, 180_000);
+
+  it('a words-only search has the finder too: filled in and submitted, it lists the ids GET /api/search returns for the same words and where', async () => {
+    const v = await visit(desktop, '/search?q=servo');
+    expect(await v.page.textContent('details#finder summary')).toContain('Spec filters in actuators');
+    await v.page.fill('#f-torque_rated-min', '5');
+    await Promise.all([v.page.waitForURL(/min\.torque_rated=5/), v.page.click('details#finder button[type="submit"]')]);
+    const ids = await v.page.$$eval('#results-table tbody tr', (rows) => rows.map((r) => r.getAttribute('data-id')));
+    const api = (await (await fetch(`${srv.url}/api/search?${new URLSearchParams({ q: 'servo', where: 'torque_rated>=5 N·m' })}`)).json()) as { data: { id: string }[] };
+    expect(api.data.length).toBeGreaterThan(0);
+    expect(ids).toEqual(api.data.map((h) => h.id));
+    expect(await v.page.inputValue('#f-torque_rated-min')).toBe('5');
+    expect(v.errors).toEqual([]);
+    await v.page.close();
+  }, 120_000);
 
   it('the zero-hit page links the open-source layer, and the link lists the robots', async () => {
     const v = await visit(desktop, '/search?q=feetech');

@@ -64,17 +64,47 @@ describe('pages a parts engineer can work with (issue 41)', () => {
     expect(JSON.parse(api.body)).toMatchObject({ code: 'invalid_input', field: 'q' });
   });
 
-  it('a search by words alone in no category offers the categories of its hits, each the same words with that category\'s controls', async () => {
-    const api = JSON.parse((await get('/api/search?q=servo', {})).body) as { data: { category: string }[] };
-    const cats = [...new Set(api.data.map((h) => h.category))];
-    expect(cats.length).toBeGreaterThan(0);
-    const page = (await get('/search?q=servo')).body;
-    const links = [...page.slice(page.indexOf('id="finder-categories"')).matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
-    expect(links).toEqual(cats.map((c) => `/search?q=servo&category=${encodeURIComponent(c)}`));
-    expect(page).not.toContain('name="min.');
-    const inCategory = await get(links[0]!);
-    expect(inCategory.status).toBe(200);
-    expect(inCategory.body).toContain('name="min.');
+  it("a search by words alone in no category has the finder of its hits' most common category (the category page's controls), the others as links, and its controls list the API's ids", async () => {
+    const controls = (body: string) => {
+      const aside = body.slice(body.indexOf('<aside aria-label="Spec filters">'), body.indexOf('</aside>'));
+      return [...aside.matchAll(/<input [^>]*name="([^"]+)"[^>]*?(?: value="([^"]*)")?>/g)].map((m) => `${m[1]}=${m[2] ?? ''}`);
+    };
+    for (const q of ['servo', 'harmonic drive', 'gripper']) {
+      const api = JSON.parse((await get(`/api/search?${new URLSearchParams({ q })}`, {})).body) as { data: { category: string }[] };
+      // Counted here: the most hits; a tie goes to the category of the better-ranked hit.
+      const count = new Map<string, number>();
+      for (const h of api.data) count.set(h.category, (count.get(h.category) ?? 0) + 1);
+      const ranked = [...count.keys()].sort((a, b) => count.get(b)! - count.get(a)! || api.data.findIndex((h) => h.category === a) - api.data.findIndex((h) => h.category === b));
+      const top = ranked[0]!;
+      const page = await get(`/search?${new URLSearchParams({ q })}`);
+      expect(page.status).toBe(200);
+      expect(page.body, q).toContain(`<summary>Spec filters in ${top} (`);
+      const inCategory = await get(`/search?${new URLSearchParams({ q, category: top })}`);
+      const own = controls(inCategory.body);
+      expect(own.some((c) => c.startsWith('min.')), q).toBe(true);
+      expect(controls(page.body), q).toEqual(own);
+      const links = [...page.body.slice(page.body.indexOf('id="finder-categories"')).matchAll(/<li><a href="([^"]+)"/g)].map((m) => unescape(m[1]!));
+      expect(links, q).toEqual(page.body.includes('id="finder-categories"') ? ranked.slice(1).map((c) => `/search?${new URLSearchParams({ q, category: c })}`) : []);
+    }
+    // Submitted as the browser sends the form (the empty fields too), a control lists the ids of the same where by hand, in every category.
+    for (const [pairs, where] of [
+      [[['min.torque_rated', '5']], 'torque_rated>=5 N·m'],
+      [[['max.voltage', '24'], ['in.bus', 'TTL']], 'voltage<=24 V; bus in TTL'],
+      [[['in.bus', 'CAN']], 'bus in CAN'],
+    ] as [[string, string][], string][]) {
+      const form = new URLSearchParams([['q', 'servo'], ['where', ''], ['category', ''], ['sort', ''], ...pairs]);
+      const page = await get(`/search?${form}`);
+      expect(page.status, String(form)).toBe(200);
+      const api = JSON.parse((await get(`/api/search?${new URLSearchParams({ q: 'servo', where })}`, {})).body) as { data: { id: string }[]; meta: { total: number } };
+      expect(api.meta.total, where).toBeGreaterThan(0);
+      expect(rowIds(page.body), where).toEqual(api.data.map((h) => h.id));
+      // The control keeps its value on the page it made.
+      for (const [k, v] of pairs) expect(page.body).toMatch(new RegExp(`name="${k.replace('.', '\\.')}"[^>]*value="${v}"${k.startsWith('in.') ? ' checked' : ''}`));
+    }
+    // No hit: no finder (a filter only narrows the words' hits).
+    const none = await get('/search?q=xyzzyplonk');
+    expect(none.status).toBe(200);
+    expect(none.body).not.toContain('id="finder"');
   });
 
   it("the finder's controls list the ids GET /api/search returns for the same where written by hand", async () => {

@@ -565,7 +565,8 @@ export function accessoryOf(item: string, codes: readonly string[]): string | nu
 
 /** Compact "robots that use catalogue entity X" (get_part used_in; analytics): null when no line or mention links. */
 export interface UsedInSummary {
-  robots: { robot: string; sources: string[]; bom_lines: number; quantities: { source_id: string; line: number; quantity: number | null; quantity_as_written: string | null }[]; urdf_mentions: number }[];
+  /** page_url: the robot's page, added by get_part when the base URL is known (src/domain/shared/page-urls.ts). */
+  robots: { robot: string; page_url?: string; sources: string[]; bom_lines: number; quantities: { source_id: string; line: number; quantity: number | null; quantity_as_written: string | null }[]; urdf_mentions: number }[];
   matched_on: string[];
 }
 

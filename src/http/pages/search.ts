@@ -155,12 +155,11 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
     if (v !== null && v.trim() !== '') args[k] = v;
   }
   const stats = await call<Stats>('get_catalogue_stats', {});
+  // Words alone (no category, where or finder control): the finder shown is the one of the hits' most common
+  // category, asked once the hits are known (the whole catalogue's fields are not needed).
+  const wordsOnly = args.q !== undefined && args.category === undefined && args.where === undefined && !finderAsked(params);
   let facets: Facets | null = null;
-  try {
-    facets = await call<Facets>('list_spec_fields', args.category ? { category: args.category } : {});
-  } catch {
-    facets = null; // an unknown category is reported by the search or the list
-  }
+  if (!wordsOnly) facets = await specFields(call, args.category);
   const unitOf = (f: string) => facets?.fields.find((x) => x.name === f)?.unit ?? null;
   let failure: { message: string; field?: string } | null = null;
   let finder: Finder = { clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] };
@@ -183,6 +182,10 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
         if (where !== undefined) input.where = where;
         if (args.include_quarantine) input.include_quarantine = true;
         result = await call<SearchOut>('search_parts', input);
+        if (wordsOnly) {
+          const top = topCategory(result);
+          if (top !== null) facets = await specFields(call, top.slug);
+        }
       } else if (browsing) {
         list = await call<ListOut>('list_parts', { category: args.category, limit: BROWSE_LIMIT, ...(args.cursor ? { cursor: args.cursor } : {}), ...(args.include_quarantine ? { include_quarantine: true } : {}) });
       }
@@ -233,11 +236,13 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
     );
   } else page.push(NOTHING_ASKED);
   page.push('</section>');
-  // The panel of a request that sets no filter is the same for every such request: made once per (remembered) answer.
-  // Words alone, in no category: spec filters are offered per category of the hits (the whole catalogue's
-  // controls were 14.6 kB of a 28 kB page, and held /search to 0.52x the REST route in the bench).
-  if (result && result.data.length > 0 && !args.category && args.where === undefined && finder.pairs.length === 0) page.push(categoryFinder(result, args, stats));
-  else if (facets) page.push(finder.pairs.length === 0 && !finder.near ? renderedOnce(emptyPanelOf, facets, (f) => htmlBytes(finderPanel(f, finder))) : finderPanel(facets, finder));
+  // The finder: its controls are made once per list_spec_fields answer (prepared bytes; the answer is remembered
+  // until the catalogue's answers are cleared), with this request's values filled in. Words alone: the finder of
+  // the hits' most common category, with the others as links; no hit: no finder (a filter only narrows the hits).
+  if (facets && !(wordsOnly && (result === null || result.data.length === 0))) {
+    const intro = wordsOnly && result ? wordsOnlyIntro(result, args, stats, facets) : '';
+    for (const piece of filledPanel(renderedOnce(panelOf, facets, preparePanel), finder, intro)) page.push(piece);
+  }
   page.push('</div>');
 
   const content: PageContent = {
@@ -262,9 +267,35 @@ const FINDER_SCRIPTS = ['/assets/finder.js'];
 const TABLE_END = htmlBytes('</tbody></table></div>');
 const NOTHING_ASKED = htmlBytes('<p>Type words, a spec filter, or pick a category.</p>');
 
-/** The sort choices of a list_spec_fields answer with none chosen, and its finder panel with no filter set. */
+/** The sort choices of a list_spec_fields answer with none chosen, and its finder panel prepared. */
 const sortOptionsOf = new WeakMap<Facets, string>();
-const emptyPanelOf = new WeakMap<Facets, Buffer>();
+const panelOf = new WeakMap<Facets, PreparedPanel>();
+
+/** list_spec_fields of a category (or the catalogue); null for an unknown category (the search or the list reports it). */
+async function specFields(call: PageRequest['call'], category: string | undefined): Promise<Facets | null> {
+  try {
+    return await call<Facets>('list_spec_fields', category ? { category } : {});
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the query sets a finder control (a min, max, checked value or near misses). */
+function finderAsked(params: URLSearchParams): boolean {
+  for (const [k, v] of params) if ((k === 'near' || k.startsWith(MIN) || k.startsWith(MAX) || k.startsWith(IN)) && v.trim() !== '') return true;
+  return false;
+}
+
+/** The categories of a page's hits with their counts, most hits first (a tie: the category of the better-ranked hit first). */
+function hitCategories(result: SearchOut): { slug: string; n: number }[] {
+  const count = new Map<string, number>();
+  for (const h of result.data) if (h.category) count.set(h.category, (count.get(h.category) ?? 0) + 1);
+  return [...count].map(([slug, n]) => ({ slug, n })).sort((a, b) => b.n - a.n); // stable: first seen first among equals
+}
+
+function topCategory(result: SearchOut): { slug: string; n: number } | null {
+  return hitCategories(result)[0] ?? null;
+}
 
 /** Sort choices: the order by relevance, and each numeric field parts declare, ascending and descending. */
 function sortOptions(facets: Facets | null, current: string | undefined): Html {
@@ -348,39 +379,86 @@ const LABELS: Record<string, string> = {
   close_spelling: 'record(s) with a close spelling',
 };
 
+/**
+ * A finder panel made once per list_spec_fields answer: its HTML as bytes, cut where a request's values go
+ * (the details' open state, a words-only search's introduction, each min/max input's value, each checkbox's
+ * checked state). Everything else (fields, units, counts, ranges, enumerated values) comes from the catalogue.
+ */
+interface PreparedPanel {
+  chunks: Buffer[];
+  /** slots[i] goes between chunks[i] and chunks[i + 1]. */
+  slots: Slot[];
+}
+type Slot = { kind: 'open' } | { kind: 'intro' } | { kind: 'near' } | { kind: 'min' | 'max'; field: string } | { kind: 'in'; field: string; value: string };
+
 /** The finder: per spec field parts of this category declare, a control, with the counts of parts that declare it and not. */
-function finderPanel(facets: Facets, finder: Finder): string {
-  const used = finder.pairs.length > 0;
-  let out = html`<aside aria-label="Spec filters"><details class="facets" id="finder"${used ? new Html(' open') : ''}><summary>Spec filters${facets.category ? ` in ${facets.category}` : ''} (${facets.records} records)</summary>`.text;
+function preparePanel(facets: Facets): PreparedPanel {
+  const chunks: Buffer[] = [];
+  const slots: Slot[] = [];
+  let text = '';
+  const slot = (s: Slot) => {
+    chunks.push(htmlBytes(text));
+    slots.push(s);
+    text = '';
+  };
+  text += '<aside aria-label="Spec filters"><details class="facets" id="finder"';
+  slot({ kind: 'open' });
+  text += html`><summary>Spec filters${facets.category ? ` in ${facets.category}` : ''} (${facets.records} records)</summary>`.text;
+  slot({ kind: 'intro' });
   for (const f of facets.fields) {
     if (!(f.declared > 0)) continue;
     const id = `f-${f.name}`;
     const counts = html`<p class="muted" id="${id}-n">${f.read} with a value read, ${f.declared - f.read} declared but unread, ${facets.records - f.declared} not declared${f.min !== null && f.max !== null ? html`; ${num(f.min)}–${num(f.max)}${f.unit ? ` ${f.unit}` : ''}` : ''}</p>`;
     if (f.values) {
-      const checked = finder.in.get(f.name);
-      out += html`<fieldset aria-describedby="${id}-n"><legend>${f.name}</legend>${counts}${f.values.slice(0, 16).map(
-        (v, i) => html`<div class="check"><input type="checkbox" form="sf" id="${id}-${i}" name="in.${f.name}" value="${v.value}"${checked?.has(v.value) ? new Html(' checked') : ''}><label for="${id}-${i}">${v.value} (${v.count})</label></div>`,
-      )}</fieldset>`.text;
+      text += html`<fieldset aria-describedby="${id}-n"><legend>${f.name}</legend>${counts}`.text;
+      f.values.slice(0, 16).forEach((v, i) => {
+        text += html`<div class="check"><input type="checkbox" form="sf" id="${id}-${i}" name="in.${f.name}" value="${v.value}"`.text;
+        slot({ kind: 'in', field: f.name, value: v.value });
+        text += html`><label for="${id}-${i}">${v.value} (${v.count})</label></div>`.text;
+      });
+      text += '</fieldset>';
     } else if (f.kind === 'number' || f.kind === 'range') {
       const unit = f.unit ? ` (${f.unit})` : '';
-      out += html`<fieldset aria-describedby="${id}-n"><legend>${f.name}${unit}</legend>${counts}<div class="minmax"><div><label for="${id}-min">Min${unit}</label><input id="${id}-min" form="sf" name="min.${f.name}" inputmode="decimal" size="7" value="${finder.min.get(f.name) ?? ''}"></div><div><label for="${id}-max">Max${unit}</label><input id="${id}-max" form="sf" name="max.${f.name}" inputmode="decimal" size="7" value="${finder.max.get(f.name) ?? ''}"></div></div></fieldset>`.text;
+      text += html`<fieldset aria-describedby="${id}-n"><legend>${f.name}${unit}</legend>${counts}<div class="minmax"><div><label for="${id}-min">Min${unit}</label><input id="${id}-min" form="sf" name="min.${f.name}" inputmode="decimal" size="7" value="`.text;
+      slot({ kind: 'min', field: f.name });
+      text += html`"></div><div><label for="${id}-max">Max${unit}</label><input id="${id}-max" form="sf" name="max.${f.name}" inputmode="decimal" size="7" value="`.text;
+      slot({ kind: 'max', field: f.name });
+      text += '"></div></div></fieldset>';
     }
   }
-  out += html`<div class="check"><input type="checkbox" form="sf" id="near" name="near" value="1"${finder.near ? new Html(' checked') : ''}><label for="near">Include near misses (declared in a text that could not be read)</label></div>
-<p><button type="submit" form="sf">Apply filters</button></p></details></aside>`.text;
+  text += '<div class="check"><input type="checkbox" form="sf" id="near" name="near" value="1"';
+  slot({ kind: 'near' });
+  text += '><label for="near">Include near misses (declared in a text that could not be read)</label></div>\n<p><button type="submit" form="sf">Apply filters</button></p></details></aside>';
+  chunks.push(htmlBytes(text));
+  return { chunks, slots };
+}
+
+/** A prepared panel with a request's values: the prepared bytes, and between them what this request sets (most slots: nothing). */
+function filledPanel(p: PreparedPanel, finder: Finder, intro: string): (string | Buffer)[] {
+  const out: (string | Buffer)[] = [p.chunks[0]!];
+  p.slots.forEach((s, i) => {
+    let v = '';
+    if (s.kind === 'open') v = finder.pairs.length > 0 ? ' open' : '';
+    else if (s.kind === 'intro') v = intro;
+    else if (s.kind === 'near') v = finder.near ? ' checked' : '';
+    else if (s.kind === 'in') v = finder.in.get(s.field)?.has(s.value) ? ' checked' : '';
+    else v = esc((s.kind === 'min' ? finder.min : finder.max).get(s.field) ?? '');
+    if (v !== '') out.push(v);
+    out.push(p.chunks[i + 1]!);
+  });
   return out;
 }
 
-/** The finder of a words-only search: the categories of this page's hits, each a link to the same words in it, where the category's spec filters are. */
-function categoryFinder(result: SearchOut, args: Record<string, string>, stats: Stats): string {
-  const count = new Map<string, number>();
-  for (const h of result.data) if (h.category) count.set(h.category, (count.get(h.category) ?? 0) + 1);
+/** What the finder of a words-only search is: the hits' most common category's, the others a link each to the same words in them. */
+function wordsOnlyIntro(result: SearchOut, args: Record<string, string>, stats: Stats, facets: Facets): string {
+  const cats = hitCategories(result);
   const name = (slug: string) => stats.categories.find((k) => k.slug === slug)?.name ?? slug;
   const none: Finder = { clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] };
-  return html`<aside aria-label="Spec filters"><details class="facets" id="finder"><summary>Spec filters</summary>
-<p>Spec filters (min/max, buses, near misses) are per category: the same words in a category of these hits.</p>
-<ul id="finder-categories">${[...count].map(([slug, n]) => html`<li><a href="${linkWith(args, none, { category: slug, cursor: null, sort: null })}">${name(slug)}</a> <span class="muted">(${n} of the hits shown)</span></li>`)}</ul>
-<p class="muted">Or write a spec filter (where) in the form above.</p></details></aside>`.text;
+  const top = cats.find((c) => c.slug === facets.category);
+  const others = cats.filter((c) => c.slug !== facets.category);
+  return html`<p id="finder-of">The fields of ${name(facets.category ?? '')}, the category of ${top?.n ?? 0} of the ${result.data.length} hits shown (<a href="${linkWith(args, none, { category: facets.category, cursor: null, sort: null })}">only these words in ${name(facets.category ?? '')}</a>). A filter applies to these words in every category; a part that does not declare the field never matches.</p>${
+    others.length ? html`<p>Other categories of the hits:</p><ul id="finder-categories">${others.map((c) => html`<li><a href="${linkWith(args, none, { category: c.slug, cursor: null, sort: null })}">${name(c.slug)}</a> <span class="muted">(${c.n} of the hits shown)</span></li>`)}</ul>` : ''
+  }`.text;
 }
 
 /** The spec fields a result's filters and sort name: a column each. */
