@@ -28,22 +28,26 @@ export function preparedJson(o: object): string {
  * the same escaped, and as bytes: kept per record for the URLs last seen (a server gives each record one of each).
  */
 interface UrlEntry {
-  key: string;
+  detail: string | undefined;
+  page: string | undefined;
   json: string;
   escaped?: string;
   member?: Buffer;
 }
 const urlOf = new WeakMap<object, UrlEntry>();
 
-/** The link members of hit h (null when it has none), kept with its (frozen) summary e: made again when its URLs change. */
+/**
+ * The link members of hit h (null when it has none), kept with its (frozen) summary e: made again
+ * when its URLs change. The URLs are compared as strings (equal strings from preparedUrl's cache are
+ * the same string, so the comparison is one pointer check), never joined into a key per hit.
+ */
 function urlEntry(e: object, h: Record<string, unknown>): UrlEntry | null {
   const detail = h.detail_url as string | undefined;
   const page = h.page_url as string | undefined;
   if (detail === undefined && page === undefined) return null;
-  const key = `${detail ?? ''}\n${page ?? ''}`;
   let u = urlOf.get(e);
-  if (u === undefined || u.key !== key) {
-    u = { key, json: (detail === undefined ? '' : KEY_URL + JSON.stringify(detail)) + (page === undefined ? '' : KEY_PAGE + JSON.stringify(page)) };
+  if (u === undefined || u.detail !== detail || u.page !== page) {
+    u = { detail, page, json: (detail === undefined ? '' : KEY_URL + JSON.stringify(detail)) + (page === undefined ? '' : KEY_PAGE + JSON.stringify(page)) };
     if (Object.isFrozen(e)) urlOf.set(e, u);
   }
   return u;
