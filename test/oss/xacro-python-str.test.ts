@@ -110,6 +110,21 @@ describe('numbers print as Python prints them (oracle: python3)', () => {
   });
 });
 
+describe('YAML numbers keep their YAML type (PyYAML: 1.0 a float, 2 an int)', () => {
+  it('a float from YAML prints 1.0; an int from YAML stays an int in arithmetic', () => {
+    // Worked by hand, checked with python3 and PyYAML: yaml.safe_load('mass: 1.0\nn: 2\nk: 2.50\n') gives
+    // str(d['mass']) '1.0', str(d['n'] / 2) '1.0', str(d['n'] * 3) '6', str(d['k']) '2.5', str(d) "{'mass': 1.0, 'n': 2, 'k': 2.5}".
+    // (The oracle above does not load YAML: CI's python3 need not have PyYAML.)
+    const files = new Map([
+      ['r.xacro', `<robot name="t" ${X}><xacro:property name="d" value="\${xacro.load_yaml('p.yaml')}"/><link name="a" m="\${d['mass']}" h="\${d['n'] / 2}" t="\${d['n'] * 3}" k="\${d.k}" all="\${d}"/></robot>`],
+      ['p.yaml', 'mass: 1.0\nn: 2\nk: 2.50\n'],
+    ]);
+    const { root } = expandXacroDocument(parseXml(files.get('r.xacro')!), { file: 'r.xacro', files });
+    const link = root.children.find((c): c is XmlElement => typeof c !== 'string')!;
+    expect(Object.fromEntries(link.attrs)).toEqual({ name: 'a', m: '1.0', h: '1.0', t: '6', k: '2.5', all: "{'mass': 1.0, 'n': 2, 'k': 2.5}" });
+  });
+});
+
 describe('what Python refuses is refused, naming the Python error', () => {
   it('zero division, a type error, a math domain error: the same error class the oracle raises', () => {
     const cases = ['${1/0}', '${1 // 0}', '${1.0 % 0}', "${1 + 'a'}", "${'a' < 1}", '${sqrt(-1)}', '${0.0 ** -1}', "${int('1.5')}", "${float('x')}"];

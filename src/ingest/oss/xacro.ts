@@ -3,7 +3,11 @@
  * over the parsed document (xml.ts), so nothing inside a comment is ever read as xacro:
  *   <xacro:property name value|default> (lazy: evaluated when first used, as xacro does; block
  *   properties), <xacro:arg name default/> with $(arg name) and passed args, ${...} expressions
- *   (numbers, + - * / ** %, comparisons, and/or/not, pi, properties, strings, math functions,
+ *   (numbers typed as Python types them: int and float apart, + - * / // ** % with Python's
+ *   results (int/int division a float, floor division and modulo to the floor), written as Python's
+ *   str() writes them (1.0, 1e-05, 1.5e+16, True); property values and macro parameters read by
+ *   xacro's _eval_literal ("1" an int, "1.0" a float, "true" a bool, 'x' the text x);
+ *   comparisons, and/or/not, pi and the math constants, properties, strings, math functions,
  *   dict access d['k'] and d.k, dict(...) and a dict's get/keys/values/items, a string's methods
  *   upper/lower/strip/startswith/endswith/replace/split/join; a {...} literal
  *   is refused as xacro refuses it: its lexer ends ${...} at the first "}"), <xacro:macro name params> (defaults with := , quoted defaults
@@ -178,7 +182,7 @@ const tuple = <T extends YamlValue[]>(items: T): T => {
 };
 
 /** Python's repr of a float: the shortest round-trip digits; scientific below 1e-4 and from 1e16, as `1e-05`, `1.5e+16`; a whole number ends in `.0`. */
-export function pyFloat(x: number): string {
+function pyFloat(x: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
@@ -266,7 +270,7 @@ const pyFloatText = (s: string): number | null => {
  * (Python would drop the underscores of 1_000); else int(text), then float(text), then a boolean
  * (true/True/false/False); else the text. Other values are returned as they are.
  */
-export function evalLiteral(v: Value): Value {
+function evalLiteral(v: Value): Value {
   if (typeof v !== 'string') return v;
   if (v.length >= 2 && v[0] === "'" && v[v.length - 1] === "'") return v.slice(1, -1);
   if (v.includes('_')) return v;
@@ -575,7 +579,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       if (isNumeric(a) && isNumeric(b)) {
         const x = typeof a === 'boolean' ? BigInt(a) : a;
         const y = typeof b === 'boolean' ? BigInt(b) : b;
-        // eslint-disable-next-line eqeqeq -- bigint == number compares the values exactly
+        // bigint == number compares the exact values (1n == 1.0, 1n != 1.5).
         return x == y;
       }
       if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
