@@ -162,7 +162,7 @@ const FUNCS: Record<string, (...a: number[]) => number> = {
   floor: Math.floor,
   ceil: Math.ceil,
   trunc: Math.trunc,
-  pow: Math.pow,
+  pow: (x, y) => (x === 1 || y === 0 ? 1 : floatPow(x, y)),
 };
 /** The math functions whose Python result is an int. */
 const INT_FUNCS = new Set(['floor', 'ceil', 'trunc']);
@@ -198,6 +198,61 @@ function pyFloat(x: number): string {
   const int = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
   const frac = digits.slice(exp + 1);
   return `${sign}${int}.${frac === '' ? '0' : frac}`;
+}
+
+/** x as m * 2**e exactly (x finite, > 0). */
+function decompose(x: number): [bigint, number] {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, x);
+  const hi = dv.getUint32(0);
+  const lo = dv.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  const frac = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  return biased === 0 ? [frac, -1074] : [frac | (1n << 52n), biased - 1075];
+}
+const bitLength = (n: bigint): number => n.toString(2).length;
+/** x * 2**a, exact whenever the result is representable (scaled in steps that neither overflow nor underflow early). */
+function scale2(x: number, a: number): number {
+  while (a > 1000) {
+    x *= 2 ** 1000;
+    a -= 1000;
+  }
+  while (a < -1000) {
+    x *= 2 ** -1000;
+    a += 1000;
+  }
+  return x * 2 ** a;
+}
+/** p / q * 2**k (p, q > 0) rounded once, to nearest, ties to even: the double C would return for the exact value. */
+function ratToDouble(p: bigint, q: bigint, k: number): number {
+  const s = 56 - (bitLength(p) - bitLength(q));
+  const num = s >= 0 ? p << BigInt(s) : p;
+  const den = s >= 0 ? q : q << BigInt(-s);
+  const Q = num / den;
+  const sticky = num % den !== 0n;
+  const bq = bitLength(Q);
+  const E = bq - 1 + (k - s);
+  if (E > 1023) return Infinity;
+  const bits = E >= -1022 ? 53 : 53 - (-1022 - E);
+  const drop = bq - bits;
+  if (drop > bq) return 0;
+  let kept = Q >> BigInt(drop);
+  const rest = Q & ((1n << BigInt(drop)) - 1n);
+  const half = 1n << BigInt(drop - 1);
+  if (rest > half || (rest === half && (sticky || (kept & 1n) === 1n))) kept += 1n;
+  return scale2(Number(kept), k - s + drop);
+}
+/**
+ * Python's float ** (C's pow): for a whole exponent (|n| <= 4096) computed exactly and rounded
+ * once, as glibc's correctly rounded pow gives it (JavaScript's ** is off in the last digit for
+ * about one x**3 in ten); other exponents use JavaScript's pow.
+ */
+function floatPow(x: number, y: number): number {
+  if (!Number.isInteger(y) || Math.abs(y) > 4096 || x === 0 || !Number.isFinite(x) || y === 0) return x ** y;
+  const [m, e] = decompose(Math.abs(x));
+  const n = Math.abs(y);
+  const r = y > 0 ? ratToDouble(m ** BigInt(n), 1n, e * n) : ratToDouble(1n, m ** BigInt(n), -e * n);
+  return x < 0 && n % 2 === 1 ? -r : r;
 }
 
 /** Python's repr of a string: single quotes unless it holds a ' and no ". */
@@ -538,7 +593,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
             return r !== 0n && r < 0n !== b < 0n ? r + b : r;
           }
           case '**': {
-            if (b < 0n) return a === 0n ? zeroDiv('0.0 cannot be raised to a negative power') : f64(a, op) ** f64(b, op);
+            if (b < 0n) return a === 0n ? zeroDiv('0.0 cannot be raised to a negative power') : floatPow(f64(a, op), f64(b, op));
             if (a === 0n || a === 1n) return b === 0n ? 1n : a;
             if (a === -1n) return b % 2n === 0n ? 1n : -1n;
             const bits = (a < 0n ? -a : a).toString(2).length - 1;
@@ -565,7 +620,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         case '**': {
           if (x === 0 && y < 0) return zeroDiv('0.0 cannot be raised to a negative power');
           if (x === 1 || y === 0) return 1; // Python: 1.0 ** nan and nan ** 0 are 1.0
-          const r = x ** y;
+          const r = floatPow(x, y);
           if (Number.isNaN(r) && !Number.isNaN(x) && !Number.isNaN(y)) return fail(`expression "${expr}": ${pyFloat(x)} ** ${pyFloat(y)} is a complex number in Python, which xacro cannot write`, ['a real result'], where);
           if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) return fail(`expression "${expr}": ${pyFloat(x)} ** ${pyFloat(y)} overflows (OverflowError in Python)`, ['a smaller power'], where);
           return r;
