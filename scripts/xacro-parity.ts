@@ -83,6 +83,11 @@ const WRITTEN: Case[] = [
   one('len, min, max, abs', '${len([1, 2]) + min(3, 1) + max([4, 9]) + abs(-1)}', '', '13'),
   one('int, float, round (half to even)', "${int('7') + float('0.5') + round(2.5)}", '', '9.5'),
   one('math names: pi, radians, sin', '${radians(180) - pi + sin(0)}', '', '0.0'),
+  // Numbers as Python prints them (xacro writes str(result)): a whole-number float keeps ".0".
+  one('a whole-number float literal', '${1.0}', '', '1.0'),
+  one('a property value="1.0" (xacro _eval_literal: a float)', '${x}', '<xacro:property name="x" value="1.0"/>', '1.0'),
+  one('int / int is a float, // an int', '${6/3}_${7//2}', '', '2.0_3'),
+  one('scientific notation as Python repr', '${1e-5}_${1.5e16}', '', '1e-05_1.5e+16'),
   one('comparisons and boolean operators', '${1 if (1 < 2 and not 3 < 2) or False else 0}', '', '1'),
   one('string concatenation and str()', "${'a' + str(2)}", '', 'a2'),
   one('dict(k=v) and [key]', "${dict(a=1, b=2)['b']}", '', '2'),

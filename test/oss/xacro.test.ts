@@ -39,10 +39,11 @@ describe('a single-file xacro expands', () => {
     expect(joints.map((j) => j.joint_name)).toEqual(['left_hip', 'left_ankle', 'right_hip', 'right_ankle']);
     expect(joints.every((j) => !j.joint_name.includes('$') && j.confidence === 'high')).toBe(true);
     const hip = joints[0];
-    // Values computed here from the fixture's own definitions: effort 24, half_range = pi/2.
-    expect(hip.limits).toEqual({ lower: String(-Math.PI / 2), upper: String(Math.PI / 2), effort: '24', velocity: '12' });
+    // Values computed here from the fixture's own definitions: effort 24, half_range = pi/2;
+    // ${effort / 2} is Python's true division, a float: str(24 / 2) is '12.0' (and str(24 / 4) '6.0').
+    expect(hip.limits).toEqual({ lower: String(-Math.PI / 2), upper: String(Math.PI / 2), effort: '24', velocity: '12.0' });
     expect(hip.child_link_mass).toBe('1.5');
-    expect(joints[1].limits.effort).toBe('6');
+    expect(joints[1].limits.effort).toBe('6.0');
     expect(r.counts.dof).toBe(4);
     expect(r.xacro).toMatchObject({ expanded: true, macros: 1, macro_calls: 2, properties: 2, args: [{ name: 'with_foot', value: 'true' }] });
     expect(r.xacro!.note).toContain('expanded');

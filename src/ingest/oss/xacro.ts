@@ -3,7 +3,11 @@
  * over the parsed document (xml.ts), so nothing inside a comment is ever read as xacro:
  *   <xacro:property name value|default> (lazy: evaluated when first used, as xacro does; block
  *   properties), <xacro:arg name default/> with $(arg name) and passed args, ${...} expressions
- *   (numbers, + - * / ** %, comparisons, and/or/not, pi, properties, strings, math functions,
+ *   (numbers typed as Python types them: int and float apart, + - * / // ** % with Python's
+ *   results (int/int division a float, floor division and modulo to the floor), written as Python's
+ *   str() writes them (1.0, 1e-05, 1.5e+16, True); property values and macro parameters read by
+ *   xacro's _eval_literal ("1" an int, "1.0" a float, "true" a bool, 'x' the text x);
+ *   comparisons, and/or/not, pi and the math constants, properties, strings, math functions,
  *   dict access d['k'] and d.k, dict(...) and a dict's get/keys/values/items, a string's methods
  *   upper/lower/strip/startswith/endswith/replace/split/join; a {...} literal
  *   is refused as xacro refuses it: its lexer ends ${...} at the first "}"), <xacro:macro name params> (defaults with := , quoted defaults
@@ -59,9 +63,12 @@ export class XacroError extends Error {
 }
 
 type Dict = { [k: string]: YamlValue };
-type YamlValue = string | number | boolean | null | YamlValue[] | Dict;
-type Value = number | string | boolean | null | YamlValue[] | Dict | { fn: 'load_yaml' } | { ns: 'xacro' };
-
+/**
+ * Values as Python types them: an int is a bigint, a float a number, a bool a boolean (an int in
+ * arithmetic, as in Python), so int/float survive arithmetic and print as Python's str() prints them.
+ */
+type YamlValue = string | bigint | number | boolean | null | YamlValue[] | Dict;
+type Value = bigint | number | string | boolean | null | YamlValue[] | Dict | { fn: 'load_yaml' } | { ns: 'xacro' };
 interface Macro {
   name: string;
   params: { name: string; def: string | null; block: '*' | '**' | null; outer: boolean }[];
@@ -134,9 +141,11 @@ export function resolveUploadPath(p: string, base: string): string | null {
 /** Python builtins xacro's expressions can call (str and len are handled apart). */
 const BUILTINS = new Set(['len', 'min', 'max', 'abs', 'int', 'float', 'str', 'round', 'bool']);
 
+/** Math functions xacro exposes from Python's math module: each returns a float (floor, ceil, trunc: an int, as in Python 3). */
 const FUNCS: Record<string, (...a: number[]) => number> = {
-  radians: (d) => (d * Math.PI) / 180,
-  degrees: (r) => (r * 180) / Math.PI,
+  // As CPython computes them: x * (pi / 180) and x * (180 / pi).
+  radians: (d) => d * (Math.PI / 180),
+  degrees: (r) => r * (180 / Math.PI),
   sin: Math.sin,
   cos: Math.cos,
   tan: Math.tan,
@@ -145,30 +154,189 @@ const FUNCS: Record<string, (...a: number[]) => number> = {
   atan: Math.atan,
   atan2: Math.atan2,
   sqrt: Math.sqrt,
-  abs: Math.abs,
+  exp: Math.exp,
+  log: (x, b) => (b === undefined ? Math.log(x) : Math.log(x) / Math.log(b)),
+  log10: Math.log10,
+  hypot: Math.hypot,
   fabs: Math.abs,
   floor: Math.floor,
   ceil: Math.ceil,
-  min: Math.min,
-  max: Math.max,
-  pow: Math.pow,
-  float: (x) => x,
-  int: (x) => Math.trunc(x),
+  trunc: Math.trunc,
+  pow: (x, y) => (x === 1 || y === 0 ? 1 : floatPow(x, y)),
+};
+/** The math functions whose Python result is an int. */
+const INT_FUNCS = new Set(['floor', 'ceil', 'trunc']);
+/** Math constants (math.__dict__): floats. */
+const CONSTS: Record<string, number> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI, inf: Infinity, nan: NaN };
+
+/** Python's str() of an int is bounded (sys.int_info.str_digits_check_threshold, 4300 digits); so is ours. */
+const MAX_INT_DIGITS = 4300;
+const MAX_INT_BITS = Math.ceil(MAX_INT_DIGITS * Math.log2(10));
+
+/** Tuples (read as arrays, printed with parentheses) and dict views (dict_keys, ...), as Python prints them. */
+const tuples = new WeakSet<object>();
+const views = new WeakMap<object, string>();
+const tuple = <T extends YamlValue[]>(items: T): T => {
+  tuples.add(items);
+  return items;
 };
 
+/** Python's repr of a float: the shortest round-trip digits; scientific below 1e-4 and from 1e16, as `1e-05`, `1.5e+16`; a whole number ends in `.0`. */
+function pyFloat(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(x.toExponential())!;
+  const sign = m[1];
+  const digits = m[2] + (m[3] ?? '');
+  const exp = Number(m[4]);
+  if (exp < -4 || exp >= 16) {
+    const e = Math.abs(exp);
+    return `${sign}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${exp < 0 ? '-' : '+'}${e < 10 ? `0${e}` : e}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  const int = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
+  const frac = digits.slice(exp + 1);
+  return `${sign}${int}.${frac === '' ? '0' : frac}`;
+}
+
+/** x as m * 2**e exactly (x finite, > 0). */
+function decompose(x: number): [bigint, number] {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, x);
+  const hi = dv.getUint32(0);
+  const lo = dv.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  const frac = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  return biased === 0 ? [frac, -1074] : [frac | (1n << 52n), biased - 1075];
+}
+const bitLength = (n: bigint): number => n.toString(2).length;
+/** x * 2**a, exact whenever the result is representable (scaled in steps that neither overflow nor underflow early). */
+function scale2(x: number, a: number): number {
+  while (a > 1000) {
+    x *= 2 ** 1000;
+    a -= 1000;
+  }
+  while (a < -1000) {
+    x *= 2 ** -1000;
+    a += 1000;
+  }
+  return x * 2 ** a;
+}
+/** p / q * 2**k (p, q > 0) rounded once, to nearest, ties to even: the double C would return for the exact value. */
+function ratToDouble(p: bigint, q: bigint, k: number): number {
+  const s = 56 - (bitLength(p) - bitLength(q));
+  const num = s >= 0 ? p << BigInt(s) : p;
+  const den = s >= 0 ? q : q << BigInt(-s);
+  const Q = num / den;
+  const sticky = num % den !== 0n;
+  const bq = bitLength(Q);
+  const E = bq - 1 + (k - s);
+  if (E > 1023) return Infinity;
+  const bits = E >= -1022 ? 53 : 53 - (-1022 - E);
+  const drop = bq - bits;
+  if (drop > bq) return 0;
+  let kept = Q >> BigInt(drop);
+  const rest = Q & ((1n << BigInt(drop)) - 1n);
+  const half = 1n << BigInt(drop - 1);
+  if (rest > half || (rest === half && (sticky || (kept & 1n) === 1n))) kept += 1n;
+  return scale2(Number(kept), k - s + drop);
+}
+/**
+ * Python's float ** (C's pow): for a whole exponent (|n| <= 4096) computed exactly and rounded
+ * once, as glibc's correctly rounded pow gives it (JavaScript's ** is off in the last digit for
+ * about one x**3 in ten); other exponents use JavaScript's pow.
+ */
+function floatPow(x: number, y: number): number {
+  if (!Number.isInteger(y) || Math.abs(y) > 4096 || x === 0 || !Number.isFinite(x) || y === 0) return x ** y;
+  const [m, e] = decompose(Math.abs(x));
+  const n = Math.abs(y);
+  const r = y > 0 ? ratToDouble(m ** BigInt(n), 1n, e * n) : ratToDouble(1n, m ** BigInt(n), -e * n);
+  return x < 0 && n % 2 === 1 ? -r : r;
+}
+
+/** Python's repr of a string: single quotes unless it holds a ' and no ". */
+function pyStrRepr(s: string): string {
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = q;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '\\' || ch === q) out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return out + q;
+}
+
+/** Python's repr: what a value prints as inside a list, tuple or dict. */
+function pyRepr(v: Value): string {
+  if (typeof v === 'string') return pyStrRepr(v);
+  if (Array.isArray(v)) {
+    const items = v.map((x) => pyRepr(x as Value)).join(', ');
+    const kind = views.get(v);
+    if (kind) return `${kind}([${items}])`;
+    if (tuples.has(v)) return v.length === 1 ? `(${items},)` : `(${items})`;
+    return `[${items}]`;
+  }
+  if (v !== null && typeof v === 'object') {
+    if ('fn' in v) return '<function load_yaml>';
+    if ('ns' in v) return '<xacro namespace>';
+    return `{${Object.entries(v).map(([k, x]) => `${pyStrRepr(k)}: ${pyRepr(x as Value)}`).join(', ')}}`;
+  }
+  return show(v);
+}
+
+/** Python's str(): what xacro writes for a value (str(result)). */
 function show(v: Value): string {
-  if (typeof v === 'number') return String(v); // shortest round-trip form, as Python's repr
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return pyFloat(v);
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'string') return v;
   if (v === null) return 'None';
-  return JSON.stringify(v);
+  return pyRepr(v);
 }
-const truthy = (v: Value) => (typeof v === 'string' ? v !== '' && v !== 'false' && v !== 'False' && v !== '0' : typeof v === 'number' ? v !== 0 : Boolean(v));
-/** A substituted value kept as a number when it reads as one (as xacro's properties are). */
-const typed = (raw: string): Value => {
-  const n = Number(raw);
-  return raw.trim() !== '' && Number.isFinite(n) ? n : raw;
+/** Python's truth value. */
+const truthy = (v: Value): boolean => {
+  if (typeof v === 'string') return v !== '';
+  if (typeof v === 'bigint') return v !== 0n;
+  if (typeof v === 'number') return v !== 0; // NaN is true in Python, and here: NaN !== 0
+  if (typeof v === 'boolean') return v;
+  if (v === null) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object' && !('fn' in v) && !('ns' in v)) return Object.keys(v).length > 0;
+  return true;
 };
+
+/** Python's int(text): optional sign and digits, surrounding whitespace allowed; null when it is not one. */
+const pyIntText = (s: string): bigint | null => (/^\s*[+-]?\d+\s*$/.test(s) ? BigInt(s.trim()) : null);
+/** Python's float(text): decimal or scientific, inf/infinity/nan; null when it is not one. */
+const pyFloatText = (s: string): number | null => {
+  const t = s.trim();
+  if (/^[+-]?(inf|infinity)$/i.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
+  if (/^[+-]?nan$/i.test(t)) return NaN;
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : null;
+};
+
+/**
+ * xacro's Table._eval_literal: a text in single quotes is that text; a text holding "_" stays text
+ * (Python would drop the underscores of 1_000); else int(text), then float(text), then a boolean
+ * (true/True/false/False); else the text. Other values are returned as they are.
+ */
+function evalLiteral(v: Value): Value {
+  if (typeof v !== 'string') return v;
+  if (v.length >= 2 && v[0] === "'" && v[v.length - 1] === "'") return v.slice(1, -1);
+  if (v.includes('_')) return v;
+  const i = pyIntText(v);
+  if (i !== null) return i;
+  const f = pyFloatText(v);
+  if (f !== null) return f;
+  if (v === 'true' || v === 'True') return true;
+  if (v === 'false' || v === 'False') return false;
+  return v;
+}
 
 /** Splits a macro's params on whitespace outside quotes: `n axis:='0 0 1'` -> [n, axis:='0 0 1']. */
 export function splitParams(params: string): string[] {
@@ -262,7 +430,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
   const lookup = (name: string, scope: Scope, at: XmlElement): Value => {
     const p = scope.get(name);
     if (!p) {
-      if (name === 'pi') return Math.PI;
+      if (Object.hasOwn(CONSTS, name)) return CONSTS[name]!;
       if (name === 'xacro') return { ns: 'xacro' };
       if (name === 'load_yaml') return { fn: 'load_yaml' };
       return fail(`property "${name}" is not defined`, [`property ${name}`], at);
@@ -274,7 +442,8 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     p.evaluating = true;
     try {
       // Errors name the file and line where the value is written, not where it is used.
-      const v = evalText(p.raw, p.scope, p.file, p.def ?? at, false);
+      // As xacro's Table._resolve_: the evaluated text, then _eval_literal ("1.0" is the float 1.0).
+      const v = evalLiteral(evalText(p.raw, p.scope, p.file, p.def ?? at, false));
       (p as Prop).kind = 'value';
       (p as unknown as { v: Value }).v = v;
       return v;
@@ -292,7 +461,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     if (text === null) return fail(`YAML file ${path} (xacro.load_yaml) is not in the upload: looked for ${resolved ?? `${path} (outside the upload)`}`, [`YAML file ${resolved ?? path}`], at);
     try {
       const lines = new (yaml().LineCounter)();
-      const doc = yaml().parseDocument(text!, { maxAliasCount: 100, uniqueKeys: false, lineCounter: lines } as never);
+      const doc = yaml().parseDocument(text!, { maxAliasCount: 100, uniqueKeys: false, lineCounter: lines, intAsBigInt: true } as never);
       if (doc.errors.length > 0) throw doc.errors[0];
       // Duplicate keys: the last value wins, as PyYAML (xacro's loader) reads them; each is named.
       yaml().visit(doc, {
@@ -326,7 +495,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         { file: at.file, line: at.line, column: at.column },
       );
     }
-    const toks = expr.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|[A-Za-z_]\w*|\*\*|==|!=|<=|>=|"[^"]*"|'[^']*'|\S/g) ?? [];
+    const toks = expr.match(/\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|[A-Za-z_]\w*|\*\*|\/\/|==|!=|<=|>=|"[^"]*"|'[^']*'|\S/g) ?? [];
     let p = 0;
     let depth = 0;
     /** Inside the branch a conditional does not take: parsed, never evaluated (as Python does). */
@@ -338,22 +507,162 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       if (t !== undefined && x !== t) fail(`expression "${expr}": expected "${t}"`, [t], where);
       return x;
     };
-    const num = (v: Value): number => {
-      if (dead > 0) return 0;
-      if (typeof v === 'number') return v;
-      if (typeof v === 'boolean') return v ? 1 : 0;
-      const f = typeof v === 'string' ? Number(v) : NaN;
-      if (typeof v !== 'string' || v.trim() === '' || !Number.isFinite(f)) fail(`expression "${expr}": ${show(v as Value)} is not a number`, [show(v as Value)], where);
-      return f;
+    const pyType = (v: Value): string =>
+      typeof v === 'bigint' ? 'int' : typeof v === 'number' ? 'float' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'str' : v === null ? 'NoneType' : Array.isArray(v) ? (views.get(v) ?? (tuples.has(v) ? 'tuple' : 'list')) : 'fn' in v ? 'function' : 'ns' in v ? 'namespace' : 'dict';
+    /** Python's TypeError, refused by name. */
+    const typeError = (msg: string): never => fail(`expression "${expr}": ${msg} (a TypeError in Python, so xacro refuses it too)`, ['operands of a type the operation takes'], where);
+    /** An int kept within Python's printable size (4300 digits). */
+    const big = (x: bigint): bigint => {
+      if ((x < 0n ? -x : x).toString(16).length * 4 > MAX_INT_BITS + 4) fail(`expression "${expr}": an integer over ${MAX_INT_DIGITS} digits (Python refuses to print it; this expander refuses to compute it)`, ['a smaller integer'], where);
+      return x;
+    };
+    /** A number operand: an int (bigint; a bool counts as an int, as in Python) or a float (number). */
+    const numArg = (v: Value, op: string): bigint | number => {
+      if (dead > 0) return 0n;
+      if (typeof v === 'bigint' || typeof v === 'number') return v;
+      if (typeof v === 'boolean') return v ? 1n : 0n;
+      return typeError(`${op} of a '${pyType(v)}' (${pyRepr(v)}): it needs a number`);
+    };
+    /** A number as a float, as Python converts an int for float arithmetic. */
+    const f64 = (v: Value, op: string): number => {
+      const n = numArg(v, op);
+      const x = Number(n);
+      if (typeof n === 'bigint' && !Number.isFinite(x)) fail(`expression "${expr}": int too large to convert to float (OverflowError in Python)`, ['a smaller integer'], where);
+      return x;
+    };
+    /** An int operand (an index, a count): a float is refused as Python refuses it. */
+    const intArg = (v: Value, what: string): bigint => {
+      if (dead > 0) return 0n;
+      if (typeof v === 'bigint') return v;
+      if (typeof v === 'boolean') return v ? 1n : 0n;
+      return typeError(`${what} must be an integer, not '${pyType(v)}' (${pyRepr(v)})`);
+    };
+    const zeroDiv = (what: string): never => fail(`expression "${expr}": ${what} (ZeroDivisionError in Python)`, ['a non-zero divisor'], where);
+    /** Python's divmod of floats (floatobject.c _float_div_mod): floor division and a modulo with the divisor's sign. */
+    const floatDivMod = (vx: number, wx: number): [number, number] => {
+      let mod = vx % wx;
+      let div = (vx - mod) / wx;
+      if (mod) {
+        if (wx < 0 !== mod < 0) {
+          mod += wx;
+          div -= 1;
+        }
+      } else mod = wx < 0 ? -0 : 0;
+      let floordiv: number;
+      if (div) {
+        floordiv = Math.floor(div);
+        if (div - floordiv > 0.5) floordiv += 1;
+      } else floordiv = vx / wx < 0 || Object.is(vx / wx, -0) ? -0 : 0;
+      return [floordiv, mod];
+    };
+    /** Python's binary arithmetic: int op int stays an int (but / is always a float); any float makes a float. */
+    const binop = (op: string, av: Value, bv: Value): Value => {
+      if (dead > 0) return null;
+      if (op === '+' && typeof av === 'string' && typeof bv === 'string') return count(av + bv, at);
+      if (op === '+' && Array.isArray(av) && Array.isArray(bv) && !views.has(av) && !views.has(bv) && tuples.has(av) === tuples.has(bv)) return tuples.has(av) ? tuple([...av, ...bv]) : [...av, ...bv];
+      if (op === '*' && (typeof av === 'string' || typeof bv === 'string') && !(typeof av === 'string' && typeof bv === 'string')) {
+        const text = (typeof av === 'string' ? av : bv) as string;
+        const k = Number(intArg(typeof av === 'string' ? bv : av, "a string's repeat count"));
+        if (k <= 0) return '';
+        if (produced + text.length * k > L.max_xacro_output_chars) overLimit('max_xacro_output_chars', 'characters of substituted text', at);
+        return count(text.repeat(k), at);
+      }
+      if (typeof av === 'string' || typeof bv === 'string' || Array.isArray(av) || Array.isArray(bv) || av === null || bv === null || typeof av === 'object' || typeof bv === 'object') {
+        return typeError(`unsupported operand types for ${op}: '${pyType(av)}' and '${pyType(bv)}'`);
+      }
+      const a = numArg(av, op);
+      const b = numArg(bv, op);
+      if (typeof a === 'bigint' && typeof b === 'bigint') {
+        switch (op) {
+          case '+':
+            return big(a + b);
+          case '-':
+            return big(a - b);
+          case '*':
+            return big(a * b);
+          case '/':
+            return b === 0n ? zeroDiv('division by zero') : f64(a, op) / f64(b, op);
+          case '//': {
+            if (b === 0n) return zeroDiv('integer division or modulo by zero');
+            const q = a / b;
+            return q * b !== a && a < 0n !== b < 0n ? q - 1n : q;
+          }
+          case '%': {
+            if (b === 0n) return zeroDiv('integer division or modulo by zero');
+            const r = a % b;
+            return r !== 0n && r < 0n !== b < 0n ? r + b : r;
+          }
+          case '**': {
+            if (b < 0n) return a === 0n ? zeroDiv('0.0 cannot be raised to a negative power') : floatPow(f64(a, op), f64(b, op));
+            if (a === 0n || a === 1n) return b === 0n ? 1n : a;
+            if (a === -1n) return b % 2n === 0n ? 1n : -1n;
+            const bits = (a < 0n ? -a : a).toString(2).length - 1;
+            if (bits * Number(b) > MAX_INT_BITS) big(1n << BigInt(MAX_INT_BITS + 8));
+            return big(a ** b);
+          }
+        }
+      }
+      const x = f64(a, op);
+      const y = f64(b, op);
+      switch (op) {
+        case '+':
+          return x + y;
+        case '-':
+          return x - y;
+        case '*':
+          return x * y;
+        case '/':
+          return y === 0 ? zeroDiv('float division by zero') : x / y;
+        case '//':
+          return y === 0 ? zeroDiv('float floor division by zero') : floatDivMod(x, y)[0];
+        case '%':
+          return y === 0 ? zeroDiv('float modulo') : floatDivMod(x, y)[1];
+        case '**': {
+          if (x === 0 && y < 0) return zeroDiv('0.0 cannot be raised to a negative power');
+          if (x === 1 || y === 0) return 1; // Python: 1.0 ** nan and nan ** 0 are 1.0
+          const r = floatPow(x, y);
+          if (Number.isNaN(r) && !Number.isNaN(x) && !Number.isNaN(y)) return fail(`expression "${expr}": ${pyFloat(x)} ** ${pyFloat(y)} is a complex number in Python, which xacro cannot write`, ['a real result'], where);
+          if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y)) return fail(`expression "${expr}": ${pyFloat(x)} ** ${pyFloat(y)} overflows (OverflowError in Python)`, ['a smaller power'], where);
+          return r;
+        }
+      }
+      return fail(`expression "${expr}": operator ${op} is not supported`, [`operator ${op}`], where);
+    };
+    const isNumeric = (v: Value): v is bigint | number | boolean => typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean';
+    /** Python's ==: numbers by value across int, float and bool; otherwise same type and equal contents. */
+    const pyEq = (a: Value, b: Value): boolean => {
+      if (isNumeric(a) && isNumeric(b)) {
+        const x = typeof a === 'boolean' ? BigInt(a) : a;
+        const y = typeof b === 'boolean' ? BigInt(b) : b;
+        // bigint == number compares the exact values (1n == 1.0, 1n != 1.5).
+        return x == y;
+      }
+      if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b;
+      if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && tuples.has(a) === tuples.has(b) && a.length === b.length && a.every((x, i) => pyEq(x as Value, b[i] as Value));
+      if ('fn' in a || 'ns' in a || 'fn' in b || 'ns' in b) return a === b;
+      const ka = Object.keys(a);
+      return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && pyEq((a as Dict)[k] as Value, (b as Dict)[k] as Value));
+    };
+    /** Python's <: numbers with numbers, strings with strings, lists and tuples item by item; anything else a TypeError. */
+    const pyLt = (a: Value, b: Value, op = '<'): boolean => {
+      if (isNumeric(a) && isNumeric(b)) return (typeof a === 'boolean' ? BigInt(a) : a) < (typeof b === 'boolean' ? BigInt(b) : b);
+      if (typeof a === 'string' && typeof b === 'string') return a < b;
+      if (Array.isArray(a) && Array.isArray(b) && tuples.has(a) === tuples.has(b)) {
+        for (let i = 0; i < Math.min(a.length, b.length); i++) if (!pyEq(a[i] as Value, b[i] as Value)) return pyLt(a[i] as Value, b[i] as Value, op);
+        return a.length < b.length;
+      }
+      return typeError(`'${op}' is not supported between instances of '${pyType(a)}' and '${pyType(b)}'`);
     };
     const nest = () => {
       if (++depth > L.max_xacro_expression_depth) overLimit('max_xacro_expression_depth', 'nested parentheses, operators or subscripts in one expression', at);
     };
     const member = (v: Value, key: Value): Value => {
       if (dead > 0) return null;
-      if (typeof v === 'string' && typeof key === 'number' && Number.isInteger(key)) {
-        const ch = v[key < 0 ? v.length + key : key];
+      if (typeof v === 'string') {
+        const i = Number(intArg(key, 'a string index'));
+        const ch = v[i < 0 ? v.length + i : i];
         if (ch !== undefined) return ch;
+        return fail(`expression "${expr}": string index ${i} out of range (IndexError in Python)`, ['an index within the string'], where);
       }
       if (v !== null && typeof v === 'object' && !Array.isArray(v) && !('fn' in v) && !('ns' in v)) {
         const k = show(key);
@@ -361,9 +670,11 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         return fail(`expression "${expr}": key "${k}" not found`, [`key ${k}`], where);
       }
       if (Array.isArray(v) && views.has(v)) return fail(`expression "${expr}": '${views.get(v)}' object is not subscriptable (as in Python): wrap it in list(...)`, ['list(...) around the view'], where);
-      if (Array.isArray(v) && typeof key === 'number' && Number.isInteger(key)) {
-        const item = v[key < 0 ? v.length + key : key];
+      if (Array.isArray(v)) {
+        const i = Number(intArg(key, `a ${pyType(v)} index`));
+        const item = v[i < 0 ? v.length + i : i];
         if (item !== undefined) return item;
+        return fail(`expression "${expr}": ${pyType(v)} index ${i} out of range (IndexError in Python)`, ['an index within the list'], where);
       }
       return fail(`expression "${expr}": cannot index ${show(v)} with ${show(key)}`, ['a valid subscript'], where);
     };
@@ -377,7 +688,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
           // A parenthesised expression, or a tuple (read as a list).
           if (peek() === ')') {
             take(')');
-            v = [];
+            v = tuple([]);
           } else {
             v = cond();
             if (peek() === ',') {
@@ -387,7 +698,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
                 if (peek() === ')') break;
                 items.push(cond());
               }
-              v = items as YamlValue[];
+              v = tuple(items as YamlValue[]);
             }
             take(')');
           }
@@ -411,10 +722,11 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
           }
           take('}');
           v = d;
-        } else if (t === '-') return -num(primary());
-        else if (t === '+') return num(primary());
-        else if (t === 'not') return dead > 0 ? (cmp(), false) : !truthy(cmp());
-        else if (/^[\d.]/.test(t)) v = Number(t);
+        } else if (t === 'not') return dead > 0 ? (cmp(), false) : !truthy(cmp());
+        else if (/^\d+$/.test(t)) {
+          if (/^0+[1-9]/.test(t)) return fail(`expression "${expr}": leading zeros in the integer ${t} (a SyntaxError in Python)`, ['an integer without leading zeros'], where);
+          v = big(BigInt(t));
+        } else if (/^[\d.]/.test(t)) v = Number(t);
         else if (/^["']/.test(t)) v = t.slice(1, -1);
         else if (t === 'True' || t === 'true') v = true;
         else if (t === 'False' || t === 'false') v = false;
@@ -449,9 +761,9 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
             if (dead > 0) v = null;
             else if (BUILTINS.has(t) && t !== 'str' && t !== 'len') v = builtin(t, args);
             else if (t === 'str') v = show(args[0] ?? '');
-            else if (t === 'len') v = Array.isArray(args[0]) ? args[0].length : typeof args[0] === 'string' ? args[0].length : args[0] && typeof args[0] === 'object' ? Object.keys(args[0]).length : fail(`len() of ${show(args[0] ?? null)}`, ['a sized value'], where);
+            else if (t === 'len') v = Array.isArray(args[0]) ? BigInt(args[0].length) : typeof args[0] === 'string' ? BigInt([...args[0]].length) : args[0] && typeof args[0] === 'object' && !('fn' in args[0]) && !('ns' in args[0]) ? BigInt(Object.keys(args[0]).length) : typeError(`object of type '${pyType(args[0] ?? null)}' has no len()`);
             else if (t === 'load_yaml') v = loadYaml(show(args[0] ?? ''), file, at);
-            else v = FUNCS[t](...args.map(num));
+            else v = mathCall(t, args);
           } else if (peek() === '(' && !(dead > 0)) {
             return fail(`expression "${expr}": the function ${t}() is not supported by this expander`, [`function ${t}()`], where);
           } else v = dead > 0 ? null : lookup(t, scope, at);
@@ -501,30 +813,56 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         depth -= 1;
       }
     };
+    /** A math function: float arguments, a float result (floor, ceil, trunc: an int); a domain or range error is refused as Python raises it. */
+    const mathCall = (name: string, args: Value[]): Value => {
+      const xs = args.map((x) => f64(x, `${name}()`));
+      const r = FUNCS[name]!(...xs);
+      if (INT_FUNCS.has(name)) {
+        if (!Number.isFinite(r)) return fail(`expression "${expr}": ${name}() of ${pyFloat(xs[0] ?? NaN)} cannot be an integer (${Number.isNaN(r) ? 'ValueError' : 'OverflowError'} in Python)`, ['a finite number'], where);
+        return typeof args[0] === 'bigint' ? args[0] : big(BigInt(r));
+      }
+      if (Number.isNaN(r) && !xs.some(Number.isNaN)) return fail(`expression "${expr}": ${name}(${xs.map(pyFloat).join(', ')}): math domain error (ValueError in Python)`, ['an argument within the function\'s domain'], where);
+      if (!Number.isFinite(r) && !Number.isNaN(r) && xs.every(Number.isFinite)) return fail(`expression "${expr}": ${name}(${xs.map(pyFloat).join(', ')}): math range error (${name === 'log' || name === 'log10' ? 'ValueError' : 'OverflowError'} in Python)`, ['an argument within range'], where);
+      return r;
+    };
+    /** Unary minus and plus: bind looser than ** (-2**2 is -4), keep int or float; a bool becomes an int. */
+    const unary = (): Value => {
+      if (peek() === '-' || peek() === '+') {
+        const op = take()!;
+        nest();
+        try {
+          const v = unary();
+          if (dead > 0) return null;
+          if (!isNumeric(v)) return typeError(`bad operand type for unary ${op}: '${pyType(v)}'`);
+          const n = numArg(v, op);
+          return op === '-' ? (typeof n === 'bigint' ? -n : -n) : n;
+        } finally {
+          depth -= 1;
+        }
+      }
+      return power();
+    };
     const power = (): Value => {
       const b = primary();
       if (peek() === '**') {
         take();
-        return num(b) ** num(power());
+        return binop('**', b, unary());
       }
       return b;
     };
     const term = (): Value => {
-      let v = power();
-      while (peek() === '*' || peek() === '/' || peek() === '%') {
-        const op = take();
-        const r = num(power());
-        v = op === '*' ? num(v) * r : op === '/' ? num(v) / r : num(v) % r;
+      let v = unary();
+      while (peek() === '*' || peek() === '/' || peek() === '//' || peek() === '%') {
+        const op = take()!;
+        v = binop(op, v, unary());
       }
       return v;
     };
     const sum = (): Value => {
       let v = term();
       while (peek() === '+' || peek() === '-') {
-        const op = take();
-        const r = term();
-        if (op === '+' && typeof v === 'string' && typeof r === 'string') v = count(v + r, at);
-        else v = op === '+' ? num(v) + num(r) : num(v) - num(r);
+        const op = take()!;
+        v = binop(op, v, term());
       }
       return v;
     };
@@ -537,21 +875,19 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         const r = sum();
         if (dead > 0) return false;
         let has: boolean;
-        if (Array.isArray(r)) has = r.some((x) => show(x as Value) === show(v));
-        else if (typeof r === 'string') has = r.includes(show(v));
+        if (Array.isArray(r)) has = r.some((x) => pyEq(x as Value, v));
+        else if (typeof r === 'string') has = typeof v === 'string' ? r.includes(v) : typeError(`'in <string>' requires a string as left operand, not '${pyType(v)}'`);
         else if (r !== null && typeof r === 'object' && !('fn' in r) && !('ns' in r)) has = Object.prototype.hasOwnProperty.call(r, show(v));
-        else return fail(`expression "${expr}": "in" needs a string, list or dict, not ${show(r)}`, ['a container after in'], where);
+        else return typeError(`argument of type '${pyType(r)}' is not iterable ("in" needs a string, list, tuple or dict)`);
         return op === 'in' ? has : !has;
       }
       if (op === '==' || op === '!=' || op === '<' || op === '>' || op === '<=' || op === '>=') {
         take();
         const r = sum();
-        const eq = show(v) === show(r) || (typeof v === 'number' && typeof r === 'number' && v === r);
-        if (op === '==') return eq;
-        if (op === '!=') return !eq;
-        const a = num(v);
-        const b = num(r);
-        return op === '<' ? a < b : op === '>' ? a > b : op === '<=' ? a <= b : a >= b;
+        if (dead > 0) return false;
+        if (op === '==') return pyEq(v, r);
+        if (op === '!=') return !pyEq(v, r);
+        return op === '<' ? pyLt(v, r, op) : op === '>' ? pyLt(r, v, op) : op === '<=' ? pyLt(v, r, op) || pyEq(v, r) : pyLt(r, v, op) || pyEq(v, r);
       }
       return v;
     };
@@ -607,10 +943,13 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       if (dead > 0) return null;
       if ((typeof v !== 'string' && !Array.isArray(v)) || (Array.isArray(v) && views.has(v))) return fail(`expression "${expr}": cannot slice ${Array.isArray(v) ? `a '${views.get(v)}' view (wrap it in list(...))` : show(v)}`, ['a string or list to slice'], where);
       const n = v.length;
-      const at = (x: Value, d: number) => (x === null ? d : Math.max(0, Math.min(n, num(x) < 0 ? n + num(x) : num(x))));
+      const at = (x: Value, d: number) => {
+        if (x === null) return d;
+        const i = Number(intArg(x, 'a slice index'));
+        return Math.max(0, Math.min(n, i < 0 ? n + i : i));
+      };
       return v.slice(at(from, 0), at(to, n)) as Value;
     };
-    const views = new WeakMap<object, string>();
     const view = (items: YamlValue[], kind: string): YamlValue[] => {
       views.set(items, kind);
       return items;
@@ -659,7 +998,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
           case 'values':
             return view(Object.values(v) as YamlValue[], 'dict_values');
           case 'items':
-            return view(Object.entries(v).map(([k, x]) => [k, x]) as YamlValue[], 'dict_items');
+            return view(Object.entries(v).map(([k, x]) => tuple([k, x])) as YamlValue[], 'dict_items');
         }
       }
       if (typeof v === 'string') {
@@ -711,31 +1050,85 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
       }
       return fail(`expression "${expr}": the method .${name}() ${isDict(v) ? 'of a dict ' : typeof v === 'string' ? 'of a string ' : ''}is not supported by this expander (supported: a dict's get, keys, values, items; a string's upper, lower, strip, lstrip, rstrip, startswith, endswith, replace, split, join)`, [`method .${name}()`], where);
     };
+    /** Python's round(x, n) of a float: half to even on the float's exact value (as CPython rounds its exact decimal expansion), a float. */
+    const roundDigits = (x: number, n: number): number => {
+      if (!Number.isFinite(x) || x === 0 || Math.abs(x) >= 1e21) return x === 0 || !Number.isFinite(x) || n >= 0 ? x : roundBig(x, n);
+      if (n > 40) return fail(`expression "${expr}": round() to ${n} digits (over 40) is not supported by this expander`, ['at most 40 digits'], where);
+      const full = Math.abs(x).toFixed(100); // exact to 100 decimals: enough to tell a tie at 40 digits
+      const [ip, fp] = full.split('.') as [string, string];
+      const digits = ip + fp;
+      const c = ip.length + n;
+      if (c < 0) return x < 0 ? -0 : 0;
+      const kept = digits.slice(0, c);
+      const rest = digits.slice(c);
+      const half = '5'.padEnd(rest.length, '0');
+      const last = kept === '' ? 0 : Number(kept[kept.length - 1]);
+      const up = rest > half || (rest === half && last % 2 === 1);
+      const k = BigInt(kept === '' ? '0' : kept) + (up ? 1n : 0n);
+      const r = Number(`${k}e${-n}`);
+      return x < 0 ? -r : r;
+    };
+    const roundBig = (x: number, n: number): number => Number(roundInt(BigInt(x), n));
+    /** Python's round(i, n) of an int, n < 0: half to even at 10**-n. */
+    const roundInt = (i: bigint, n: number): bigint => {
+      if (n >= 0) return i;
+      const m = 10n ** BigInt(-n);
+      const neg = i < 0n;
+      const a = neg ? -i : i;
+      let q = a / m;
+      const r = a % m;
+      if (2n * r > m || (2n * r === m && q % 2n === 1n)) q += 1n;
+      return neg ? -q * m : q * m;
+    };
     const builtin = (name: string, args: Value[]): Value => {
       const one = args[0] ?? null;
       switch (name) {
-        case 'int':
-          return typeof one === 'string' && !/^\s*[+-]?\d+\s*$/.test(one) ? fail(`expression "${expr}": int(${show(one)})`, ['an integer text'], where) : Math.trunc(num(one));
-        case 'float':
-          return num(one);
+        case 'int': {
+          if (args.length === 0) return 0n;
+          if (typeof one === 'string') {
+            const i = pyIntText(one);
+            return i === null ? fail(`expression "${expr}": int(${pyRepr(one)}): invalid literal for int() with base 10 (ValueError in Python)`, ['an integer text'], where) : big(i);
+          }
+          if (typeof one === 'number') {
+            if (!Number.isFinite(one)) return fail(`expression "${expr}": int(${pyFloat(one)}) (${Number.isNaN(one) ? 'ValueError' : 'OverflowError'} in Python)`, ['a finite number'], where);
+            return big(BigInt(Math.trunc(one)));
+          }
+          return intArg(one, 'the argument of int()');
+        }
+        case 'float': {
+          if (args.length === 0) return 0;
+          if (typeof one === 'string') {
+            const f = pyFloatText(one);
+            return f === null ? fail(`expression "${expr}": float(${pyRepr(one)}): could not convert string to float (ValueError in Python)`, ['a number text'], where) : f;
+          }
+          return f64(one, 'float()');
+        }
         case 'bool':
           return truthy(one);
         case 'round': {
-          // Python rounds half to even.
-          const x = num(one);
-          const digits = args.length > 1 ? num(args[1]!) : 0;
-          const f = 10 ** digits;
-          const y = x * f;
-          const r = Math.abs(y - Math.trunc(y)) === 0.5 ? 2 * Math.round(y / 2) : Math.round(y);
-          return r / f;
+          const digits = args.length > 1 && args[1] !== null ? Number(intArg(args[1]!, 'the digits of round()')) : null;
+          if (typeof one === 'number') {
+            if (digits !== null) return roundDigits(one, digits);
+            if (!Number.isFinite(one)) return fail(`expression "${expr}": round(${pyFloat(one)}) (${Number.isNaN(one) ? 'ValueError' : 'OverflowError'} in Python)`, ['a finite number'], where);
+            // Half to even, to an int (Python 3).
+            const f = Math.floor(one);
+            const d = one - f;
+            const r = d > 0.5 || (d === 0.5 && f % 2 !== 0) ? f + 1 : f;
+            return big(BigInt(r));
+          }
+          const i = intArg(one, 'the argument of round()');
+          return digits === null ? i : roundInt(i, digits);
         }
-        case 'abs':
-          return Math.abs(num(one));
+        case 'abs': {
+          const n = numArg(one, 'abs()');
+          return typeof n === 'bigint' ? (n < 0n ? -n : n) : Math.abs(n);
+        }
         case 'min':
         case 'max': {
           const xs = args.length === 1 && Array.isArray(one) ? (one as Value[]) : args;
           if (xs.length === 0) return fail(`expression "${expr}": ${name}() of nothing`, ['values'], where);
-          return xs.reduce((a, b) => (name === 'min' ? (num(b) < num(a) ? b : a) : num(b) > num(a) ? b : a));
+          // The first of the smallest (largest) values, its own type kept (max(1, 1.0) is 1), as Python returns it.
+          return xs.reduce((a, b) => (name === 'min' ? (pyLt(b, a) ? b : a) : pyLt(a, b) ? b : a));
         }
         default:
           return fail(`expression "${expr}": ${name}() is not supported`, [`function ${name}()`], where);
@@ -787,6 +1180,12 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
     return pieces.join('');
   };
   const subst = (s: string, scope: Scope, file: string | undefined, at: XmlElement, lenientFind = false): string => count(show(evalText(s, scope, file, at, lenientFind)), at);
+  /** A macro parameter's value: eval_text, then _eval_literal (a string result counted against the output limit). */
+  const param = (s: string, scope: Scope, file: string | undefined, at: XmlElement): Value => {
+    const v = evalText(s, scope, file, at, false);
+    if (typeof v === 'string') count(v, at);
+    return evalLiteral(v);
+  };
   const attr = (el: XmlElement, k: string) => el.attrs.get(k);
 
   const parseFile = (path: string, at: XmlElement): XmlElement | null => {
@@ -844,7 +1243,12 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         const value = attr(nd, 'value') ?? attr(nd, 'default');
         if (attr(nd, 'default') !== undefined && attr(nd, 'value') === undefined && target.get(name!)) continue;
         if (value === undefined) target.vars.set(name!, { kind: 'block', nodes: childElements(nd) });
-        else target.vars.set(name!, { kind: 'lazy', raw: value, scope, file, evaluating: false, def: nd });
+        else {
+          // xacro's Table._setitem: _eval_literal first ('x' -> x, "1" -> 1, "1.0" -> 1.0, "true" -> True); a text left is evaluated when first used.
+          const lit = evalLiteral(value);
+          if (typeof lit === 'string') target.vars.set(name!, { kind: 'lazy', raw: lit, scope, file, evaluating: false, def: nd });
+          else target.vars.set(name!, { kind: 'value', v: lit });
+        }
         continue;
       }
       if (nd.name === 'xacro:macro') {
@@ -862,7 +1266,8 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
             outer = true;
             def = def.startsWith('^|') ? def.slice(2) : '';
           }
-          def = def.replace(/^(["'])([\s\S]*)\1$/, '$2');
+          // A single-quoted default keeps its quotes, as xacro's parser keeps them: _eval_literal then makes it a text ('1' stays the text 1).
+          def = def.replace(/^"([\s\S]*)"$/, '$1');
           return { name: m[1], def: outer && def === '' ? null : def, block, outer };
         });
         macros.set(name, { name, params, body: nd.children, file });
@@ -874,7 +1279,7 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
         const val = evalText(v!, scope, file, nd, false);
         const s = show(val).trim();
         let truth: boolean | null;
-        if (typeof val === 'boolean' || typeof val === 'number') truth = truthy(val);
+        if (typeof val !== 'string') truth = truthy(val);
         else if (s === 'true' || s === 'True' || s === '1') truth = true;
         else if (s === 'false' || s === 'False' || s === '0') truth = false;
         else truth = Number.isFinite(Number(s)) && s !== '' ? Number(s) !== 0 : null;
@@ -942,9 +1347,10 @@ export function expandXacroDocument(doc: XmlElement, ctx: XacroContext = {}): Xa
             continue;
           }
           const given = attr(nd, p.name);
-          if (given !== undefined) inner.vars.set(p.name, { kind: 'value', v: typed(subst(given, scope, file, nd)) });
+          // As xacro: the parameter's value is eval_text of the attribute, then _eval_literal.
+          if (given !== undefined) inner.vars.set(p.name, { kind: 'value', v: param(given, scope, file, nd) });
           else if (p.outer && scope.get(p.name)) inner.vars.set(p.name, { kind: 'value', v: lookup(p.name, scope, nd) });
-          else if (p.def !== null) inner.vars.set(p.name, { kind: 'value', v: typed(subst(p.def, scope, file, nd)) });
+          else if (p.def !== null) inner.vars.set(p.name, { kind: 'value', v: param(p.def, scope, file, nd) });
           else fail(`call of macro "${name}" does not give parameter "${p.name}"`, [`parameter ${p.name} of macro ${name}`], here);
         }
         out.push(...expand(macro!.body, inner, macroDepth + 1, includeDepth, innerBlocks, nd));
