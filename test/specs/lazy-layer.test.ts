@@ -39,6 +39,23 @@ describe('SpecIndex: rows and same_as links built on first use', () => {
     expect(idx.sameAs).toBe(idx.sameAs); // built once
   });
 
+  it("a record's company is what its row says, read without building any row (before and after the rows exist)", () => {
+    let reads = 0;
+    const counting: SpecFieldDef = { ...defaultSpecFields()[0]!, name: 'counted', read: (e, env) => (reads++, defaultSpecFields()[0]!.read(e, env)) };
+    const lazy = new SpecIndex(all, { buses: parseBusTable(read('buses.json')), manufacturers: parseManufacturers(read('manufacturers.json')), fields: [...defaultSpecFields(), counting] });
+    const before = all.map((e) => lazy.companyOf(e.id));
+    expect(reads).toBe(0); // no row was built
+    expect(lazy.companyOf('NO-SUCH-ID')).toBeNull();
+    // The rows, built by another index over the same records: the same company for every record.
+    const rows = build(all);
+    const expected = all.map((e) => rows.get(e.id)?.manufacturer?.canonical ?? null);
+    expect(expected.filter((c) => c !== null).length).toBeGreaterThan(100);
+    expect(before).toEqual(expected);
+    // After the rows exist (and in another spelling of the id) it reads them.
+    expect(rows.rows.length).toBe(all.length);
+    expect(all.map((e) => rows.companyOf(e.id.toLowerCase()))).toEqual(expected);
+  });
+
   it("a field's column reads that field of each record once, without building the rows", () => {
     let reads = 0;
     let others = 0;

@@ -96,7 +96,7 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   // A maker's name written in several words ("T-Motor", "Harmonic Drive") is one name, not its words
   // ("t" and "motor" each match other makers' records): its company's records only (aliases and brands included).
   const company = terms.length > 1 ? wholeCompanyName(ctx, q) : null;
-  const ofCompany = company === null ? null : (id: string) => ctx.specs.get(id)?.manufacturer?.canonical === company;
+  const ofCompany = company === null ? null : (id: string) => ctx.specs.companyOf(id) === company;
   const filter = spec && ofCompany ? (id: string) => ofCompany(id) && spec.filter(id) : (ofCompany ?? spec?.filter);
   // Category, quarantine and paging are applied inside the index, before its top-k selection.
   const { page, total, quarantinedExcluded: excluded } = ctx.index.query(

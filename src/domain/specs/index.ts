@@ -148,6 +148,17 @@ export class SpecIndex implements FieldTable {
     return this.byLowerId.get(id.toLowerCase()) ?? null;
   }
 
+  /**
+   * The canonical company of a record's manufacturer (null when unread or unknown id), without
+   * building its spec row: what `get(id)?.manufacturer?.canonical` answers, at the cost of a map
+   * lookup (a search for a maker's whole name filters its candidates with it).
+   */
+  companyOf(id: string): string | null {
+    if (this.built !== null) return this.get(id)?.manufacturer?.canonical ?? null;
+    const e = this.entity(id);
+    return e ? (this.reading(e.manufacturer)?.canonical ?? null) : null;
+  }
+
   specsOf(id: string): readonly Spec[] {
     return this.get(id)?.specs.specs ?? [];
   }
