@@ -97,7 +97,7 @@ function renderPart(part: PartOut, flanges: FlangeRegistry): { head: Buffer; tai
   const { trl, momentum } = part.analytics;
   const head = html`<p class="muted"><a href="/search?category=${encodeURIComponent(e.category)}">${e.category}</a> › ${e.id}</p>
 <h1>${e.name} <span class="muted">(${e.id})</span></h1>
-<form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${e.id}"><input type="hidden" name="name" value="${e.name}"><button type="submit" name="action" value="add">Add to BOM</button></form>
+<form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${e.id}"><button type="submit" name="action" value="add">Add to BOM</button></form>
 ${part.quarantine_hint ? html`<p class="error" role="note">Quarantined: ${part.quarantine_hint}</p>` : ''}
 <h2>Normalised specs</h2>
 ${part.specs.length ? html`<div class="scroll" tabindex="0"><table id="specs"><caption class="visually-hidden">Normalised specs with evidence</caption><thead><tr><th scope="col">Field</th><th scope="col">Value (SI unit)</th><th scope="col">As written</th><th scope="col">Level</th><th scope="col">Evidence</th></tr></thead><tbody>${part.specs.map(

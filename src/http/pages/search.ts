@@ -466,8 +466,8 @@ function shownFields(result: SearchOut): string[] {
   return [...new Set([...result.meta.filters.map((f) => f.field), ...(result.meta.sort ? [result.meta.sort.field] : [])])];
 }
 
-const addCell = (id: string, name: string) =>
-  `<td><form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${esc(id)}"><input type="hidden" name="name" value="${esc(name)}"><button type="submit" name="action" value="add">Add to BOM<span class="visually-hidden">: ${esc(id)}</span></button></form></td>`;
+const addCell = (id: string) =>
+  `<td><form class="add-bom" action="/bom" method="post"><input type="hidden" name="add" value="${esc(id)}"><button type="submit" name="action" value="add">Add to BOM<span class="visually-hidden">: ${esc(id)}</span></button></form></td>`;
 
 const rowsOf = new WeakMap<SearchOut, Buffer>();
 
@@ -479,7 +479,7 @@ function renderRows(result: SearchOut): Buffer {
     const id = esc(h.id);
     out += `<tr data-id="${id}"><td><a href="/parts/${esc(encodeURIComponent(h.id))}">${id}</a></td><td>${esc(h.name ?? '')}</td><td>${h.manufacturer === null || h.manufacturer === undefined ? '<span class="muted">not stated</span>' : esc(h.manufacturer)}</td><td>${esc(h.category ?? '')}</td>`;
     for (const f of fields) out += `<td>${specCell(h.specs?.[f]).text}</td>`;
-    out += addCell(h.id, h.name ?? '') + '</tr>';
+    out += addCell(h.id) + '</tr>';
   }
   return htmlBytes(out);
 }
@@ -490,7 +490,7 @@ function renderListRows(list: ListOut): Buffer {
   let out = '';
   for (const h of list.data) {
     const id = esc(h.id);
-    out += `<tr data-id="${id}"><td><a href="/parts/${esc(encodeURIComponent(h.id))}">${id}</a></td><td>${esc(h.name ?? '')}</td><td>${h.manufacturer === null || h.manufacturer === undefined ? '<span class="muted">not stated</span>' : esc(h.manufacturer)}</td><td>${h.type ? esc(h.type) : '<span class="muted">not stated</span>'}</td>${addCell(h.id, h.name ?? '')}</tr>`;
+    out += `<tr data-id="${id}"><td><a href="/parts/${esc(encodeURIComponent(h.id))}">${id}</a></td><td>${esc(h.name ?? '')}</td><td>${h.manufacturer === null || h.manufacturer === undefined ? '<span class="muted">not stated</span>' : esc(h.manufacturer)}</td><td>${h.type ? esc(h.type) : '<span class="muted">not stated</span>'}</td>${addCell(h.id)}</tr>`;
   }
   return htmlBytes(out);
 }

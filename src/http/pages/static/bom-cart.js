@@ -23,7 +23,7 @@ for (const form of document.querySelectorAll('form.add-bom')) {
     const items = load();
     const it = items.find((i) => i.id === id);
     if (it) it.quantity += 1;
-    else items.push({ id, name: form.elements.name?.value ?? '', quantity: 1 });
+    else items.push({ id, quantity: 1 });
     save(items);
     status.textContent = ` ${id} × ${it ? it.quantity : 1} in the BOM`;
   });
