@@ -33,19 +33,25 @@ const toPath = (p: URL | string): string => (typeof p === 'string' ? p : fileURL
 /** A relative specifier of a static import or re-export (`from './x.js'`, `import './y.js'`). */
 const STATIC_IMPORT = /\b(?:from|import)\s*['"](\.\.?\/[^'"]+)['"]/g;
 
+/** SHA-256 (hex) over each module's relative path, length and bytes, in the order listed. */
+function hashContents(files: readonly string[], contents: readonly Uint8Array[]): string {
+  const h = createHash('sha256');
+  files.forEach((f, i) => {
+    h.update(`${f}\0${contents[i]!.length}\0`);
+    h.update(contents[i]!);
+  });
+  return h.digest('hex');
+}
+
 /** The hash of the listed modules (relative to `dir`), or null when one cannot be read. */
 function hashFiles(dir: string, files: readonly string[]): string | null {
-  const h = createHash('sha256');
+  let contents: Buffer[];
   try {
-    for (const f of files) {
-      const bytes = fs.readFileSync(path.join(dir, f));
-      h.update(`${f}\0${bytes.length}\0`);
-      h.update(bytes);
-    }
+    contents = files.map((f) => fs.readFileSync(path.join(dir, f)));
   } catch {
     return null;
   }
-  return h.digest('hex');
+  return hashContents(files, contents);
 }
 
 /**
@@ -97,6 +103,26 @@ function readCacheFile(file: URL | string): CacheFile | null {
   return doc;
 }
 
+/** A cache file's tools and stamp when they are well formed: the stamped modules, their folder, the hash. */
+interface Stamped {
+  tools: Tool[];
+  dir: string;
+  files: string[];
+  sha256: string;
+}
+
+function stamped(file: URL | string, module: URL | string): Stamped | null {
+  const doc = readCacheFile(file);
+  if (!doc || !Array.isArray(doc.tools)) return null;
+  const stamp = doc.registry;
+  if (!stamp || typeof stamp.sha256 !== 'string' || !Array.isArray(stamp.files) || stamp.files.length === 0) return null;
+  const files = stamp.files as unknown[];
+  // Only paths inside the registry's folder tree of dist (relative, as the build writes them).
+  if (!files.every((f): f is string => typeof f === 'string' && !path.isAbsolute(f))) return null;
+  if (!files.includes(path.basename(toPath(module)))) return null;
+  return { tools: doc.tools, dir: path.dirname(path.resolve(toPath(module))), files, sha256: stamp.sha256 };
+}
+
 /**
  * The prebuilt entries without importing the registry (stdio's handshake): only when the modules
  * stamped in the file still hash to the stamped value (their content, not their times), so a
@@ -105,16 +131,8 @@ function readCacheFile(file: URL | string): CacheFile | null {
  * Null otherwise; the caller then imports the registry and converts it.
  */
 export function prebuiltToolList(file: URL | string = TOOLS_LIST_CACHE, module: URL | string = TOOLS_REGISTRY_MODULE): Tool[] | null {
-  const doc = readCacheFile(file);
-  if (!doc || !Array.isArray(doc.tools)) return null;
-  const stamp = doc.registry;
-  if (!stamp || typeof stamp.sha256 !== 'string' || !Array.isArray(stamp.files) || stamp.files.length === 0) return null;
-  const files = stamp.files as unknown[];
-  // Only paths inside the registry's folder tree of dist (relative, as the build writes them).
-  if (!files.every((f): f is string => typeof f === 'string' && !path.isAbsolute(f))) return null;
-  const dir = path.dirname(path.resolve(toPath(module)));
-  if (!files.includes(path.basename(toPath(module)))) return null;
-  return hashFiles(dir, files) === stamp.sha256 ? doc.tools : null;
+  const s = stamped(file, module);
+  return s && hashFiles(s.dir, s.files) === s.sha256 ? s.tools : null;
 }
 
 /** The shipped file's check, started at most once per process (see prebuiltToolListSoon). */
@@ -129,27 +147,15 @@ let shippedCheck: Promise<Tool[] | null> | undefined;
  */
 export function prebuiltToolListSoon(): Promise<Tool[] | null> {
   return (shippedCheck ??= (async () => {
-    const doc = readCacheFile(TOOLS_LIST_CACHE);
-    if (!doc || !Array.isArray(doc.tools)) return null;
-    const stamp = doc.registry;
-    if (!stamp || typeof stamp.sha256 !== 'string' || !Array.isArray(stamp.files) || stamp.files.length === 0) return null;
-    const files = stamp.files as unknown[];
-    if (!files.every((f): f is string => typeof f === 'string' && !path.isAbsolute(f))) return null;
-    const module = toPath(TOOLS_REGISTRY_MODULE);
-    if (!files.includes(path.basename(module))) return null;
-    const dir = path.dirname(path.resolve(module));
+    const s = stamped(TOOLS_LIST_CACHE, TOOLS_REGISTRY_MODULE);
+    if (s === null) return null;
     let contents: Buffer[];
     try {
-      contents = await Promise.all(files.map((f) => fs.promises.readFile(path.join(dir, f))));
+      contents = await Promise.all(s.files.map((f) => fs.promises.readFile(path.join(s.dir, f))));
     } catch {
       return null;
     }
-    const h = createHash('sha256');
-    files.forEach((f, i) => {
-      h.update(`${f}\0${contents[i]!.length}\0`);
-      h.update(contents[i]!);
-    });
-    return h.digest('hex') === stamp.sha256 ? doc.tools : null;
+    return hashContents(s.files, contents) === s.sha256 ? s.tools : null;
   })());
 }
 
