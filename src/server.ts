@@ -272,8 +272,8 @@ export function createServer(deps: Deps, opts: ServerOptions): Server {
     // A client with MCP Apps: the same entries, the tools with a view carrying _meta.ui.resourceUri.
     if (apps(extra)) return { tools: toolsWithViews(tableOf(await loadRegistry()).listed) };
     if (registry) return { tools: tableOf(registry).listed };
-    // Before the registry is imported: the build's prebuilt entries, when the file was written
-    // after the registry was last compiled (else the registry is imported and converted).
+    // Before the registry is imported: the build's prebuilt entries, when the compiled registry
+    // still has the content stamped in the file (else the registry is imported and converted).
     const prebuilt = await prebuiltToolListSoon();
     return { tools: prebuilt ?? tableOf(await loadRegistry()).listed };
   });

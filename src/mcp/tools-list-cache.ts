@@ -128,35 +128,31 @@ function stamped(file: URL | string, module: URL | string): Stamped | null {
  * stamped in the file still hash to the stamped value (their content, not their times), so a
  * registry compiled again with other content is never described by an older file. If every
  * stamped module has the same bytes, their imports are the same too, so the closure is the same.
- * Null otherwise; the caller then imports the registry and converts it.
+ * Null otherwise; the caller then imports the registry and converts it. The stamped modules are
+ * read concurrently on libuv's thread pool, off the main thread.
  */
-export function prebuiltToolList(file: URL | string = TOOLS_LIST_CACHE, module: URL | string = TOOLS_REGISTRY_MODULE): Tool[] | null {
+export async function prebuiltToolList(file: URL | string = TOOLS_LIST_CACHE, module: URL | string = TOOLS_REGISTRY_MODULE): Promise<Tool[] | null> {
   const s = stamped(file, module);
-  return s && hashFiles(s.dir, s.files) === s.sha256 ? s.tools : null;
+  if (s === null) return null;
+  let contents: Buffer[];
+  try {
+    contents = await Promise.all(s.files.map((f) => fs.promises.readFile(path.join(s.dir, f))));
+  } catch {
+    return null;
+  }
+  return hashContents(s.files, contents) === s.sha256 ? s.tools : null;
 }
 
 /** The shipped file's check, started at most once per process (see prebuiltToolListSoon). */
 let shippedCheck: Promise<Tool[] | null> | undefined;
 
 /**
- * prebuiltToolList for the shipped file, checked off the main thread: the stamped modules are read
- * concurrently on libuv's thread pool and hashed, and the promise is kept. A stdio server calls it
- * as it starts, so the ~130 reads overlap its own module loading instead of delaying the handshake's
- * tools/list (issue 47: on an installed copy they cost the list 300-800 ms on a loaded 2-core host).
- * The same rule as prebuiltToolList: the entries only when every stamped module hashes to the stamp.
+ * prebuiltToolList for the shipped file, started once and kept. A stdio server calls it as it
+ * starts, so the ~130 reads overlap its own module loading instead of delaying the handshake's
+ * tools/list (issue 47: read when asked, they cost the list 300-800 ms on a loaded 2-core host).
  */
 export function prebuiltToolListSoon(): Promise<Tool[] | null> {
-  return (shippedCheck ??= (async () => {
-    const s = stamped(TOOLS_LIST_CACHE, TOOLS_REGISTRY_MODULE);
-    if (s === null) return null;
-    let contents: Buffer[];
-    try {
-      contents = await Promise.all(s.files.map((f) => fs.promises.readFile(path.join(s.dir, f))));
-    } catch {
-      return null;
-    }
-    return hashContents(s.files, contents) === s.sha256 ? s.tools : null;
-  })());
+  return (shippedCheck ??= prebuiltToolList());
 }
 
 /** The prebuilt entries when the file lists exactly these tools in this order, else null. */

@@ -50,7 +50,7 @@ describe('LineStdioTransport hold', () => {
 });
 
 describe('prebuilt tools/list without the registry', () => {
-  it('trusted while the stamped modules keep their content: a new file time alone keeps it, other bytes drop it', () => {
+  it('trusted while the stamped modules keep their content: a new file time alone keeps it, other bytes drop it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-tl-'));
     try {
       const module = path.join(dir, 'index.js');
@@ -62,30 +62,30 @@ describe('prebuilt tools/list without the registry', () => {
       expect(stamp?.files).toEqual(['defs.js', 'index.js']); // the registry and what it imports
       const tools = [{ name: 'a', inputSchema: { type: 'object' } }];
       fs.writeFileSync(file, JSON.stringify({ registry: stamp, tools }));
-      expect(prebuiltToolList(file, module)).toEqual(tools);
+      expect(await prebuiltToolList(file, module)).toEqual(tools);
       // An install (or a copy, a checkout) gives the files new times: the list is still the one.
       const later = new Date(Date.now() + 86_400_000);
       fs.utimesSync(module, later, later);
       fs.utimesSync(dep, later, later);
-      expect(prebuiltToolList(file, module)).toEqual(tools);
+      expect(await prebuiltToolList(file, module)).toEqual(tools);
       // The same bytes written again (a compile that changed nothing) keep it too.
       fs.writeFileSync(module, fs.readFileSync(module));
-      expect(prebuiltToolList(file, module)).toEqual(tools);
+      expect(await prebuiltToolList(file, module)).toEqual(tools);
       // A module it imports compiled with other content: dropped.
       fs.writeFileSync(dep, "export const A = 'b';\n");
-      expect(prebuiltToolList(file, module)).toBeNull();
+      expect(await prebuiltToolList(file, module)).toBeNull();
       fs.writeFileSync(dep, "export const A = 'a';\n");
-      expect(prebuiltToolList(file, module)).toEqual(tools);
+      expect(await prebuiltToolList(file, module)).toEqual(tools);
       // The registry module itself with other content, same size: dropped.
       fs.writeFileSync(module, "import { A } from './defs.js';\nexport const TOOLS = [B];\n");
-      expect(prebuiltToolList(file, module)).toBeNull();
+      expect(await prebuiltToolList(file, module)).toBeNull();
       fs.rmSync(dep);
-      expect(prebuiltToolList(file, module)).toBeNull(); // a stamped module gone
+      expect(await prebuiltToolList(file, module)).toBeNull(); // a stamped module gone
       fs.writeFileSync(file, JSON.stringify({ registry: { size: 1, mtime_ms: 1 }, tools })); // an older stamp (file times)
-      expect(prebuiltToolList(file, module)).toBeNull();
+      expect(await prebuiltToolList(file, module)).toBeNull();
       fs.writeFileSync(file, JSON.stringify({ tools })); // no stamp
-      expect(prebuiltToolList(file, module)).toBeNull();
-      expect(prebuiltToolList(path.join(dir, 'absent.json'), module)).toBeNull();
+      expect(await prebuiltToolList(file, module)).toBeNull();
+      expect(await prebuiltToolList(path.join(dir, 'absent.json'), module)).toBeNull();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
