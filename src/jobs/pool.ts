@@ -180,9 +180,7 @@ export class WorkerPool implements JobRunner {
     }
     if (heaviest === null) return false;
     const line = this.waiting.get(heaviest)!;
-    const job = line.pop()!;
-    if (line.length === 0) this.waiting.delete(heaviest);
-    this.queued -= 1;
+    const job = this.leaveQueue(heaviest, line, line.length - 1);
     job.unlisten();
     this.counts.rejected_client_share += 1;
     const retryAfter = this.retryAfter();
@@ -195,6 +193,14 @@ export class WorkerPool implements JobRunner {
     );
     this.log.debug('pool: a waiting job gave its place to a client with fewer jobs', { job: job.opts.label });
     return true;
+  }
+
+  /** Takes the job at `at` out of `client`'s waiting line (the line is forgotten once empty). */
+  private leaveQueue(client: string, line: Pending[], at: number): Pending {
+    const [job] = line.splice(at, 1);
+    if (line.length === 0) this.waiting.delete(client);
+    this.queued -= 1;
+    return job!;
   }
 
   /** A client's running and waiting jobs. */
@@ -219,10 +225,7 @@ export class WorkerPool implements JobRunner {
       }
     }
     if (pick === null) return null;
-    const line = this.waiting.get(pick)!;
-    const job = line.shift()!;
-    if (line.length === 0) this.waiting.delete(pick);
-    this.queued -= 1;
+    const job = this.leaveQueue(pick, this.waiting.get(pick)!, 0);
     this.lastServed.set(pick, this.turn++);
     return job;
   }
@@ -250,9 +253,7 @@ export class WorkerPool implements JobRunner {
     const line = this.waiting.get(job.client);
     const at = line ? line.indexOf(job) : -1;
     if (line && at >= 0) {
-      line.splice(at, 1);
-      if (line.length === 0) this.waiting.delete(job.client);
-      this.queued -= 1;
+      this.leaveQueue(job.client, line, at);
       this.counts.cancelled += 1;
       job.reject(cancelled(job.opts.label, false));
       return;
