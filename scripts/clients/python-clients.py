@@ -41,6 +41,18 @@ def size_of(r):
     except Exception:
         return len(str(r))
 
+async def each_call(out, call, size):
+    """Every call of calls() (ids from list_parts 500), a line each: isError, size, seconds, or the exception."""
+    lp = await call('list_parts', {'limit': 500})
+    ids = [e['id'] for e in (lp.structured_content or {}).get('data', [])]
+    for name, args in calls(ids):
+        t = time.time()
+        try:
+            r = await call(name, args)
+            out.append(f'  {name}: isError={r.is_error} chars={size(r)} {time.time()-t:.1f}s')
+        except Exception as e:
+            out.append(f'  {name}: EXCEPTION {type(e).__name__}: {str(e)[:200]}')
+
 async def run_mcp(label, target):
     out = []
     async with Client(target, mode=__import__('os').environ.get('MODE','legacy'), read_timeout_seconds=120) as c:
@@ -48,15 +60,7 @@ async def run_mcp(label, target):
         res = await c.list_resources()
         prompts = await c.list_prompts()
         out.append(f'{label} mcp2.3: tools {len(tools.tools)}, resources {len(res.resources)}, prompts {len(prompts.prompts)}')
-        lp = await c.call_tool('list_parts', {'limit': 500})
-        ids = [e['id'] for e in (lp.structured_content or {}).get('data', [])]
-        for name, args in calls(ids):
-            t = time.time()
-            try:
-                r = await c.call_tool(name, args)
-                out.append(f'  {name}: isError={r.is_error} chars={size_of(r)} {time.time()-t:.1f}s')
-            except Exception as e:
-                out.append(f'  {name}: EXCEPTION {type(e).__name__}: {str(e)[:200]}')
+        await each_call(out, lambda name, args: c.call_tool(name, args), size_of)
         for rr in res.resources[:5]:
             try:
                 x = await c.read_resource(rr.uri)
@@ -71,15 +75,7 @@ async def run_fast(label, target):
         tools = await c.list_tools()
         res = await c.list_resources()
         out.append(f'{label} fastmcp4: tools {len(tools)}, resources {len(res)}')
-        lp = await c.call_tool('list_parts', {'limit': 500})
-        ids = [e['id'] for e in (lp.structured_content or {}).get('data', [])]
-        for name, args in calls(ids):
-            t = time.time()
-            try:
-                r = await c.call_tool(name, args, raise_on_error=False)
-                out.append(f'  {name}: isError={r.is_error} chars={len(json.dumps(r.structured_content or {}))} {time.time()-t:.1f}s')
-            except Exception as e:
-                out.append(f'  {name}: EXCEPTION {type(e).__name__}: {str(e)[:200]}')
+        await each_call(out, lambda name, args: c.call_tool(name, args, raise_on_error=False), lambda r: len(json.dumps(r.structured_content or {})))
     return out
 
 async def main():
