@@ -16,7 +16,7 @@ import type { UnreadValue } from '../specs/types.js';
 import type { WhereClause } from '../specs/where.js';
 import { productLinks, type ProductLinks } from '../specs/product.js';
 import { searchElsewhere } from './elsewhere.js';
-import { partPageUrl, robotPageUrl } from '../shared/page-urls.js';
+import { partPageMember, partPageUrl, withRobotPages } from '../shared/page-urls.js';
 import type { PartsContext } from './context.js';
 import { readName, type Elsewhere } from './names.js';
 import { robotsUsingEntity, type UsedInSummary, type WhereUsedLayer } from '../oss/where-used.js';
@@ -242,11 +242,10 @@ export async function getPart(ctx: PartsContext, id: string): Promise<PartLookup
   // Catalogue records only: a layer record is itself a line of a robot's BOM or URDF.
   const used = ctx.layer && e.oss !== true ? robotsUsingEntity(ctx.layer, e) : null;
   // Each robot with its page when the base URL is known (as find_where_used's robots).
-  const base = ctx.baseUrl;
-  const used_in = used && base !== null ? { ...used, robots: used.robots.map(({ robot, ...x }) => ({ robot, page_url: robotPageUrl(base, robot), ...x })) } : used;
+  const used_in = used && ctx.baseUrl !== null ? { ...used, robots: withRobotPages(ctx.baseUrl, used.robots) } : used;
   const row = ctx.specs.get(e.id);
   const specs = (row?.specs.specs ?? []).map((s) => Object.assign({ field: s.field }, compactSpec(s), { source: s.source, evidence: e.provenance?.[s.source] ?? null }));
-  return { entity: toFree(e), ...(ctx.baseUrl === null ? {} : { page_url: partPageUrl(ctx.baseUrl, e.id) }), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])], product: productLinks(ctx.specs, e.id) };
+  return { entity: toFree(e), ...partPageMember(ctx.baseUrl, e.id), locked_fields: lockedFields(e), quarantine_hint: quarantineHint(e), used_in, specs, unread_specs: [...(row?.specs.unread ?? [])], product: productLinks(ctx.specs, e.id) };
 }
 
 export interface ListParams {

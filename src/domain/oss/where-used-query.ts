@@ -4,7 +4,7 @@ import { findPart, type PartsContext } from '../catalogue/parts.js';
 import { entityMatcher, modelCodes, whereUsed, type WhereUsedLayer, type WhereUsedResult } from './where-used.js';
 import { evidenceText, formsNote, nameMatcher, type Elsewhere } from '../catalogue/names.js';
 import { layerCount, whereUsedElsewhere } from '../catalogue/elsewhere.js';
-import { robotPageUrl } from '../shared/page-urls.js';
+import { withRobotPages } from '../shared/page-urls.js';
 
 type WhereUsedAnswer = WhereUsedResult & { entity: { id: string; name: string; manufacturer: string | null; oss: boolean } | null; elsewhere?: Elsewhere[] };
 
@@ -13,7 +13,7 @@ export async function findWhereUsed(parts: PartsContext, layer: WhereUsedLayer, 
   const r = await whereUsedOf(parts, layer, input);
   const base = parts.baseUrl;
   if (base === null || r.robots.length === 0) return r;
-  return { ...r, robots: r.robots.map(({ robot, ...x }) => ({ robot, page_url: robotPageUrl(base, robot), ...x })) };
+  return { ...r, robots: withRobotPages(base, r.robots) };
 }
 
 async function whereUsedOf(parts: PartsContext, layer: WhereUsedLayer, input: { q?: string; id?: string }): Promise<WhereUsedAnswer> {

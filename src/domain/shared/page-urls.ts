@@ -14,9 +14,19 @@ export function partPageUrl(baseUrl: string, id: string): string {
   return `${root(baseUrl)}/parts/${encodeURIComponent(id)}`;
 }
 
+/** `{ page_url }` of the part page when the base URL is known, else nothing: spread into an answer. */
+export function partPageMember(baseUrl: string | null, id: string): { page_url?: string } {
+  return baseUrl === null ? {} : { page_url: partPageUrl(baseUrl, id) };
+}
+
 /** The robot page: /robots/<slug of its name>. */
 export function robotPageUrl(baseUrl: string, robot: string): string {
   return `${root(baseUrl)}/robots/${encodeURIComponent(robotSlug(robot))}`;
+}
+
+/** Robots (where-used entries) each with its page after its name, the other members as they were. */
+export function withRobotPages<T extends { robot: string }>(baseUrl: string, robots: readonly T[]): ({ robot: string; page_url: string } & Omit<T, 'robot'>)[] {
+  return robots.map(({ robot, ...x }) => ({ robot, page_url: robotPageUrl(baseUrl, robot), ...x }));
 }
 
 /** The plate page: /plates?a=&b= (b_holes when not tapped; a or b alone: the form with that side chosen). */

@@ -12,7 +12,7 @@ import type { SameAsLink, VersionLink } from './same-as.js';
 import { productLinks, type SpecConflict } from './product.js';
 import { compileSpecQuery, type FilterMeta } from './query.js';
 import type { WhereClause } from './where.js';
-import { partPageUrl } from '../shared/page-urls.js';
+import { partPageMember } from '../shared/page-urls.js';
 
 export async function specFields(ctx: PartsContext, category: string | undefined): Promise<{ category: string | null; records: number; fields: SpecFieldFacet[] }> {
   const cat = category !== undefined ? resolveCategory(category, await ctx.catalogue.categories()) : null;
@@ -49,7 +49,7 @@ async function partRef(ctx: PartsContext, id: string): Promise<PartRef> {
     manufacturer: e.manufacturer,
     manufacturer_canonical: row?.manufacturer?.canonical ?? null,
     quarantine_hint: quarantineHint(e),
-    ...(ctx.baseUrl === null ? {} : { page_url: partPageUrl(ctx.baseUrl, e.id) }),
+    ...partPageMember(ctx.baseUrl, e.id),
     ...productLinks(ctx.specs, e.id),
   };
 }
@@ -140,7 +140,7 @@ export async function alternativesOf(
   const r = findAlternatives(ctx.specs, row, { type: (id) => info.get(id)?.type ?? null }, { limit, must, keep: new Set(part.versions.map((v) => v.id)) });
   return {
     part,
-    alternatives: r.alternatives.map((a) => ({ ...a, name: info.get(a.id)?.name ?? a.id, manufacturer: info.get(a.id)?.manufacturer ?? null, ...(ctx.baseUrl === null ? {} : { page_url: partPageUrl(ctx.baseUrl, a.id) }) })),
+    alternatives: r.alternatives.map((a) => ({ ...a, name: info.get(a.id)?.name ?? a.id, manufacturer: info.get(a.id)?.manufacturer ?? null, ...partPageMember(ctx.baseUrl, a.id) })),
     considered: r.considered,
     must: r.must,
     compared_fields: r.compared_fields,
