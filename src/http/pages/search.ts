@@ -86,9 +86,12 @@ interface Finder {
   pairs: [string, string][];
 }
 
+/** A finder with no control set. */
+const noFinder = (): Finder => ({ clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] });
+
 /** The finder's controls from the query; a value that is not a number is refused naming its control. */
 function readFinder(params: URLSearchParams, unitOf: (field: string) => string | null): Finder {
-  const f: Finder = { clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] };
+  const f = noFinder();
   for (const [k, raw] of params) {
     const v = raw.trim();
     if (k === 'near') {
@@ -162,7 +165,7 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
   if (!wordsOnly) facets = await specFields(call, args.category);
   const unitOf = (f: string) => facets?.fields.find((x) => x.name === f)?.unit ?? null;
   let failure: { message: string; field?: string } | null = null;
-  let finder: Finder = { clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] };
+  let finder = noFinder();
   try {
     finder = readFinder(params, unitOf);
   } catch (err) {
@@ -173,6 +176,8 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
   const searching = args.q !== undefined || where !== undefined;
   const browsing = !searching && args.category !== undefined;
   let result: SearchOut | null = null;
+  /** A words-only search: its hits' categories, most hits first. */
+  let hitCats: { slug: string; n: number }[] = [];
   let list: ListOut | null = null;
   if (!failure) {
     try {
@@ -183,8 +188,8 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
         if (args.include_quarantine) input.include_quarantine = true;
         result = await call<SearchOut>('search_parts', input);
         if (wordsOnly) {
-          const top = topCategory(result);
-          if (top !== null) facets = await specFields(call, top.slug);
+          hitCats = hitCategories(result);
+          if (hitCats.length > 0) facets = await specFields(call, hitCats[0]!.slug);
         }
       } else if (browsing) {
         list = await call<ListOut>('list_parts', { category: args.category, limit: BROWSE_LIMIT, ...(args.cursor ? { cursor: args.cursor } : {}), ...(args.include_quarantine ? { include_quarantine: true } : {}) });
@@ -240,7 +245,7 @@ export async function searchPage({ c, call }: PageRequest): Promise<PageContent>
   // until the catalogue's answers are cleared), with this request's values filled in. Words alone: the finder of
   // the hits' most common category, with the others as links; no hit: no finder (a filter only narrows the hits).
   if (facets && !(wordsOnly && (result === null || result.data.length === 0))) {
-    const intro = wordsOnly && result ? wordsOnlyIntro(result, args, stats, facets) : '';
+    const intro = wordsOnly && result ? wordsOnlyIntro(result, hitCats, args, stats, facets) : '';
     for (const piece of filledPanel(renderedOnce(panelOf, facets, preparePanel), finder, intro)) page.push(piece);
   }
   page.push('</div>');
@@ -291,10 +296,6 @@ function hitCategories(result: SearchOut): { slug: string; n: number }[] {
   const count = new Map<string, number>();
   for (const h of result.data) if (h.category) count.set(h.category, (count.get(h.category) ?? 0) + 1);
   return [...count].map(([slug, n]) => ({ slug, n })).sort((a, b) => b.n - a.n); // stable: first seen first among equals
-}
-
-function topCategory(result: SearchOut): { slug: string; n: number } | null {
-  return hitCategories(result)[0] ?? null;
 }
 
 /** Sort choices: the order by relevance, and each numeric field parts declare, ascending and descending. */
@@ -450,10 +451,9 @@ function filledPanel(p: PreparedPanel, finder: Finder, intro: string): (string |
 }
 
 /** What the finder of a words-only search is: the hits' most common category's, the others a link each to the same words in them. */
-function wordsOnlyIntro(result: SearchOut, args: Record<string, string>, stats: Stats, facets: Facets): string {
-  const cats = hitCategories(result);
+function wordsOnlyIntro(result: SearchOut, cats: readonly { slug: string; n: number }[], args: Record<string, string>, stats: Stats, facets: Facets): string {
   const name = (slug: string) => stats.categories.find((k) => k.slug === slug)?.name ?? slug;
-  const none: Finder = { clauses: [], min: new Map(), max: new Map(), in: new Map(), near: false, pairs: [] };
+  const none = noFinder();
   const top = cats.find((c) => c.slug === facets.category);
   const others = cats.filter((c) => c.slug !== facets.category);
   return html`<p id="finder-of">The fields of ${name(facets.category ?? '')}, the category of ${top?.n ?? 0} of the ${result.data.length} hits shown (<a href="${linkWith(args, none, { category: facets.category, cursor: null, sort: null })}">only these words in ${name(facets.category ?? '')}</a>). A filter applies to these words in every category; a part that does not declare the field never matches.</p>${
