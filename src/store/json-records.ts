@@ -8,12 +8,19 @@
  * and the heap grows to several times the data it keeps. Parsing one record at a time leaves
  * only short-lived garbage (collected young) beside what the caller keeps.
  *
+ * A file is read through a window (readJsonRecordsFile): a buffer of a megabyte or so, reused,
+ * that moves along the file and grows only for a record larger than itself. The file is never
+ * held whole. On the 2-core host, reading a 100 MB catalogue into one new buffer took 350-400 ms
+ * (the kernel filling fresh pages) and scanning it another ~600 ms (memory that is not in cache);
+ * through a 1 MB window the reads take ~13 ms and the scan ~30 ms.
+ *
  * The result is the same as JSON.parse of the whole document: the scanner only finds where the
  * top-level members and the array elements begin and end (tracking strings, escapes and nesting);
  * each slice is parsed by JSON.parse itself. When the document is not of that shape (or not
  * valid JSON), `null` is returned and the caller parses it whole, which reports the error; a
  * record may then have been handed to `onRecord` already (the caller discards what it kept).
  */
+import fs from 'node:fs';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -26,31 +33,47 @@ const COLON = 0x3a;
 
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
+/**
+ * Thrown by the scanner when it needs bytes past the window (the file has more): the reader keeps
+ * the bytes from the step's start, reads more, and runs the step again. One object, never an Error
+ * (no stack is taken): it is thrown about once per window.
+ */
+const NEED_MORE = { needMore: true } as const;
+
+/** The byte at i; -1 past the end of the document; NEED_MORE thrown past the window when the file has more. */
+function byteAt(buf: Buffer, i: number, eof: boolean): number {
+  if (i < buf.length) return buf[i]!;
+  if (eof) return -1;
+  throw NEED_MORE;
+}
+
 /** Index just past the JSON string starting at `i` (a '"'), or -1 when it does not end. */
-function skipString(buf: Buffer, i: number): number {
+function skipString(buf: Buffer, i: number, eof: boolean): number {
   for (let j = i + 1; j < buf.length; j++) {
     const b = buf[j];
     if (b === BACKSLASH) j++;
     else if (b === QUOTE) return j + 1;
   }
-  return -1;
+  if (eof) return -1;
+  throw NEED_MORE;
 }
 
 /** Index just past the JSON value starting at `i` (no leading space), or -1 when it does not end. */
-function skipValue(buf: Buffer, i: number): number {
-  const first = buf[i];
-  if (first === QUOTE) return skipString(buf, i);
+function skipValue(buf: Buffer, i: number, eof: boolean): number {
+  const first = byteAt(buf, i, eof);
+  if (first === QUOTE) return skipString(buf, i, eof);
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
     // A number, true, false or null: up to the next delimiter.
     let j = i;
     while (j < buf.length && buf[j] !== COMMA && buf[j] !== CLOSE_BRACE && buf[j] !== CLOSE_BRACKET && !isSpace(buf[j]!)) j++;
+    if (j === buf.length && !eof) throw NEED_MORE;
     return j;
   }
   let depth = 0;
   for (let j = i; j < buf.length; j++) {
     const b = buf[j];
     if (b === QUOTE) {
-      j = skipString(buf, j);
+      j = skipString(buf, j, eof);
       if (j < 0) return -1;
       j--;
     } else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
@@ -59,11 +82,13 @@ function skipValue(buf: Buffer, i: number): number {
       if (depth === 0) return j + 1;
     }
   }
-  return -1;
+  if (eof) return -1;
+  throw NEED_MORE;
 }
 
-function skipSpace(buf: Buffer, i: number): number {
+function skipSpace(buf: Buffer, i: number, eof: boolean): number {
   while (i < buf.length && isSpace(buf[i]!)) i++;
+  if (i === buf.length && !eof) throw NEED_MORE;
   return i;
 }
 
@@ -77,6 +102,9 @@ function parseSlice(buf: Buffer, start: number, end: number): unknown {
     throw new NotJson();
   }
 }
+
+/** A record much longer than the longest so far is not guessed at (the last record would try the rest of the file). */
+const guessLimit = (longest: number) => Math.max(1 << 16, 8 * longest);
 
 /**
  * Where the next record ends, found without walking its bytes. Records of a file written by one
@@ -92,32 +120,49 @@ function parseSlice(buf: Buffer, start: number, end: number): unknown {
  */
 class BoundaryGuess {
   private sep: Buffer | null = null;
+  /** Whether learning was tried (once, on the first pair of records the window holds together). */
+  learned = false;
   private tried = 0;
   private failed = 0;
-  /** The longest record so far: a guess much longer than that is not parsed (the last record would try the rest of the file). */
-  private longest = 0;
+  /** The longest record so far. */
+  longest = 0;
   /** The parsed record of the last successful guess. */
   value: unknown = undefined;
 
-  /** Learns the separator from the first record ([start, end)) and the second's start (`next`). */
-  learn(buf: Buffer, start: number, end: number, next: number): void {
-    this.longest = end - start;
+  /** Learns the separator from a record ending at `end` and the next one's start (`next`). */
+  learn(buf: Buffer, end: number, next: number): void {
+    this.learned = true;
     if (buf[end - 1] !== CLOSE_BRACE || buf[next] !== OPEN_BRACE) return;
-    const key = skipSpace(buf, next + 1);
+    let key = next + 1;
+    while (key < buf.length && isSpace(buf[key]!)) key++;
     if (buf[key] !== QUOTE) return;
-    const keyEnd = skipString(buf, key);
+    let keyEnd = -1;
+    for (let j = key + 1; j < buf.length; j++) {
+      if (buf[j] === BACKSLASH) j++;
+      else if (buf[j] === QUOTE) {
+        keyEnd = j + 1;
+        break;
+      }
+    }
     if (keyEnd < 0) return;
-    const colon = skipSpace(buf, keyEnd);
+    let colon = keyEnd;
+    while (colon < buf.length && isSpace(buf[colon]!)) colon++;
     if (buf[colon] !== COLON) return;
     this.sep = Buffer.from(buf.subarray(end - 1, colon + 1));
   }
 
   /** The end of the record starting at `i` (its value in `this.value`), or -1: scan it. */
-  end(buf: Buffer, i: number): number {
+  end(buf: Buffer, i: number, eof: boolean): number {
     if (this.sep === null) return -1;
     const at = buf.indexOf(this.sep, i + 1);
+    const limit = guessLimit(this.longest);
+    if (at < 0) {
+      // Not in the window: the record may end in the bytes not read yet (unless it is already too long to guess at).
+      if (!eof && buf.length - i <= limit) throw NEED_MORE;
+      return -1;
+    }
     const end = at + 1;
-    if (at < 0 || end - i > Math.max(1 << 16, 8 * this.longest)) return -1;
+    if (end - i > limit) return -1;
     this.tried++;
     try {
       this.value = JSON.parse(buf.toString('utf8', i, end));
@@ -125,13 +170,22 @@ class BoundaryGuess {
       if (++this.failed > 16 && this.failed * 4 > this.tried) this.sep = null;
       return -1;
     }
-    if (end - i > this.longest) this.longest = end - i;
     return end;
   }
 }
 
-/** An array element: its parsed value, its index, and the bytes [start, end) it was parsed from. */
+/** An array element: its parsed value, its index, and the bytes [start, end) of the file it was parsed from. */
 export type RecordCallback = (value: unknown, index: number, start: number, end: number) => void;
+
+/** The bytes a scan reads: `view` holds the document's bytes [base, base + view.length). */
+interface Source {
+  view: Buffer;
+  base: number;
+  /** Whether the view reaches the end of the document. */
+  eof: boolean;
+  /** Drops the bytes before view index `keep`, reads more (growing the buffer when it cannot drop enough). */
+  more(keep: number): void;
+}
 
 /**
  * The top-level members of the document except `key`, with the elements of its array given to
@@ -139,74 +193,175 @@ export type RecordCallback = (value: unknown, index: number, start: number, end:
  * an array under `key` (the caller then parses it whole).
  */
 export function readJsonRecords(buf: Buffer, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
+  return readFrom({ view: buf, base: 0, eof: true, more: () => {} }, key, onRecord);
+}
+
+/** The window's first size: records of a few kB each, a few hundred of them per read. */
+export const RECORD_WINDOW_BYTES = 1 << 20;
+
+/**
+ * readJsonRecords of a file, read through a window of `windowBytes` (grown for a record larger
+ * than it) instead of whole. Byte ranges are the file's.
+ */
+export function readJsonRecordsFile(file: string, key: string, onRecord: RecordCallback, windowBytes = RECORD_WINDOW_BYTES): Record<string, unknown> | null {
+  const fd = fs.openSync(file, 'r');
   try {
-    return scan(buf, key, onRecord);
+    return readFrom(fileSource(fd, windowBytes), key, onRecord);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A window over an open file from its start. */
+function fileSource(fd: number, windowBytes: number): Source {
+  let buf = Buffer.allocUnsafe(Math.max(16, windowBytes));
+  let len = 0;
+  const src: Source = {
+    view: buf.subarray(0, 0),
+    base: 0,
+    eof: false,
+    more(keep: number) {
+      if (keep > 0) {
+        buf.copy(buf, 0, keep, len);
+        src.base += keep;
+        len -= keep;
+      }
+      // Less than a quarter free: the step needs more than the window holds; double it.
+      if (buf.length - len < buf.length / 4) {
+        const grown = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(grown, 0, 0, len);
+        buf = grown;
+      }
+      const n = fs.readSync(fd, buf, len, buf.length - len, src.base + len);
+      if (n === 0) src.eof = true;
+      len += n;
+      src.view = buf.subarray(0, len);
+    },
+  };
+  src.more(0);
+  return src;
+}
+
+function readFrom(src: Source, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
+  try {
+    return scan(src, key, onRecord);
   } catch (err) {
     if (err instanceof NotJson) return null;
     throw err; // the caller's own error (a record it refused)
   }
 }
 
-function scan(buf: Buffer, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
-  let i = skipSpace(buf, 0);
-  if (buf[i] !== OPEN_BRACE) return null;
+const START = 0;
+const KEY = 1;
+const ELEMENT = 2;
+const AFTER_ELEMENT = 3;
+const AFTER_MEMBER = 4;
+
+/**
+ * The scan, as steps that each start at the committed index `i` and commit only once they have
+ * all the bytes they need: a step that runs past the window throws NEED_MORE before it commits,
+ * and runs again from `i` on the window moved on.
+ */
+function scan(src: Source, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
   const members: Record<string, unknown> = {};
+  const guess = new BoundaryGuess();
   let sawKey = false;
-  i = skipSpace(buf, i + 1);
-  if (buf[i] === CLOSE_BRACE) return null;
+  let step = START;
+  let i = 0;
+  let n = 0;
+  /** The view index just past the last record handed on (-1: not in the window), for learning the separator. */
+  let lastEnd = -1;
   for (;;) {
-    if (buf[i] !== QUOTE) return null;
-    const keyEnd = skipString(buf, i);
-    if (keyEnd < 0) return null;
-    const name = parseSlice(buf, i, keyEnd) as string;
-    i = skipSpace(buf, keyEnd);
-    if (buf[i] !== COLON) return null;
-    i = skipSpace(buf, i + 1);
-    if (name === key && buf[i] === OPEN_BRACKET && !sawKey) {
-      sawKey = true;
-      i = skipSpace(buf, i + 1);
-      let n = 0;
-      if (buf[i] !== CLOSE_BRACKET) {
-        const guess = new BoundaryGuess();
-        for (;;) {
-          let end = guess.end(buf, i);
+    const buf = src.view;
+    const eof = src.eof;
+    try {
+      switch (step) {
+        case START: {
+          const open = skipSpace(buf, i, eof);
+          if (byteAt(buf, open, eof) !== OPEN_BRACE) return null;
+          const first = skipSpace(buf, open + 1, eof);
+          if (byteAt(buf, first, eof) === CLOSE_BRACE) return null;
+          i = first;
+          step = KEY;
+          break;
+        }
+        case KEY: {
+          if (byteAt(buf, i, eof) !== QUOTE) return null;
+          const keyEnd = skipString(buf, i, eof);
+          if (keyEnd < 0) return null;
+          const name = parseSlice(buf, i, keyEnd) as string;
+          const colon = skipSpace(buf, keyEnd, eof);
+          if (byteAt(buf, colon, eof) !== COLON) return null;
+          const value = skipSpace(buf, colon + 1, eof);
+          if (name === key && byteAt(buf, value, eof) === OPEN_BRACKET && !sawKey) {
+            const first = skipSpace(buf, value + 1, eof);
+            const empty = byteAt(buf, first, eof) === CLOSE_BRACKET;
+            sawKey = true;
+            i = first;
+            step = empty ? AFTER_ELEMENT : ELEMENT;
+            break;
+          }
+          if (name === key) return null; // the key twice, or not an array: let JSON.parse decide
+          const end = skipValue(buf, value, eof);
+          if (end < 0) return null;
+          const after = skipSpace(buf, end, eof);
+          // An own property even for "__proto__", as JSON.parse makes it.
+          Object.defineProperty(members, name, { value: parseSlice(buf, value, end), enumerable: true, writable: true, configurable: true });
+          i = after;
+          step = AFTER_MEMBER;
+          break;
+        }
+        case ELEMENT: {
+          let end = guess.end(buf, i, eof);
           let value: unknown;
           if (end >= 0) value = guess.value;
           else {
-            end = skipValue(buf, i);
+            end = skipValue(buf, i, eof);
             if (end < 0) return null;
             value = parseSlice(buf, i, end);
           }
-          onRecord(value, n++, i, end);
-          const at = skipSpace(buf, end);
-          if (buf[at] === COMMA) {
-            const next = skipSpace(buf, at + 1);
-            if (n === 1) guess.learn(buf, i, end, next);
+          const after = skipSpace(buf, end, eof);
+          const b = byteAt(buf, after, eof);
+          if (b !== COMMA && b !== CLOSE_BRACKET) return null;
+          onRecord(value, n++, src.base + i, src.base + end);
+          if (end - i > guess.longest) guess.longest = end - i;
+          lastEnd = end;
+          i = after;
+          step = AFTER_ELEMENT;
+          break;
+        }
+        case AFTER_ELEMENT: {
+          if (buf[i] === COMMA) {
+            const next = skipSpace(buf, i + 1, eof);
+            if (!guess.learned && lastEnd > 0) guess.learn(buf, lastEnd, next);
             i = next;
-            continue;
-          }
-          if (buf[at] === CLOSE_BRACKET) {
-            i = at;
+            step = ELEMENT;
             break;
           }
-          return null;
+          // The array's closing bracket (an element's step has seen one of the two).
+          i = skipSpace(buf, i + 1, eof);
+          step = AFTER_MEMBER;
+          break;
+        }
+        case AFTER_MEMBER: {
+          const b = byteAt(buf, i, eof);
+          if (b === COMMA) {
+            i = skipSpace(buf, i + 1, eof);
+            step = KEY;
+            break;
+          }
+          if (b !== CLOSE_BRACE) return null;
+          // Nothing but space after the document.
+          if (skipSpace(buf, i + 1, eof) !== buf.length) return null;
+          return sawKey ? members : null;
         }
       }
-      i = skipSpace(buf, i + 1);
-    } else {
-      if (name === key) return null; // the key twice, or not an array: let JSON.parse decide
-      const end = skipValue(buf, i);
-      if (end < 0) return null;
-      // An own property even for "__proto__", as JSON.parse makes it.
-      Object.defineProperty(members, name, { value: parseSlice(buf, i, end), enumerable: true, writable: true, configurable: true });
-      i = skipSpace(buf, end);
+    } catch (err) {
+      if (err !== NEED_MORE) throw err;
+      const keep = i;
+      src.more(keep);
+      lastEnd = lastEnd - keep > 0 ? lastEnd - keep : -1;
+      i = 0;
     }
-    if (buf[i] === COMMA) {
-      i = skipSpace(buf, i + 1);
-      continue;
-    }
-    if (buf[i] === CLOSE_BRACE && skipSpace(buf, i + 1) === buf.length) break;
-    return null;
   }
-  return sawKey ? members : null;
 }

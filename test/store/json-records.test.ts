@@ -1,17 +1,45 @@
-/** readJsonRecords gives what JSON.parse of the whole document gives, or null (then the caller parses whole). */
+/**
+ * readJsonRecords (a buffer) and readJsonRecordsFile (a file through a window that moves and grows)
+ * give what JSON.parse of the whole document gives, or null (then the caller parses whole); each
+ * record's byte range holds exactly that record.
+ */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { readJsonRecords } from '../../src/store/json-records.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readJsonRecords, readJsonRecordsFile } from '../../src/store/json-records.js';
 import { rng } from '../support/rng.js';
 
-function viaRecords(text: string, key = 'entities') {
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-json-records-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** The buffer reader, and the file reader with windows smaller than a record, of a few records, and larger than the document. */
+const READERS = ['buffer', 16, 61, 700, 1 << 20] as const;
+
+function viaRecordsWith(reader: (typeof READERS)[number], text: string, key = 'entities') {
+  const bytes = Buffer.from(text, 'utf8');
   const records: unknown[] = [];
-  const members = readJsonRecords(Buffer.from(text, 'utf8'), key, (v, i) => {
+  const onRecord = (v: unknown, i: number, start: number, end: number) => {
     expect(i).toBe(records.length);
+    // The record's bytes in the document, and nothing else.
+    expect(JSON.parse(bytes.toString('utf8', start, end))).toEqual(v);
     records.push(v);
-  });
+  };
+  let members: Record<string, unknown> | null;
+  if (reader === 'buffer') members = readJsonRecords(bytes, key, onRecord);
+  else {
+    const file = path.join(tmp, 'doc.json');
+    fs.writeFileSync(file, bytes);
+    members = readJsonRecordsFile(file, key, onRecord, reader);
+  }
   return members === null ? null : { ...members, [key]: records };
+}
+
+/** What every reader gives (they must agree). */
+function viaRecords(text: string, key = 'entities') {
+  const first = viaRecordsWith('buffer', text, key);
+  for (const r of READERS.slice(1)) expect(viaRecordsWith(r, text, key), `window ${r}: ${text.slice(0, 200)}`).toEqual(first);
+  return first;
 }
 
 describe('readJsonRecords', () => {
@@ -33,7 +61,21 @@ describe('readJsonRecords', () => {
   it('the shipped catalogue: the same records as a whole parse', () => {
     const file = path.resolve(import.meta.dirname, '../../data/catalogue/entities.json');
     const text = fs.readFileSync(file, 'utf8');
+    const whole = JSON.parse(text);
+    expect(viaRecordsWith('buffer', text)).toEqual(whole);
+    // Through windows of 4 kB (a few records each) and 1 MB, read from the file itself.
+    for (const w of [4096, 1 << 20]) {
+      const records: unknown[] = [];
+      const members = readJsonRecordsFile(file, 'entities', (v) => records.push(v), w);
+      expect({ ...members, entities: records }).toEqual(whole);
+    }
+  });
+
+  it('a record larger than the window grows it; a document that is not of the shape gives null from a file too', () => {
+    const big = { id: 'BIG', blob: 'x'.repeat(50_000), list: Array.from({ length: 2000 }, (_, i) => ({ i })) };
+    const text = JSON.stringify({ meta: { m: 1 }, entities: [{ id: 'A' }, big, { id: 'C' }], tail: 'z'.repeat(3000) });
     expect(viaRecords(text)).toEqual(JSON.parse(text));
+    for (const bad of ['{"entities":[{"id":"A"},{"id":"B"}', '{"entities":[{"id":"A"}]} {}', '{"meta":1}']) expect(viaRecords(bad), bad).toBeNull();
   });
 
   it('records found by their separator: the same as JSON.parse when the separator also occurs inside records, strings or after the array', () => {
@@ -85,10 +127,12 @@ describe('readJsonRecords', () => {
   });
 
   it('an error thrown by the caller for a record propagates (it is not taken for malformed JSON)', () => {
-    expect(() =>
-      readJsonRecords(Buffer.from('{"entities":[{"id":"A"},{"id":"B"}]}'), 'entities', (v) => {
-        if ((v as { id: string }).id === 'B') throw new Error('record B is invalid');
-      }),
-    ).toThrow('record B is invalid');
+    const refuse = (v: unknown) => {
+      if ((v as { id: string }).id === 'B') throw new Error('record B is invalid');
+    };
+    const text = '{"entities":[{"id":"A"},{"id":"B"}]}';
+    expect(() => readJsonRecords(Buffer.from(text), 'entities', refuse)).toThrow('record B is invalid');
+    fs.writeFileSync(path.join(tmp, 'refused.json'), text);
+    expect(() => readJsonRecordsFile(path.join(tmp, 'refused.json'), 'entities', refuse, 16)).toThrow('record B is invalid');
   });
 });
