@@ -294,6 +294,8 @@ function buildCatalogueParts(
     fields: [...defaultSpecFields(), ...analyticsSpecFields(recordScores(analyticsInput, referenceYear(analyticsInput.meta.imported_at), adoptionShared))],
     onBuilt: (what, records) => built({ what, records }),
     lookup: (id) => catalogue.catalogueRecord(id),
+    // A field's column looks at every record once: a lazily read catalogue's unread records are read for it and let go.
+    each: data.lazy ? (visit) => data.lazy!.forEach(visit) : undefined,
   });
   return {
     data,

@@ -12,8 +12,8 @@ import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
 import type { CatalogueMeta } from './catalogue.js';
-import { LazyRecords } from './catalogue-records.js';
-import { readJsonRecords } from './json-records.js';
+import { LazyRecords, RecordFile } from './catalogue-records.js';
+import { readJsonRecordsFile } from './json-records.js';
 import type { RecordObserver } from './search-index-build.js';
 import { compileAcceptor } from './zod-acceptor.js';
 
@@ -127,44 +127,53 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
     observer?.record(e);
     return e;
   };
-  // Record by record (a 100 MB file parsed whole grows the heap to several times what is kept);
-  // anything but `{..., "entities": [...]}` is parsed whole, which also reports invalid JSON.
-  const bytes = fs.readFileSync(entFile);
+  // Record by record, through a window that moves along the file (a 100 MB file parsed whole grows
+  // the heap to several times what is kept, and read whole it costs fresh memory the size of the
+  // file); anything but `{..., "entities": [...]}` is parsed whole, which also reports invalid JSON.
+  // A lazily read catalogue keeps the file open: its records are read again from the same file.
+  const fd = fs.openSync(entFile, 'r');
   let entities: StoredEntity[] = [];
   let lazy: LazyRecords | undefined;
   let members: Record<string, unknown> | null;
-  if (opts.lazy) {
-    const ids: string[] = [];
-    const cats: string[] = [];
-    const quarantine: number[] = [];
-    const makers: (string | null)[] = [];
-    const starts: number[] = [];
-    const ends: number[] = [];
-    members = readJsonRecords(bytes, 'entities', (raw, i, start, end) => {
-      const e = checked(raw, i);
-      observer?.record(e);
-      ids.push(e.id);
-      cats.push(e.category);
-      quarantine.push(e.quarantine ? 1 : 0);
-      makers.push(e.manufacturer);
-      starts.push(start);
-      ends.push(end);
-    });
-    if (members) {
-      const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
-      lazy = new LazyRecords(bytes, columns, (raw, i) => {
-        // The id string the columns (and so the catalogue's maps and the index) hold already.
-        if (raw !== null && typeof raw === 'object' && (raw as { id?: unknown }).id === ids[i]) (raw as { id: string }).id = ids[i]!;
-        return kept(raw, i);
+  try {
+    if (opts.lazy) {
+      const ids: string[] = [];
+      const cats: string[] = [];
+      const quarantine: number[] = [];
+      const makers: (string | null)[] = [];
+      const starts: number[] = [];
+      const ends: number[] = [];
+      members = readJsonRecordsFile(fd, 'entities', (raw, i, start, end) => {
+        const e = checked(raw, i);
+        observer?.record(e);
+        ids.push(e.id);
+        cats.push(e.category);
+        quarantine.push(e.quarantine ? 1 : 0);
+        makers.push(e.manufacturer);
+        starts.push(start);
+        ends.push(end);
       });
-    }
-  } else members = readJsonRecords(bytes, 'entities', (raw, i) => entities.push(validate(raw, i)));
+      if (members) {
+        const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
+        // The id string the columns (and so the catalogue's maps and the index) hold already.
+        const sameId = (raw: unknown, i: number) => {
+          if (raw !== null && typeof raw === 'object' && (raw as { id?: unknown }).id === ids[i]) (raw as { id: string }).id = ids[i]!;
+          return raw;
+        };
+        lazy = new LazyRecords(new RecordFile(entFile, fd), columns, { kept: (raw, i) => kept(sameId(raw, i), i), checked: (raw, i) => checked(sameId(raw, i), i) });
+      }
+    } else members = readJsonRecordsFile(fd, 'entities', (raw, i) => entities.push(validate(raw, i)));
+  } finally {
+    if (!lazy) fs.closeSync(fd);
+  }
   let file: z.infer<typeof CatalogueFile>;
   if (members) {
+    const parsed = CatalogueFile.safeParse({ ...members, entities: [] });
+    if (!parsed.success) lazy?.close();
     file = CatalogueFile.parse({ ...members, entities: [] });
   } else {
     observer?.restart(); // the records seen so far are read again
-    file = CatalogueFile.parse(JSON.parse(bytes.toString('utf8')));
+    file = CatalogueFile.parse(JSON.parse(fs.readFileSync(entFile, 'utf8')));
     entities = file.entities.map(validate);
   }
   const categories = fs.existsSync(catFile) ? CategoriesFile.parse(JSON.parse(fs.readFileSync(catFile, 'utf8'))).categories : [];

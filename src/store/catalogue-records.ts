@@ -9,14 +9,18 @@
  * collected young, never copied or promoted), and again, each record on first use (a search's hit,
  * a lookup by id) or in the background once the server is ready, validated, its common values
  * shared and frozen exactly as the small catalogue's are. A caller that needs every record (the
- * spec layer, the analytics, a listing of all) reads the rest at once. When every record is read,
- * the file's bytes are let go.
+ * analytics, a listing of all) reads the rest at once; one that only needs to look at each (the
+ * spec layer's columns: forEach) reads those not read yet without keeping them. The records are
+ * read from the file, kept open (a file replaced on disk meanwhile is still the one read at start),
+ * by their byte ranges: one pread for a record asked alone, a window of consecutive records for the
+ * background and for all(). When every record is read, the file is closed.
  *
  * Why: at 100,000 records, keeping each record as it is read at start made the main thread copy
  * and promote ~150 MB of objects through the young generation, freeze and index them before the
  * server could answer (~0.8 s of a ~2 s start on the 2-core machine); the columns alone are enough
  * to answer searches, and a page of hits reads only its own records.
  */
+import fs from 'node:fs';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { idsInOrder } from '../domain/catalogue/search.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
@@ -64,8 +68,54 @@ export interface RecordColumns {
   ends: Float64Array;
 }
 
-/** Records between two looks at the clock while reading in the background. */
+/** Records between two looks at the clock while reading in the background (one read of the file for them). */
 const BACKGROUND_CHECK_EVERY = 32;
+
+/** At most this many bytes of consecutive records are read at once (all(), forEach). */
+const RUN_BYTES = 1 << 20;
+
+/** The catalogue file, open for reading records by their byte ranges. */
+export class RecordFile {
+  private fd: number | null;
+  private scratch = Buffer.allocUnsafe(64 * 1024);
+
+  /** `fd`: open for reading (closed by close()). */
+  constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  get open(): boolean {
+    return this.fd !== null;
+  }
+
+  /** The bytes [start, end) of the file, in a buffer reused by the next read. */
+  read(start: number, end: number): Buffer {
+    if (this.fd === null) throw new Error(`${this.path} is closed`);
+    const n = end - start;
+    if (this.scratch.length < n) this.scratch = Buffer.allocUnsafe(Math.max(n, this.scratch.length * 2));
+    let got = 0;
+    while (got < n) {
+      const r = fs.readSync(this.fd, this.scratch, got, n - got, start + got);
+      if (r === 0) throw new Error(`${this.path} ended at byte ${start + got}, before ${end}: it was cut after the start`);
+      got += r;
+    }
+    return this.scratch.subarray(0, n);
+  }
+
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/** How a record is made from its parsed bytes: `kept` validated, shared and frozen; `checked` validated only (looked at, not kept). */
+export interface RecordReaders {
+  kept: (raw: unknown, i: number) => StoredEntity;
+  checked: (raw: unknown, i: number) => StoredEntity;
+}
 
 /**
  * When the background reading gives way to requests: no slice while a request was seen in the
@@ -81,8 +131,8 @@ export interface BackgroundPace {
 
 /**
  * A large catalogue's records in the file's order, each read from its bytes on first use.
- * `read(raw, i)`: the record validated, shared and frozen as the catalogue keeps it (it throws
- * when the record is invalid, which the start has already ruled out).
+ * `readers.kept(raw, i)`: the record validated, shared and frozen as the catalogue keeps it (it
+ * throws when the record is invalid, which the start has already ruled out).
  */
 export class LazyRecords {
   readonly size: number;
@@ -91,10 +141,10 @@ export class LazyRecords {
   readonly quarantine: Uint8Array;
   /** The records' manufacturers as read at start (let go, with the byte ranges, once every record is read: the records hold them). */
   private manufacturers: readonly (string | null)[] | null;
-  private bytes: Buffer | null;
+  private file: RecordFile | null;
   private starts: Float64Array | null;
   private ends: Float64Array | null;
-  private read: ((raw: unknown, i: number) => StoredEntity) | null;
+  private readers: RecordReaders | null;
   private readonly records: (StoredEntity | undefined)[];
   private unread: number;
   /** The next record the background reading looks at. */
@@ -103,7 +153,7 @@ export class LazyRecords {
   private stopped = false;
   private readonly whenComplete: (() => void)[] = [];
 
-  constructor(bytes: Buffer, columns: RecordColumns, read: (raw: unknown, i: number) => StoredEntity) {
+  constructor(file: RecordFile, columns: RecordColumns, readers: RecordReaders) {
     this.size = columns.ids.length;
     this.ids = columns.ids;
     this.categories = columns.categories;
@@ -111,21 +161,21 @@ export class LazyRecords {
     this.manufacturers = columns.manufacturers;
     this.starts = columns.starts;
     this.ends = columns.ends;
-    this.bytes = bytes;
-    this.read = read;
+    this.file = file;
+    this.readers = readers;
     this.records = new Array<StoredEntity | undefined>(this.size).fill(undefined);
     this.unread = this.size;
     if (this.size === 0) this.finish();
   }
 
-  /** Whether every record has been read (the file's bytes are then let go). */
+  /** Whether every record has been read (the file is then closed). */
   get complete(): boolean {
     return this.unread === 0;
   }
 
-  /** The bytes of the file still held (0 once every record is read). */
-  get bytesHeld(): number {
-    return this.bytes?.length ?? 0;
+  /** Whether the file is still open (until every record is read). */
+  get fileOpen(): boolean {
+    return this.file?.open ?? false;
   }
 
   /** How many records have been read so far. */
@@ -140,8 +190,24 @@ export class LazyRecords {
 
   /** Every record in the file's order (those not read yet are read now). */
   all(): readonly StoredEntity[] {
-    for (let i = this.cursor; this.unread > 0 && i < this.size; i++) if (this.records[i] === undefined) this.readAt(i);
+    for (let i = this.cursor; this.unread > 0 && i < this.size; ) i = this.readRun(i, this.size, true);
     return this.records as StoredEntity[];
+  }
+
+  /**
+   * Each record in the file's order, without keeping those not read yet: they are read (validated,
+   * neither shared nor frozen) and let go after `visit`, garbage collected young. For a caller that
+   * looks at every record once (a spec column) where all() would keep them all at once.
+   */
+  forEach(visit: (e: StoredEntity, i: number) => void): void {
+    for (let i = 0; i < this.size; ) {
+      const kept = this.records[i];
+      if (kept !== undefined) {
+        visit(kept, i++);
+        continue;
+      }
+      i = this.readRun(i, this.size, false, visit);
+    }
   }
 
   /** The ids and manufacturers of the records, in the file's order (for the manufacturers the catalogue knows). */
@@ -181,18 +247,22 @@ export class LazyRecords {
       }
       const deadline = now + sliceMs;
       let i = this.cursor;
-      for (let n = 1; i < this.size; i++, n++) {
-        if (this.records[i] === undefined) this.readAt(i);
-        if (n % BACKGROUND_CHECK_EVERY === 0 && performance.now() >= deadline) {
-          i++;
-          break;
-        }
+      while (i < this.size && !this.complete) {
+        i = this.readRun(i, Math.min(this.size, i + BACKGROUND_CHECK_EVERY), true);
+        if (performance.now() >= deadline) break;
       }
       this.cursor = i;
       lastSlice = performance.now();
       if (!this.complete) this.background = setImmediate(slice);
     };
     this.background = setImmediate(slice);
+  }
+
+  /** Closes the file (a start that failed after reading it): records not read yet can no longer be. */
+  close(): void {
+    this.stop();
+    this.file?.close();
+    this.file = null;
   }
 
   /** Stops the background reading (records are still read on first use). */
@@ -206,19 +276,64 @@ export class LazyRecords {
   }
 
   private readAt(i: number): StoredEntity {
-    const { bytes, read, starts, ends } = this;
-    if (bytes === null || read === null || starts === null || ends === null) throw new Error(`catalogue record #${i} is not read and the file's bytes are gone`);
-    const e = read(JSON.parse(bytes.toString('utf8', starts[i], ends[i])), i);
-    // The same bytes were validated at start: another id means the reading is broken, not the data.
-    if (e.id !== this.ids[i]) throw new Error(`catalogue record #${i} read as ${e.id}, expected ${this.ids[i]}`);
+    const { file, starts, ends } = this;
+    if (file === null || starts === null || ends === null) throw new Error(`catalogue record #${i} is not read and the file is closed`);
+    return this.keep(i, file.read(starts[i]!, ends[i]!), starts[i]!);
+  }
+
+  /**
+   * Reads the records from i on (consecutive in the file) up to `to` or RUN_BYTES of them, with one
+   * read of the file: those not read yet are kept (`keep`), or handed to `visit` and let go. Records
+   * read already are skipped (kept) or visited as kept. Returns the index after the last one read.
+   */
+  private readRun(i: number, to: number, keep: boolean, visit?: (e: StoredEntity, i: number) => void): number {
+    const { file, starts, ends, readers } = this;
+    if (file === null || starts === null || ends === null || readers === null) throw new Error(`catalogue record #${i} is not read and the file is closed`);
+    const from = starts[i]!;
+    let j = i + 1;
+    while (j < to && ends[j]! - from <= RUN_BYTES) j++;
+    const bytes = file.read(from, ends[j - 1]!);
+    for (let k = i; k < j; k++) {
+      const kept = this.records[k];
+      if (kept !== undefined) {
+        visit?.(kept, k);
+        continue;
+      }
+      if (keep) {
+        const e = this.keep(k, bytes, from);
+        visit?.(e, k);
+        if (this.complete) {
+          // The last record not read: the file is closed, the rest of the run was read before.
+          for (let m = k + 1; m < j; m++) visit?.(this.records[m]!, m);
+          return j;
+        }
+      } else {
+        const e = readers.checked(JSON.parse(bytes.toString('utf8', starts[k]! - from, ends[k]! - from)), k);
+        this.checkId(e, k);
+        visit!(e, k);
+      }
+    }
+    return j;
+  }
+
+  /** Record i from `bytes` holding the file from byte `base`: validated, kept; the file closed after the last. */
+  private keep(i: number, bytes: Buffer, base: number): StoredEntity {
+    const e = this.readers!.kept(JSON.parse(bytes.toString('utf8', this.starts![i]! - base, this.ends![i]! - base)), i);
+    this.checkId(e, i);
     this.records[i] = e;
     if (--this.unread === 0) this.finish();
     return e;
   }
 
+  /** The same bytes were validated at start: another id means the reading is broken (or the file changed), not the data. */
+  private checkId(e: StoredEntity, i: number): void {
+    if (e.id !== this.ids[i]) throw new Error(`catalogue record #${i} read as ${e.id}, expected ${this.ids[i]}`);
+  }
+
   private finish(): void {
-    this.bytes = null;
-    this.read = null;
+    this.file?.close();
+    this.file = null;
+    this.readers = null;
     this.starts = null;
     this.ends = null;
     this.manufacturers = null;

@@ -200,15 +200,15 @@ export function readJsonRecords(buf: Buffer, key: string, onRecord: RecordCallba
 export const RECORD_WINDOW_BYTES = 1 << 20;
 
 /**
- * readJsonRecords of a file, read through a window of `windowBytes` (grown for a record larger
- * than it) instead of whole. Byte ranges are the file's.
+ * readJsonRecords of a file (a path, or a descriptor open for reading, left open), read through a
+ * window of `windowBytes` (grown for a record larger than it) instead of whole. Byte ranges are the file's.
  */
-export function readJsonRecordsFile(file: string, key: string, onRecord: RecordCallback, windowBytes = RECORD_WINDOW_BYTES): Record<string, unknown> | null {
-  const fd = fs.openSync(file, 'r');
+export function readJsonRecordsFile(file: string | number, key: string, onRecord: RecordCallback, windowBytes = RECORD_WINDOW_BYTES): Record<string, unknown> | null {
+  const fd = typeof file === 'number' ? file : fs.openSync(file, 'r');
   try {
     return readFrom(fileSource(fd, windowBytes), key, onRecord);
   } finally {
-    fs.closeSync(fd);
+    if (typeof file !== 'number') fs.closeSync(fd);
   }
 }
 

@@ -77,19 +77,49 @@ describe('records read lazily', () => {
     expect(lazy.record(5)).toBe(lazy.record(5));
   });
 
-  it('all(): every record in the file order, the records read before kept; then the bytes are let go', () => {
+  it('all(): every record in the file order, the records read before kept; then the file is closed', () => {
     const { dir, records } = shuffledCatalogue(2);
     const lazy = lazyOf(dir);
     const early = lazy.record(17);
-    expect(lazy.bytesHeld).toBeGreaterThan(0);
+    expect(lazy.fileOpen).toBe(true);
     const all = lazy.all();
     expect(all).toEqual(records.map((e) => StoredEntity.parse(e)));
     expect(all[17]).toBe(early);
     expect(lazy.complete).toBe(true);
-    expect(lazy.bytesHeld).toBe(0);
+    expect(lazy.fileOpen).toBe(false);
     expect(lazy.all()).toBe(all);
     // The manufacturers read at start are let go: the records answer for them.
     expect(lazy.makers()).toEqual(records.map((e) => ({ id: e.id, manufacturer: e.manufacturer })));
+  });
+
+  it('forEach(): visits every record in the file order as zod validates it, keeps none it reads (those read before are the kept ones)', () => {
+    const { dir, records } = shuffledCatalogue(2);
+    const lazy = lazyOf(dir);
+    const early = lazy.record(40);
+    const seen: unknown[] = [];
+    lazy.forEach((e, i) => {
+      expect(i).toBe(seen.length);
+      seen.push(e);
+    });
+    expect(seen).toEqual(records.map((e) => StoredEntity.parse(e)));
+    expect(seen[40]).toBe(early);
+    expect(lazy.readCount).toBe(1);
+    expect(lazy.fileOpen).toBe(true);
+    // Read afterwards, a record is a new frozen object (the one visited was let go).
+    const later = lazy.record(41);
+    expect(later).not.toBe(seen[41]);
+    expect(Object.isFrozen(later)).toBe(true);
+  });
+
+  it('reads the file opened at start: one replaced on disk afterwards does not change what is read', () => {
+    const { dir, records } = shuffledCatalogue(1);
+    const lazy = lazyOf(dir);
+    const file = path.join(dir, 'catalogue/entities.json');
+    const other = path.join(dir, 'catalogue/other.json');
+    fs.writeFileSync(other, JSON.stringify({ meta: shipped.meta, entities: [...records].reverse() }));
+    fs.renameSync(other, file);
+    expect(lazy.record(3)).toEqual(StoredEntity.parse(records[3]));
+    expect(lazy.all()).toEqual(records.map((e) => StoredEntity.parse(e)));
   });
 
   it('share common values and empty containers across records, as records read at start do', () => {

@@ -68,6 +68,12 @@ export class SpecIndex implements FieldTable {
       onBuilt?: (what: 'spec_rows' | 'same_as', records: number) => void;
       /** A record of `entities` by id, case-insensitively (null otherwise), when the caller has such a table: none is made here then. */
       lookup?: (id: string) => StoredEntity | null;
+      /**
+       * Visits every record of `entities` once, in any order, without making the caller keep them
+       * (a catalogue read lazily reads those not read yet and lets them go): what a field's column
+       * is built over. Absent: the column walks `entities`.
+       */
+      each?: (visit: (e: StoredEntity) => void) => void;
     },
   ) {
     this.fields = Object.freeze([...(opts.fields ?? defaultSpecFields())]);
@@ -76,9 +82,11 @@ export class SpecIndex implements FieldTable {
     this.source = entities;
     this.onBuilt = opts.onBuilt ?? (() => {});
     this.lookup = opts.lookup ?? null;
+    this.each = opts.each ?? ((visit) => this.entities.forEach((e) => visit(e)));
   }
 
   private readonly lookup: ((id: string) => StoredEntity | null) | null;
+  private readonly each: (visit: (e: StoredEntity) => void) => void;
 
   /** The records (asked for only by the builds that read them all). */
   private get entities(): readonly StoredEntity[] {
@@ -182,39 +190,64 @@ export class SpecIndex implements FieldTable {
    * an unread value of the field gets its whole row built to settle that).
    */
   private column(name: string): FieldColumn {
-    let c = this.columns.get(name);
+    const c = this.columns.get(name);
     if (c) return c;
-    const specs = new Map<string, readonly Spec[]>();
-    const unread = new Map<string, readonly UnreadValue[]>();
-    const cats = new Set<string>();
-    const f = this.field(name);
-    const keep = (e: { id: string; category: string }, s: readonly Spec[], u: readonly UnreadValue[]) => {
-      if (s.length > 0) specs.set(e.id, s);
-      if (u.length > 0) unread.set(e.id, u);
-      if (s.length > 0 || u.length > 0) cats.add(e.category);
+    this.prepare([name]);
+    return this.columns.get(name)!;
+  }
+
+  /**
+   * Builds the columns of these fields not built yet, in one pass over the records (a filter on
+   * torque and TRL visits each record once, not once per field: over a catalogue read lazily, each
+   * visit of a record not read yet is a read of it). Unknown field names get an empty column.
+   */
+  prepare(names: readonly string[]): void {
+    const missing = [...new Set(names)].filter((n) => !this.columns.has(n));
+    if (missing.length === 0) return;
+    const env = { buses: this.buses };
+    // The fields that may read a source (only they can settle an unread value of it), in table order.
+    const settlers = new Map<string, readonly SpecFieldDef[]>();
+    const settlersOf = (u: readonly UnreadValue[]) => {
+      const key = u.map((x) => x.source).join('\n');
+      let list = settlers.get(key);
+      if (!list) settlers.set(key, (list = this.fields.filter((g) => !g.reads || u.some((x) => g.reads!(x.source)))));
+      return list;
     };
-    if (f && this.built) {
-      for (const r of this.built.rows) keep(r, r.specs.specs.filter((x) => x.field === name), r.specs.unread.filter((x) => x.field === name));
-    } else if (f) {
-      const env = { buses: this.buses };
-      // The fields that may read a source (only they can settle an unread value of it), in table order.
-      const settlers = new Map<string, readonly SpecFieldDef[]>();
-      const settlersOf = (u: readonly UnreadValue[]) => {
-        const key = u.map((x) => x.source).join('\n');
-        let list = settlers.get(key);
-        if (!list) settlers.set(key, (list = this.fields.filter((g) => !g.reads || u.some((x) => g.reads!(x.source)))));
-        return list;
+    const builders = missing.map((name) => {
+      const specs = new Map<string, readonly Spec[]>();
+      const unread = new Map<string, readonly UnreadValue[]>();
+      const cats = new Set<string>();
+      const keep = (e: { id: string; category: string }, s: readonly Spec[], u: readonly UnreadValue[]) => {
+        if (s.length > 0) specs.set(e.id, s);
+        if (u.length > 0) unread.set(e.id, u);
+        if (s.length > 0 || u.length > 0) cats.add(e.category);
       };
-      for (const e of this.entities) {
-        const r = f.read(e, env);
-        if (r.specs.length === 0 && r.unread.length === 0) continue;
+      const f = this.field(name);
+      const fromRecord = (e: StoredEntity) => {
+        const r = f!.read(e, env);
+        if (r.specs.length === 0 && r.unread.length === 0) return;
         const u = r.unread.length === 0 ? NO_UNREAD : buildEntitySpecs(e, settlersOf(r.unread), env).unread.filter((x) => x.field === name);
         keep(e, r.specs.length === 0 ? NO_SPECS : deepFreeze(r.specs.slice()), deepFreeze(u));
-      }
+      };
+      return { name, f, specs, unread, cats, keep, fromRecord };
+    });
+    const reading = builders.filter((b) => b.f !== undefined);
+    if (reading.length > 0 && this.built) {
+      for (const r of this.built.rows)
+        for (const b of reading)
+          b.keep(
+            r,
+            r.specs.specs.filter((x) => x.field === b.name),
+            r.specs.unread.filter((x) => x.field === b.name),
+          );
+    } else if (reading.length > 0) {
+      // Over records that may be let go after the visit: what is kept is the fields' own readings
+      // (copied and frozen), the record's id and category (strings).
+      this.each((e) => {
+        for (const b of reading) b.fromRecord(e);
+      });
     }
-    c = { specs, unread, applies: Object.freeze([...cats].sort()) };
-    this.columns.set(name, c);
-    return c;
+    for (const b of builders) this.columns.set(b.name, { specs: b.specs, unread: b.unread, applies: Object.freeze([...b.cats].sort()) });
   }
 
   /** The specs of one field of a record (what specsOf(id) holds for the field, in order). */

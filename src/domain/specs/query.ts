@@ -113,7 +113,13 @@ export interface SpecQueryResult<T> {
 /** One field's specs of a candidate (none for an id the layer does not hold). */
 const ownSpecs = (index: SpecIndex, row: Candidate, field: string): readonly Spec[] => (row === null ? [] : index.fieldSpecs(row.id, field));
 
+/** The fields a query reads (its clauses' and its sort's), their columns built in one pass. */
+function prepareQuery(index: SpecIndex, q: CompiledSpecQuery): void {
+  index.prepare([...q.clauses.map((c) => c.field), ...(q.sort ? [q.sort.field] : [])]);
+}
+
 export function applySpecQuery<T extends { id: string }>(index: SpecIndex, q: CompiledSpecQuery, candidates: readonly T[]): SpecQueryResult<T> {
+  prepareQuery(index, q);
   const filters: FilterMeta[] = q.clauses.map((c) => filterMeta(index, c));
   const out: T[] = [];
   for (const cand of candidates) {
@@ -152,6 +158,7 @@ export function specHook(
   q: CompiledSpecQuery,
   includeQuarantine: boolean,
 ): { filter: (id: string) => boolean; orderBy?: { key: (id: string) => number | undefined; dir: 'asc' | 'desc' }; filters: FilterMeta[]; sort: SortMeta | null } {
+  prepareQuery(index, q);
   const filters: FilterMeta[] = q.clauses.map((c) => filterMeta(index, c));
   const sort: SortMeta | null = q.sort ? { field: q.sort.field, order: q.sort.descending ? 'desc' : 'asc', undeclared_last: 0 } : null;
   const filter = (id: string): boolean => {
@@ -182,6 +189,7 @@ export function specHook(
 
 /** Compact view of a record's specs for the given fields (hits), read field by field (no whole row built). */
 export function compactFieldSpecs(index: SpecIndex, id: string, fields: readonly string[]): Record<string, CompactSpec> {
+  index.prepare(fields);
   const out: Record<string, CompactSpec> = {};
   for (const f of fields) {
     const s = index.fieldSpecs(id, f)[0];
