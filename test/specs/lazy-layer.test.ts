@@ -73,6 +73,41 @@ describe('SpecIndex: rows and same_as links built on first use', () => {
     expect(doneOthers).toBe(unsettled * 3);
   });
 
+  it('the fields a query reads are built in one visit of each record (`each`), holding what the rows hold', () => {
+    let visits = 0;
+    const opts = { buses: parseBusTable(read('buses.json')), manufacturers: parseManufacturers(read('manufacturers.json')) };
+    const idx = new SpecIndex(
+      () => {
+        throw new Error('the records are visited through each(), never asked for whole');
+      },
+      {
+        ...opts,
+        lookup: (id) => all.find((e) => e.id.toLowerCase() === id.toLowerCase()) ?? null,
+        each: (visit) => {
+          for (const e of all) {
+            visits++;
+            visit(e);
+          }
+        },
+      },
+    );
+    idx.prepare(['torque_rated', 'trl_unknown_field', 'mass', 'torque_rated']);
+    expect(visits).toBe(all.length);
+    // Built already: asking again (or reading them) visits nothing.
+    idx.prepare(['mass', 'torque_rated']);
+    idx.appliesTo('mass');
+    expect(visits).toBe(all.length);
+    idx.appliesTo('voltage');
+    expect(visits).toBe(2 * all.length);
+    const rows = new SpecIndex(all, opts).rows;
+    for (const r of rows)
+      for (const f of ['torque_rated', 'mass', 'voltage']) {
+        expect(idx.fieldSpecs(r.id, f)).toEqual(r.specs.specs.filter((s) => s.field === f));
+        expect(idx.fieldUnread(r.id, f)).toEqual(r.specs.unread.filter((u) => u.field === f));
+      }
+    expect(idx.fieldSpecs(all[0]!.id, 'trl_unknown_field')).toEqual([]);
+  });
+
   it("a field's column holds what the rows hold for it, record by record, in every spelling of the id", () => {
     const columns = build(all);
     const rows = build(all).rows;

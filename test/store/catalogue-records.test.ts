@@ -224,6 +224,14 @@ describe('a server on records read lazily', () => {
         expect(await a.list(q), JSON.stringify(q)).toEqual(await b.list(q));
       }
       expect(lazy.index.parts()).toEqual(eager.index.parts());
+      // Spec columns built over records visited and let go (before anything reads them all): what the eager layer holds.
+      lazy.specs.prepare(['torque_rated', 'mass', 'bus']);
+      for (const e of records)
+        for (const f of ['torque_rated', 'mass', 'bus']) {
+          expect(lazy.specs.fieldSpecs(String(e.id), f)).toEqual(eager.specs.fieldSpecs(String(e.id), f));
+          expect(lazy.specs.fieldUnread(String(e.id), f)).toEqual(eager.specs.fieldUnread(String(e.id), f));
+        }
+      for (const f of ['torque_rated', 'mass', 'bus']) expect(lazy.specs.appliesTo(f)).toEqual(eager.specs.appliesTo(f));
       expect(await a.all()).toEqual(await b.all());
       expect(lazy.specs.rows).toEqual(eager.specs.rows);
       expect(lazy.analytics.document).toEqual(eager.analytics.document);
