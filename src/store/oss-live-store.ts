@@ -6,8 +6,10 @@
  */
 import type { LiveRow } from '../domain/oss/live.js';
 import type { Db } from './db.js';
-import type { PgPool } from './pg.js';
-import { withTransaction } from './pg.js';
+import type { PgPool, withTransaction as WithTransaction } from './pg.js';
+
+/** ./pg.js's withTransaction, imported on first use: a server on SQLite never loads the PostgreSQL driver (~50 ms of its start). */
+const withTransaction: typeof WithTransaction = async (pool, fn) => (await import('./pg.js')).withTransaction(pool, fn);
 
 /** One source's state: the files it last gave (JSON of the layer's meta.sources entries), the commit and when, its last failure. */
 export interface LiveSourceState {
