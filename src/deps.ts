@@ -5,6 +5,7 @@
  * in the shared database, the catalogue read-only in memory from data/ as on every instance.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { adoptionOf, buildIntelligence, referenceYear, type Intelligence } from './domain/analytics/document.js';
@@ -15,7 +16,7 @@ import { systemClock, type Clock } from './domain/shared/clock.js';
 import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
-import { SearchIndex } from './domain/catalogue/search.js';
+import { documentColumns, idsInGivenOrder, SearchIndex } from './domain/catalogue/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
@@ -36,8 +37,9 @@ import { AnswerCache } from './store/answer-cache.js';
 import { recordsInMemory, recordsLazily, type SortedRecords } from './store/catalogue-records.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
-import { checkOssIds, readCatalogueData, type CatalogueData } from './store/catalogue-data.js';
-import { IndexBuild, type IndexBuildOptions } from './store/search-index-build.js';
+import { checkOssIds, preparedCatalogueData, readCatalogueData, type CatalogueData, type DerivedColumns } from './store/catalogue-data.js';
+import { preparedCodeStamp, preparedKeyOf, preparedPath, readPrepared, writePrepared } from './store/catalogue-prepared.js';
+import { IndexBuild, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions } from './store/search-index-build.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
 import { StoreOutages } from './store/outage.js';
@@ -160,6 +162,13 @@ export interface BuildOptions {
    */
   indexWorker?: boolean | IndexBuildOptions;
   /**
+   * A large catalogue's prepared start (src/store/catalogue-prepared.ts): read it when it matches
+   * the file and this code, and write it after a start that derived the catalogue. By default for
+   * catalogue files of INDEX_WORKER_MIN_BYTES and more; true: also for a smaller one read lazily
+   * (tests, in a folder of their own); false: never.
+   */
+  preparedStart?: boolean;
+  /**
    * The job runner (worker pool) the composition root creates (src/compose.ts), given the
    * registries once they are read. Without it, a pool that knows no tool: offloaded tools still
    * run in its workers (their entry holds the registry), but not at pool size 0 (refused, naming
@@ -203,10 +212,72 @@ function liveOf(snap: LiveLayerSnapshot | null): LiveLayer {
   return snap ? { doc: liveDocument(snap), run: snap.run.run } : { doc: null, run: 0 };
 }
 
-/** The search index being built on a worker, and the catalogue's records in the id order it numbers documents by. */
+/** What the catalogue parts need of the search index made apart from them (IndexBuild: on a worker; a prepared start's: read). */
+interface IndexSource {
+  complete(records: SortedRecords): void;
+  index(): SearchIndex;
+  readonly ready: Promise<void>;
+  abandon(): void;
+}
+
+/** The search index made apart (on a worker, or read from a prepared start), and the catalogue's records in the id order it numbers documents by. */
 interface IndexOnWorker {
-  build: IndexBuild;
+  build: IndexSource;
   records: SortedRecords;
+}
+
+/** The catalogue, its records in id order and its index from a prepared start, or null (none, not this file's or this code's, unreadable). */
+function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on: IndexOnWorker } | null {
+  const file = preparedPath(dataDir);
+  if (!fs.existsSync(file)) return null;
+  const fd = fs.openSync(path.join(dataDir, 'catalogue/entities.json'), 'r');
+  let data: CatalogueData | null = null;
+  try {
+    const key = preparedKeyOf(fd);
+    const p = key && readPrepared(file, key);
+    if (!p) {
+      log.info('prepared start not used: another catalogue file or code, or unreadable; deriving the catalogue', { file });
+      return null;
+    }
+    // The ids in the order kept (checked in one pass: a file out of order is not this catalogue's prepared start).
+    const order = idsInGivenOrder(p.columns.ids, p.positions);
+    if (!order) {
+      log.warn('prepared start not used: its ids are out of order; deriving the catalogue', { file });
+      return null;
+    }
+    data = preparedCatalogueData(dataDir, fd, p.members, p.columns);
+    const records = recordsLazily(data.lazy!, order);
+    const index = SearchIndex.fromParts({ ...documentColumns([...records.ids], (d) => records.quarantine(d), (d) => records.category(d)), ...p.postings });
+    const build: IndexSource = { complete: () => {}, index: () => index, ready: Promise.resolve(), abandon: () => {} };
+    log.info('catalogue read from its prepared start', { file, records: records.size });
+    return { data, on: { build, records } };
+  } catch (err) {
+    log.warn('prepared start not used', { file, error: err instanceof Error ? err.message : String(err) });
+    data?.lazy?.close();
+    return null;
+  } finally {
+    if (!data) fs.closeSync(fd);
+  }
+}
+
+/** Writes the prepared start of a catalogue this start derived, once its index is built (in the background: the server does not wait). */
+function prepareNextStart(dataDir: string, log: Logger, derived: DerivedColumns, on: IndexOnWorker): void {
+  const code = preparedCodeStamp();
+  if (code === null) return;
+  const positions = on.records.positions;
+  on.build.ready.then(
+    () =>
+      setTimeout(() => {
+        const { vocab, tokStart, postDoc, postField, docStart, docTok, docField } = on.build.index().parts();
+        const key = { entities_sha256: derived.entities_sha256, bytes: derived.bytes, code_sha256: code };
+        const start = { members: derived.members, columns: derived.columns, positions: positions === null ? null : Int32Array.from(positions), postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField } };
+        void writePrepared(preparedPath(dataDir), key, start).then((ok) => {
+          if (ok) log.info('prepared start written: the next start reads it instead of deriving the catalogue', { file: preparedPath(dataDir) });
+          else log.warn('prepared start not written (the catalogue folder cannot be written); each start derives the catalogue', { file: preparedPath(dataDir) });
+        });
+      }, 0),
+    () => {},
+  );
 }
 
 interface LoadedData {
@@ -252,7 +323,7 @@ function buildCatalogueParts(
   // (absent file -> no records; present but invalid -> fail here).
   const layer = live.doc ? { doc: live.doc, entities: live.doc.data.map(ossToStored) } : readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
-  checkOssIds(records.ids, oss);
+  checkOssIds(records.ids, oss, records.lower);
   const whereUsedOf = (doc: OssDocument | null) => whereUsedLayer(doc, data.lazy ? data.lazy.makers() : data.entities, manufacturers);
   const ossLayer = whereUsedOf(layer.doc);
   // The analytics inputs are read (and validated) now; the document is computed on first use
@@ -319,22 +390,36 @@ function buildCatalogueParts(
  * Every shipped file is read and validated before the database is opened, so bad data fails
  * fast; the catalogue file too unless deferred (then it is read on the first catalogue call).
  */
-function loadData(config: Config, opts: BuildOptions, defer: boolean, live: LiveLayer): LoadedData {
-  const indexBuild = defer || opts.catalogueData ? null : IndexBuild.forFile(path.join(config.dataDir, 'catalogue/entities.json'), opts.indexWorker);
-  let data: CatalogueData | null = null;
+function loadData(config: Config, opts: BuildOptions, defer: boolean, log: Logger, live: LiveLayer): LoadedData {
+  const entFile = path.join(config.dataDir, 'catalogue/entities.json');
+  const own = !defer && !opts.catalogueData;
+  // A large catalogue prepared by an earlier start (same bytes, same code) is read, not derived.
+  const large = own && (fs.statSync(entFile, { throwIfNoEntry: false })?.size ?? 0) >= INDEX_WORKER_MIN_BYTES;
+  // Read lazily with its index on a worker (what IndexBuild.forFile decides); prepared when large, or when asked (tests).
+  const lazy = own && opts.indexWorker !== false && (opts.indexWorker !== undefined || large);
+  const preparing = lazy && (opts.preparedStart === true || (opts.preparedStart === undefined && large));
+  const prepared = preparing ? preparedStart(config.dataDir, log) : null;
+  const indexBuild = own && !prepared ? IndexBuild.forFile(entFile, opts.indexWorker) : null;
+  let data: CatalogueData | null = prepared?.data ?? null;
   let registries: Registries;
-  let onWorker: IndexOnWorker | null = null;
+  let onWorker: IndexOnWorker | null = prepared?.on ?? null;
   try {
+    let derived: DerivedColumns | null = null;
     // With the index on a worker (a large catalogue), the records are read lazily: their columns now, each record on first use.
-    data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir, indexBuild ?? undefined, { lazy: indexBuild !== null }));
+    if (!prepared) {
+      const readOpts = { lazy: indexBuild !== null, ...(preparing && indexBuild ? { derived: (d: DerivedColumns | null) => (derived = d) } : {}) };
+      data = defer ? null : (opts.catalogueData ?? readCatalogueData(config.dataDir, indexBuild ?? undefined, readOpts));
+    }
     if (indexBuild && data) {
       // The records' id order, computed once: the worker numbers the documents by it, the catalogue sorts by it.
       onWorker = { build: indexBuild, records: recordsOf(data) };
       indexBuild.end(onWorker.records.positions);
+      if (derived) prepareNextStart(config.dataDir, log, derived, onWorker);
     }
     registries = loadRegistries(config);
   } catch (err) {
     indexBuild?.abandon();
+    data?.lazy?.close();
     throw err;
   }
   const lazyBuildListeners = new Set<(b: LazyBuild) => void>();
@@ -380,7 +465,7 @@ export function buildDeps(config: Config, opts: BuildOptions = {}): Deps {
   if (config.databaseUrl) throw new Error('buildDeps: a PostgreSQL database URL is set; use openDeps()');
   const log = opts.log ?? createLogger(config.logLevel);
   const live: LiveLayer = { doc: null, run: 0 };
-  const loaded = loadData(config, opts, opts.deferCatalogue === true, live);
+  const loaded = loadData(config, opts, opts.deferCatalogue === true, log, live);
   const { digests, db } = discardOnThrow(loaded, () => ({ digests: keyedDigests(config, log), db: openDb(config.dbPath, { synchronous: config.sqliteSynchronous }) }));
   // Rate-limit windows on their own connection at NORMAL: every free HTTP call writes one, and a
   // flush to disk per free call (about 8 ms on a loaded VM disk, blocking the event loop) buys
@@ -436,7 +521,7 @@ export async function openDeps(config: Config, opts: BuildOptions = {}): Promise
   const { pgAccountStores } = await import('./store/pg-ledger.js');
   const log = opts.log ?? createLogger(config.logLevel);
   const live: LiveLayer = { doc: null, run: 0 };
-  const loaded = loadData(config, opts, false, live);
+  const loaded = loadData(config, opts, false, log, live);
   const digests = discardOnThrow(loaded, () => keyedDigests(config, log));
   const { pgOssLiveStore } = await import('./store/oss-live-store.js');
   const where = redactUrl(config.databaseUrl);

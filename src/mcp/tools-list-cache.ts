@@ -11,75 +11,24 @@
  * times on install) uses the prebuilt list, and a registry compiled again with other content
  * (a bare tsc after an edit) is never described by an older file.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/server';
+import { hashContents, moduleStamp, toPath, type ModuleStamp } from '../store/module-stamp.js';
 
 export const TOOLS_LIST_CACHE = new URL('./tools-list.json', import.meta.url);
 /** The compiled registry module the entries were converted from (its import closure's content is hashed into the file). */
 export const TOOLS_REGISTRY_MODULE = new URL('../tools/index.js', import.meta.url);
 
-/** What the build stamps into the file: the registry's static import closure and a hash of its content. */
-export interface RegistryStamp {
-  /** The modules, relative to the registry module's folder, in a fixed order. */
-  files: string[];
-  /** SHA-256 (hex) over each module's relative path and bytes, in that order. */
-  sha256: string;
-}
-
-const toPath = (p: URL | string): string => (typeof p === 'string' ? p : fileURLToPath(p));
-/** A relative specifier of a static import or re-export (`from './x.js'`, `import './y.js'`). */
-const STATIC_IMPORT = /\b(?:from|import)\s*['"](\.\.?\/[^'"]+)['"]/g;
-
-/** SHA-256 (hex) over each module's relative path, length and bytes, in the order listed. */
-function hashContents(files: readonly string[], contents: readonly Uint8Array[]): string {
-  const h = createHash('sha256');
-  files.forEach((f, i) => {
-    h.update(`${f}\0${contents[i]!.length}\0`);
-    h.update(contents[i]!);
-  });
-  return h.digest('hex');
-}
-
-/** The hash of the listed modules (relative to `dir`), or null when one cannot be read. */
-function hashFiles(dir: string, files: readonly string[]): string | null {
-  let contents: Buffer[];
-  try {
-    contents = files.map((f) => fs.readFileSync(path.join(dir, f)));
-  } catch {
-    return null;
-  }
-  return hashContents(files, contents);
-}
+/** What the build stamps into the file: the registry's static import closure and a hash of its content (src/store/module-stamp.ts). */
+export type RegistryStamp = ModuleStamp;
 
 /**
  * The stamp of the registry module as it is now (build time): every module reachable from it by
  * relative static imports, and the hash of their bytes. Null when the module cannot be read.
  */
 export function registryStamp(module: URL | string = TOOLS_REGISTRY_MODULE): RegistryStamp | null {
-  const entry = path.resolve(toPath(module));
-  const dir = path.dirname(entry);
-  const seen = new Set<string>();
-  const todo = [entry];
-  try {
-    while (todo.length > 0) {
-      const file = todo.pop()!;
-      if (seen.has(file)) continue;
-      seen.add(file);
-      const text = fs.readFileSync(file, 'utf8');
-      for (const m of text.matchAll(STATIC_IMPORT)) {
-        const dep = path.resolve(path.dirname(file), m[1]!);
-        if (!seen.has(dep) && fs.existsSync(dep)) todo.push(dep);
-      }
-    }
-  } catch {
-    return null;
-  }
-  const files = [...seen].map((f) => path.relative(dir, f).split(path.sep).join('/')).sort();
-  const sha256 = hashFiles(dir, files);
-  return sha256 ? { files, sha256 } : null;
+  return moduleStamp([module]);
 }
 
 interface CacheFile {

@@ -12,7 +12,8 @@ import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
 import type { CatalogueMeta } from './catalogue.js';
-import { LazyRecords, RecordFile } from './catalogue-records.js';
+import { ContentHash } from './catalogue-prepared.js';
+import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
 import { readJsonRecordsFile } from './json-records.js';
 import type { RecordObserver } from './search-index-build.js';
 import { compileAcceptor } from './zod-acceptor.js';
@@ -84,27 +85,27 @@ function sharedValues(): (e: StoredEntity) => StoredEntity {
   };
 }
 
-/**
- * Reads and validates data/catalogue/. Throws with the offending record id on invalid data. The
- * records come back deep-frozen (frozen as they are read: one walk over each while it is fresh).
- * `observer` is handed each record as it is read (the search index's worker build).
- *
- * `lazy` (large catalogues): every record is still parsed and validated now, and handed to the
- * observer, but only its columns are kept (src/store/catalogue-records.ts); the records are read
- * again from the file's bytes on first use, validated, shared and frozen as they are here. A file
- * that is not of the shape read record by record is read whole, as without `lazy`.
- */
-export function readCatalogueData(dataDir: string, observer?: RecordObserver, opts: { lazy?: boolean } = {}): CatalogueData {
-  const dir = path.join(dataDir, 'catalogue');
-  const entFile = path.join(dir, 'entities.json');
-  const catFile = path.join(dir, 'categories.json');
-  if (!fs.existsSync(entFile)) {
-    return {
-      meta: { dataset_version: 'empty', license: 'CC BY 4.0', attribution: 'Data: RoboParts (https://roboparts.cc), CC BY 4.0', source: 'none', snapshot_commit: null, imported_at: null },
-      categories: [],
-      entities: [],
-    };
-  }
+/** The catalogue file's bytes as a lazily read catalogue derived them: what a prepared start keeps (catalogue-prepared.ts). */
+export interface DerivedColumns {
+  /** The document's other top-level members. */
+  members: Record<string, unknown>;
+  columns: RecordColumns;
+  /** SHA-256 of every byte of the file as it was read. */
+  entities_sha256: string;
+  bytes: number;
+}
+
+export interface ReadOptions {
+  /** Read the records lazily (large catalogues): see readCatalogueData. */
+  lazy?: boolean;
+  /** With `lazy`: the columns and members as derived here, for a prepared start (null when the file was read whole). */
+  derived?: (d: DerivedColumns | null) => void;
+}
+
+const EMPTY_META: CatalogueMeta = { dataset_version: 'empty', license: 'CC BY 4.0', attribution: 'Data: RoboParts (https://roboparts.cc), CC BY 4.0', source: 'none', snapshot_commit: null, imported_at: null };
+
+/** How records are validated, shared and frozen: one set per catalogue read (its shared values are the catalogue's). */
+function recordReaders(): { checked: (raw: unknown, i: number) => StoredEntity; kept: (raw: unknown, i: number) => StoredEntity } {
   const share = sharedValues();
   /** The record as the catalogue keeps it, validated, not yet shared or frozen. */
   const checked = (raw: unknown, i: number): StoredEntity => {
@@ -122,8 +123,70 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
     const e = checked(raw, i);
     return deepFreezeSharingEmpty(e === raw ? share(e) : e);
   };
+  return { checked, kept };
+}
+
+/** The records of the file open at `fd`, read lazily by their columns' byte ranges (the descriptor is theirs now). */
+function lazyRecords(entFile: string, fd: number, columns: RecordColumns, readers: ReturnType<typeof recordReaders>): LazyRecords {
+  const ids = columns.ids;
+  // The id string the columns (and so the catalogue's maps and the index) hold already.
+  const sameId = (raw: unknown, i: number) => {
+    if (raw !== null && typeof raw === 'object' && (raw as { id?: unknown }).id === ids[i]) (raw as { id: string }).id = ids[i]!;
+    return raw;
+  };
+  return new LazyRecords(new RecordFile(entFile, fd), columns, { kept: (raw, i) => readers.kept(sameId(raw, i), i), checked: (raw, i) => readers.checked(sameId(raw, i), i) });
+}
+
+/** The catalogue's meta and categories from the document's other members and categories.json. */
+function metaAndCategories(dir: string, members: Record<string, unknown>): Pick<CatalogueData, 'meta' | 'categories'> {
+  const file = CatalogueFile.parse({ ...members, entities: [] });
+  return { meta: metaOf(file.meta), categories: readCategories(dir) };
+}
+
+function readCategories(dir: string): CatalogueData['categories'] {
+  const catFile = path.join(dir, 'categories.json');
+  return fs.existsSync(catFile) ? CategoriesFile.parse(JSON.parse(fs.readFileSync(catFile, 'utf8'))).categories : [];
+}
+
+function metaOf(m: z.infer<typeof CatalogueFile>['meta']): CatalogueMeta {
+  return {
+    dataset_version: m.dataset_version,
+    license: m.license,
+    attribution: m.attribution,
+    source: m.source,
+    snapshot_commit: m.snapshot_commit ?? null,
+    imported_at: m.imported_at ?? null,
+  };
+}
+
+/** A lazily read catalogue's data: every record asked for through `entities` reads those not read yet. */
+function lazyData(head: Pick<CatalogueData, 'meta' | 'categories'>, records: LazyRecords): CatalogueData {
+  return {
+    ...head,
+    get entities() {
+      return records.all() as StoredEntity[];
+    },
+    lazy: records,
+  };
+}
+
+/**
+ * Reads and validates data/catalogue/. Throws with the offending record id on invalid data. The
+ * records come back deep-frozen (frozen as they are read: one walk over each while it is fresh).
+ * `observer` is handed each record as it is read (the search index's worker build).
+ *
+ * `lazy` (large catalogues): every record is still parsed and validated now, and handed to the
+ * observer, but only its columns are kept (src/store/catalogue-records.ts); the records are read
+ * again from the file on first use, validated, shared and frozen as they are here. A file that is
+ * not of the shape read record by record is read whole, as without `lazy`.
+ */
+export function readCatalogueData(dataDir: string, observer?: RecordObserver, opts: ReadOptions = {}): CatalogueData {
+  const dir = path.join(dataDir, 'catalogue');
+  const entFile = path.join(dir, 'entities.json');
+  if (!fs.existsSync(entFile)) return { meta: EMPTY_META, categories: [], entities: [] };
+  const readers = recordReaders();
   const validate = (raw: unknown, i: number): StoredEntity => {
-    const e = kept(raw, i);
+    const e = readers.kept(raw, i);
     observer?.record(e);
     return e;
   };
@@ -143,76 +206,81 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
       const makers: (string | null)[] = [];
       const starts: number[] = [];
       const ends: number[] = [];
-      members = readJsonRecordsFile(fd, 'entities', (raw, i, start, end) => {
-        const e = checked(raw, i);
-        observer?.record(e);
-        ids.push(e.id);
-        cats.push(e.category);
-        quarantine.push(e.quarantine ? 1 : 0);
-        makers.push(e.manufacturer);
-        starts.push(start);
-        ends.push(end);
-      });
+      const hash = opts.derived ? new ContentHash() : null;
+      members = readJsonRecordsFile(
+        fd,
+        'entities',
+        (raw, i, start, end) => {
+          const e = readers.checked(raw, i);
+          observer?.record(e);
+          ids.push(e.id);
+          cats.push(e.category);
+          quarantine.push(e.quarantine ? 1 : 0);
+          makers.push(e.manufacturer);
+          starts.push(start);
+          ends.push(end);
+        },
+        undefined,
+        hash ? (b) => hash.update(b) : undefined,
+      );
       if (members) {
         const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
-        // The id string the columns (and so the catalogue's maps and the index) hold already.
-        const sameId = (raw: unknown, i: number) => {
-          if (raw !== null && typeof raw === 'object' && (raw as { id?: unknown }).id === ids[i]) (raw as { id: string }).id = ids[i]!;
-          return raw;
-        };
-        lazy = new LazyRecords(new RecordFile(entFile, fd), columns, { kept: (raw, i) => kept(sameId(raw, i), i), checked: (raw, i) => checked(sameId(raw, i), i) });
+        lazy = lazyRecords(entFile, fd, columns, readers);
+        if (hash) opts.derived!({ members, columns, entities_sha256: hash.digest(), bytes: hash.bytes });
       }
     } else members = readJsonRecordsFile(fd, 'entities', (raw, i) => entities.push(validate(raw, i)));
   } finally {
     if (!lazy) fs.closeSync(fd);
   }
-  let file: z.infer<typeof CatalogueFile>;
-  if (members) {
-    const parsed = CatalogueFile.safeParse({ ...members, entities: [] });
-    if (!parsed.success) lazy?.close();
-    file = CatalogueFile.parse({ ...members, entities: [] });
-  } else {
+  if (!members) {
+    if (opts.lazy) opts.derived?.(null);
     observer?.restart(); // the records seen so far are read again
-    file = CatalogueFile.parse(JSON.parse(fs.readFileSync(entFile, 'utf8')));
+    const file = CatalogueFile.parse(JSON.parse(fs.readFileSync(entFile, 'utf8')));
     entities = file.entities.map(validate);
+    return { meta: metaOf(file.meta), categories: readCategories(dir), entities };
   }
-  const categories = fs.existsSync(catFile) ? CategoriesFile.parse(JSON.parse(fs.readFileSync(catFile, 'utf8'))).categories : [];
-  const m = file.meta;
-  const meta: CatalogueMeta = {
-    dataset_version: m.dataset_version,
-    license: m.license,
-    attribution: m.attribution,
-    source: m.source,
-    snapshot_commit: m.snapshot_commit ?? null,
-    imported_at: m.imported_at ?? null,
-  };
-  if (!lazy) return { meta, categories, entities };
-  const records = lazy;
-  return {
-    meta,
-    categories,
-    get entities() {
-      return records.all() as StoredEntity[];
-    },
-    lazy: records,
-  };
+  let head: Pick<CatalogueData, 'meta' | 'categories'>;
+  try {
+    head = metaAndCategories(dir, members);
+  } catch (err) {
+    lazy?.close();
+    throw err;
+  }
+  return lazy ? lazyData(head, lazy) : { ...head, entities };
 }
 
 /**
- * Throws when an open-source-layer id is also a catalogue id (case-insensitive) or appears twice:
+ * A large catalogue from its prepared start (catalogue-prepared.ts), on the file open at `fd`
+ * whose bytes the prepared start's key was checked against: its records read lazily, as
+ * readCatalogueData's `lazy` reads them, without parsing the file now (its records were all
+ * validated by the start that prepared it). The descriptor is the records' (closed with them).
+ */
+export function preparedCatalogueData(dataDir: string, fd: number, members: Record<string, unknown>, columns: RecordColumns): CatalogueData {
+  const dir = path.join(dataDir, 'catalogue');
+  const records = lazyRecords(path.join(dir, 'entities.json'), fd, columns, recordReaders());
+  try {
+    return lazyData(metaAndCategories(dir, members), records);
+  } catch (err) {
+    records.close();
+    throw err;
+  }
+}
+
+/**
+ * Throws when an open-source-layer id is also a catalogue id (case-insensitive) or appears twice
+ * (`catalogueLower`: the catalogue's ids lower-cased, when the caller has them):
  * a lookup by id must resolve to exactly one record. The "OSS-" prefix is the layer's (spec id
  * shapes), so a catalogue id using it is refused too: answers label such ids as layer records.
  */
-export function checkOssIds(catalogueIds: readonly string[], oss: readonly StoredEntity[]): void {
+export function checkOssIds(catalogueIds: readonly string[], oss: readonly StoredEntity[], catalogueLower: readonly string[] = catalogueIds.map((id) => id.toLowerCase())): void {
   const layer = new Set(oss.map((e) => e.id.toLowerCase()));
   // The catalogue's ids that a layer id also spells (a set of layer ids, not one of 100,000 catalogue ids).
   const seen = new Set<string>();
-  for (const id of catalogueIds) {
-    if (/^oss-/i.test(id)) throw new Error(`data/catalogue/entities.json: id ${id} uses the prefix OSS-, reserved for the open-source layer`);
-    if (layer.size > 0) {
-      const k = id.toLowerCase();
-      if (layer.has(k)) seen.add(k);
-    }
+  for (let i = 0; i < catalogueIds.length; i++) {
+    const k = catalogueLower[i]!;
+    // Only an id starting with o or O can match (the regex's case folding, checked on those few).
+    if (k.charCodeAt(0) === 0x6f && /^oss-/i.test(catalogueIds[i]!)) throw new Error(`data/catalogue/entities.json: id ${catalogueIds[i]} uses the prefix OSS-, reserved for the open-source layer`);
+    if (layer.has(k)) seen.add(k);
   }
   for (const e of oss) {
     const k = e.id.toLowerCase();

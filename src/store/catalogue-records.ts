@@ -22,7 +22,7 @@
  */
 import fs from 'node:fs';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
-import { idsInOrder } from '../domain/catalogue/search.js';
+import { idsInOrder, type IdsInOrder } from '../domain/catalogue/search.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
 
 /** The catalogue's records in id order. */
@@ -342,9 +342,9 @@ export class LazyRecords {
   }
 }
 
-/** A lazily read catalogue's records in id order. */
-export function recordsLazily(records: LazyRecords): SortedRecords {
-  const { ids, lower, positions } = idsInOrder(records.ids);
+/** A lazily read catalogue's records in id order; `order`: idsInOrder's answer, computed already (a prepared start's, checked with idsInGivenOrder). */
+export function recordsLazily(records: LazyRecords, order?: IdsInOrder): SortedRecords {
+  const { ids, lower, positions } = order ?? idsInOrder(records.ids);
   const at = positions === null ? (d: number) => d : (d: number) => positions[d]!;
   let sorted: readonly StoredEntity[] | null = null;
   return {

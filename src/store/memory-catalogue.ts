@@ -70,9 +70,12 @@ export class MemoryCatalogue implements Catalogue {
   private ossByExactId = new Map<string, StoredEntity>();
   /** Catalogue records in id order (read on first use when the catalogue is read lazily). */
   private readonly records: SortedRecords;
-  /** Catalogue and open-source-layer ids in id order, and the same lower-cased (for idsWithPrefix). */
-  private allIds: readonly string[] = [];
-  private allLower: readonly string[] = [];
+  /**
+   * The open-source layer's ids in id order (and lower-cased), and merged with the catalogue's
+   * (for idsWithPrefix): merged on the first call that needs them, not at start (at 100,000
+   * records the merge is two arrays of 100,000 ids).
+   */
+  private layerIds: { ids: readonly string[]; lower: readonly string[]; all: [string[], string[]] | null } = { ids: [], lower: [], all: null };
   /** Each listing's records' positions (id order), by (category, quarantine). */
   private readonly views = new Map<string, Int32Array>();
   private readonly pages = new Map<Int32Array, Map<string, readonly StoredEntity[]>>();
@@ -129,12 +132,16 @@ export class MemoryCatalogue implements Catalogue {
       kept.push(e);
     }
     const layer = idOrder(kept);
-    const [allIds, allLower] = mergeById(this.records.ids, this.records.lower, layer.sorted.map((e) => e.id), layer.lower);
     // Swapped together: a reader sees the old layer or the new one, never a mix.
     this.ossById = byId;
     this.ossByExactId = byExact;
-    this.allIds = allIds;
-    this.allLower = allLower;
+    this.layerIds = { ids: layer.sorted.map((e) => e.id), lower: layer.lower, all: null };
+  }
+
+  /** Catalogue and open-source-layer ids in id order, and the same lower-cased. */
+  private allIds(): [string[], string[]] {
+    const l = this.layerIds;
+    return (l.all ??= mergeById(this.records.ids, this.records.lower, l.ids, l.lower));
   }
 
   private read<T>(fn: () => T): Promise<T> {
@@ -253,7 +260,8 @@ export class MemoryCatalogue implements Catalogue {
     return this.read(() => {
       const p = prefix.toLowerCase();
       const out: string[] = [];
-      for (let i = 0; i < this.allLower.length && out.length < limit; i++) if (this.allLower[i]!.startsWith(p)) out.push(this.allIds[i]!);
+      const [allIds, allLower] = this.allIds();
+      for (let i = 0; i < allLower.length && out.length < limit; i++) if (allLower[i]!.startsWith(p)) out.push(allIds[i]!);
       return out;
     });
   }

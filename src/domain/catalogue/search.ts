@@ -791,11 +791,44 @@ export function idOrder<T extends { id: string }>(items: readonly T[]): IdOrder<
 }
 
 /** Ids in id order: the sorted ids, the same lower-cased, and their positions in `ids` (null: in id order already). */
-export function idsInOrder(ids: readonly string[]): { ids: string[]; lower: string[]; positions: number[] | null } {
+export interface IdsInOrder {
+  ids: string[];
+  lower: string[];
+  positions: number[] | null;
+}
+
+/** Ids in id order: the sorted ids, the same lower-cased, and their positions in `ids` (null: in id order already). */
+export function idsInOrder(ids: readonly string[]): IdsInOrder {
   const lower = ids.map((id) => id.toLowerCase());
   const positions = idOrderOf(ids, lower);
   if (positions === null) return { ids: [...ids], lower, positions };
   return { ids: positions.map((i) => ids[i]!), lower: positions.map((i) => lower[i]!), positions };
+}
+
+/**
+ * idsInOrder's answer when `positions` (as an earlier idsInOrder gave them) still put `ids` in id
+ * order (checked in one pass, no sort: a prepared start keeps them); null when they do not.
+ */
+export function idsInGivenOrder(ids: readonly string[], positions: ArrayLike<number> | null): IdsInOrder | null {
+  const n = ids.length;
+  if (positions !== null && positions.length !== n) return null;
+  const sorted: string[] = new Array<string>(n);
+  const lower: string[] = new Array<string>(n);
+  for (let d = 0; d < n; d++) {
+    const p = positions === null ? d : positions[d]!;
+    const id = ids[p];
+    if (id === undefined) return null;
+    sorted[d] = id;
+    lower[d] = id.toLowerCase();
+    if (d > 0) {
+      const a = lower[d - 1]!;
+      const b = lower[d]!;
+      const c = a < b ? -1 : a > b ? 1 : cmpStr(sorted[d - 1]!, id);
+      // Equal ids keep the file's order (the stable sort's).
+      if (c > 0 || (c === 0 && positions !== null && positions[d - 1]! > p)) return null;
+    }
+  }
+  return { ids: sorted, lower, positions: positions === null ? null : Array.from(positions) };
 }
 
 /** Records in id order: sorted[i] is items[positions[i]] (positions null: the items were in id order), lower[i] its id lower-cased. */
