@@ -38,7 +38,7 @@ import { recordsInMemory, recordsLazily, type SortedRecords } from './store/cata
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, preparedCatalogueData, readCatalogueData, type CatalogueData, type DerivedColumns } from './store/catalogue-data.js';
-import { preparedCodeStamp, preparedKeyOf, preparedPath, readPrepared, writePrepared } from './store/catalogue-prepared.js';
+import { preparedCodeStamp, preparedPath, readPrepared, writePrepared } from './store/catalogue-prepared.js';
 import { IndexBuild, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions } from './store/search-index-build.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
@@ -233,8 +233,7 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
   const fd = fs.openSync(path.join(dataDir, 'catalogue/entities.json'), 'r');
   let data: CatalogueData | null = null;
   try {
-    const key = preparedKeyOf(fd);
-    const p = key && readPrepared(file, key);
+    const p = readPrepared(file, fd);
     if (!p) {
       log.info('prepared start not used: another catalogue file or code, or unreadable; deriving the catalogue', { file });
       return null;
