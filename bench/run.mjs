@@ -53,6 +53,8 @@ const HTTP_CONCURRENCY = 16;
 const HTTP_ROUNDS = SMOKE ? 1 : 6;
 const HTTP_WARMUP = SMOKE ? 10 : 400;
 const SCALE_SIZES = SMOKE ? [2_000] : [10_000, 100_000]; // besides the shipped catalogue
+/** Catalogue files of at least this size get a prepared start (INDEX_WORKER_MIN_BYTES, src/store/search-index-build.ts). */
+const PREPARED_MIN_BYTES = 8 * 1024 * 1024;
 const SCALE_SEARCH_ROUNDS = SMOKE ? 2 : 30;
 const BROAD_QUERIES = SMOKE ? 20 : 200; // issue 29: the most frequent words of names, makers and types
 const FREQUENT_WORDS = SMOKE ? 10 : 40; // one at a time at the largest scale
@@ -581,8 +583,6 @@ async function benchScale(sourceFile, frequent) {
     const cat = writeScaledCatalogue(sourceFile, size);
     let server = null;
     try {
-      // Issue 47: a new instance (behind a load balancer) asked broad questions at once.
-      const cold = n === SCALE_SIZES.length - 1 ? await coldInstance(cat.dataDir, size, frequent) : null;
       const t0 = performance.now();
       // Answer cache off: these rows measure how the search's cost grows with the catalogue.
       server = await startChild('ours', cat.dataDir, { answerCache: 0 });
@@ -594,7 +594,12 @@ async function benchScale(sourceFile, frequent) {
       }
       const startMs = performance.now() - t0;
       const rssStart = server.rss_bytes;
-      log(`scale ${size}: started in ${fmt(startMs)} ms; in-process search`);
+      // The first start on the catalogue derives it and writes its prepared start beside it
+      // (src/store/catalogue-prepared.ts) once the index is built; later starts read that instead.
+      const prepared = path.join(cat.dataDir, 'catalogue', 'entities.prepared');
+      const large = fs.statSync(path.join(cat.dataDir, 'catalogue', 'entities.json')).size >= PREPARED_MIN_BYTES;
+      for (const t = performance.now(); large && !fs.existsSync(prepared) && performance.now() - t < 120_000; ) await new Promise((res) => setTimeout(res, 50));
+      log(`scale ${size}: started in ${fmt(startMs)} ms (prepared start written: ${fs.existsSync(prepared)}); in-process search`);
       const search = (await ask(server, { type: 'search', rounds: SCALE_SEARCH_ROUNDS }, 'search-result')).stats;
       let rest = null;
       if (n === SCALE_SIZES.length - 1) {
@@ -633,6 +638,10 @@ async function benchScale(sourceFile, frequent) {
         await send(undefined, server.port, { path: `/api/search?q=motor&where=${where}` });
         firstWhere = { first_ms: ms, next_ms: performance.now() - t2, rss_bytes: (await ask(server, { type: 'rss' }, 'rss-result')).rss_bytes };
       }
+      await stopChild(server);
+      server = null;
+      // Issue 47: a new instance (behind a load balancer) of the catalogue an earlier start prepared, asked broad questions at once.
+      const cold = n === SCALE_SIZES.length - 1 ? { ...(await coldInstance(cat.dataDir, size, frequent)), prepared: fs.existsSync(prepared) } : null;
       out.push({ size, start_ms: startMs, rss_start_bytes: rssStart, rss_bytes: rss, search, rest, rest_sequential: restSequential, rest_frequent: restFrequent, first_where: firstWhere, cold });
     } finally {
       if (server) await stopChild(server);
@@ -774,12 +783,12 @@ async function main() {
       ['  index only p50 (us/query)', fmt(s.index_only.p50, 1), fmt(s.scan.p50, 1), x(s.index_only.p50 / s.scan.p50), '', 'linear scan of name (index/scan)'],
       ...(big.cold
         ? [
-            [`${fmt(big.size)} cold instance: median of the first ${big.cold.broad_ms.length} broad searches (ms)`, fmt(big.cold.broad_p50_ms, 2), fmt(big.cold.broad_first_ms, 1), '', goal('<= 1 ms'), 'the first of them (ms); REST, one at a time, right after /healthz'],
+            [`${fmt(big.size)} cold instance: median of the first ${big.cold.broad_ms.length} broad searches (ms)`, fmt(big.cold.broad_p50_ms, 2), fmt(big.cold.broad_first_ms, 1), '', goal('<= 1 ms'), `the first of them (ms); REST, one at a time, right after /healthz; ${big.cold.prepared ? 'on the prepared start an earlier start wrote' : 'NO prepared start (derived)'}`],
             [`  cold: start to /healthz / first filtered search (s)`, `${fmt(big.cold.start_ms / 1000, 2)} / ${fmt(big.cold.first_where_ms / 1000, 2)}`, '', '', goal('<= 2 s / <= 1 s'), 'fork to first 200; then the broad searches; then the filter'],
             [`  cold: RSS (MB)`, MB(big.cold.rss_bytes), '', '', goal('<= 300 MB'), 'after those searches'],
           ]
         : []),
-      [`${fmt(big.size)} entities: start to /healthz (s)`, fmt(big.start_ms / 1000, 2), '', '', goal('<= 2 s'), 'fork to first 200'],
+      [`${fmt(big.size)} entities: first start to /healthz (s)`, fmt(big.start_ms / 1000, 2), '', '', goal('<= 2 s'), 'fork to first 200; derives the catalogue (no prepared start yet) and prepares it'],
       [`${fmt(big.size)} entities: RSS (MB)`, MB(big.rss_bytes), '', '', goal('<= 400 MB'), 'server process after the load'],
       ...(big.first_where
         ? [
