@@ -123,12 +123,15 @@ const BACKGROUND_READ_SLICE_MS = 4;
 const BACKGROUND_READ_QUIET_MS = 20;
 const BACKGROUND_READ_MAX_WAIT_MS = 250;
 /**
- * A lazily read (large) catalogue is warmed before it serves: its most frequent words searched
- * once each on the main thread (the search's code compiled, its scratch arrays touched) and the
- * records of their first pages read, so that a new instance's first broad searches do not pay for
- * that (issue 47: at 100,000 records the first 40 broad searches took 5-6 ms each).
+ * A lazily read (large) catalogue is warmed before it serves: the most frequent words of its
+ * names, makers and types searched once each on the main thread (the search's code compiled, its
+ * scratch arrays touched) and the records of their first pages read, so that a new instance's
+ * first broad searches do not pay for that (issue 47: at 100,000 records the first 40 broad
+ * searches took 5-6 ms each).
  */
-const WARM_WORDS = 12;
+const WARM_WORDS = 64;
+/** The fields whose words people search by: a warm-up word is frequent there. */
+const WARM_FIELDS = ['name', 'manufacturer', 'type'] as const;
 const WARM_PAGE = 20;
 
 interface AccountStores {
@@ -600,7 +603,7 @@ function wire(
     ? indexReady.then(async () => {
         const { index, catalogue } = parts();
         try {
-          for (const w of index.frequentWords(WARM_WORDS)) {
+          for (const w of index.frequentWords(WARM_WORDS, WARM_FIELDS)) {
             const { page } = index.query([w], { limit: WARM_PAGE });
             await catalogue.getMany(page.map((m) => m.id));
           }

@@ -119,6 +119,16 @@ describe('frequentWords (a new instance warms these before it serves)', () => {
     expect(index.frequentWords(12)).toEqual(expected.slice(0, 12));
     expect(index.frequentWords(0)).toEqual([]);
   });
+
+  it('of some fields only: the words on the most records in those fields (each record once), as the naive field words count them', () => {
+    const only = ['name', 'manufacturer', 'type'] as const;
+    const records = new Map<string, number>();
+    for (const { f } of prepared) for (const w of new Set(only.flatMap((field) => f[field]))) records.set(w, (records.get(w) ?? 0) + 1);
+    const expected = [...records].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([w]) => w);
+    expect(index.frequentWords(20, only)).toEqual(expected.slice(0, 20));
+    // Not the all-fields order (descriptions and interfaces count there).
+    expect(index.frequentWords(20, only)).not.toEqual(index.frequentWords(20));
+  });
 });
 
 describe('extension points: filter and orderBy', () => {

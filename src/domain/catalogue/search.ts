@@ -458,10 +458,29 @@ export class SearchIndex {
     return this.ids.length;
   }
 
-  /** The `n` words on the most postings (most first, ties in word order): a new instance's likely first queries. */
-  frequentWords(n: number): string[] {
+  /**
+   * The `n` words on the most postings (most first, ties in word order): a new instance's likely
+   * first queries. `fields`: only postings of these fields are counted (the words people search
+   * by: names, makers, types), each document once.
+   */
+  frequentWords(n: number, fields?: readonly SearchField[]): string[] {
     const counts: [number, number][] = [];
-    for (let t = 0; t < this.vocab.length; t++) counts.push([this.tokStart[t + 1]! - this.tokStart[t]!, t]);
+    const only = fields ? new Set(fields.map((f) => SEARCH_FIELDS.indexOf(f))) : null;
+    for (let t = 0; t < this.vocab.length; t++) {
+      let c = 0;
+      if (only === null) c = this.tokStart[t + 1]! - this.tokStart[t]!;
+      else {
+        let last = -1;
+        for (let k = this.tokStart[t]!; k < this.tokStart[t + 1]!; k++) {
+          const d = this.postDoc[k]!;
+          if (d !== last && only.has(this.postField[k]!)) {
+            c++;
+            last = d;
+          }
+        }
+      }
+      counts.push([c, t]);
+    }
     counts.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
     return counts.slice(0, Math.max(0, n)).map(([, t]) => this.vocab[t]!);
   }
