@@ -103,7 +103,9 @@ export function directRest(opts: {
     if (route === undefined || !PLAIN_TARGET.test(target)) return false;
     const headers = new RawHeaders(incoming.rawHeaders);
     if (headers.get('content-length') !== null || headers.get('transfer-encoding') !== null) return false;
-    if (!hostAccepted(incoming.headers.host) || gate.refused(headers) !== null || !knownChain(route)) return false;
+    // The Host header read from the raw list (node's headers object is built on first read): one
+    // Host, as @hono/node-server reads it; repeated ones are joined and refused by the gate (Hono's then).
+    if (!hostAccepted(headers.get('host') ?? undefined) || gate.refused(headers) !== null || !knownChain(route)) return false;
     void answer(route, target, headers, incoming, outgoing);
     return true;
   };

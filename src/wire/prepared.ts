@@ -38,7 +38,7 @@ const urlOf = new WeakMap<object, UrlEntry>();
 
 /**
  * The link members of hit h (null when it has none), kept with its (frozen) summary e: made again
- * when its URLs change. The URLs are compared as strings (equal strings from preparedUrl's cache are
+ * when its URLs change. The URLs are compared as strings (equal strings from preparedLinks' cache are
  * the same string, so the comparison is one pointer check), never joined into a key per hit.
  */
 function urlEntry(e: object, h: Record<string, unknown>): UrlEntry | null {

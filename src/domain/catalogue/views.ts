@@ -36,25 +36,31 @@ export function preparedSummary(e: StoredEntity): SummaryEntity {
   return s;
 }
 
-/** A record's detail URL under a prefix (the last prefix asked for, per record). */
-const urlOf = new WeakMap<object, { prefix: string; url: string }>();
-/** The same for its page URL (page_url). */
-const pageUrlOf = new WeakMap<object, { prefix: string; url: string }>();
+/** A record's detail and page URLs under their prefixes (the last prefixes asked for, per record). */
+const linksOf = new WeakMap<object, RecordLinks>();
+
+export interface RecordLinks {
+  readonly detailPrefix: string | null;
+  readonly pagePrefix: string | null;
+  /** detailPrefix + encodeURIComponent(id), when a detail prefix is given. */
+  readonly detail: string | undefined;
+  /** pagePrefix + encodeURIComponent(id), when a page prefix is given. */
+  readonly page: string | undefined;
+}
 
 /**
- * prefix + encodeURIComponent(id), kept per frozen record for the prefix last asked for (a
- * server has one): a page of hits then neither builds nor escapes its URLs.
+ * A record's detail URL and page URL (prefix + encodeURIComponent(id) each, undefined without a
+ * prefix), kept per frozen record for the prefixes last asked for (a server has one of each): a
+ * page of hits then neither builds nor escapes its URLs, and reads one kept entry per hit.
  */
-export function preparedUrl(e: { id: string }, prefix: string, page = false): string {
-  const map = page ? pageUrlOf : urlOf;
-  let u = map.get(e);
-  if (u === undefined || u.prefix !== prefix) {
-    const url = prefix + encodeURIComponent(e.id);
-    if (!Object.isFrozen(e)) return url;
-    u = { prefix, url };
-    map.set(e, u);
+export function preparedLinks(e: { id: string }, detailPrefix: string | null, pagePrefix: string | null): RecordLinks {
+  let l = linksOf.get(e);
+  if (l === undefined || l.detailPrefix !== detailPrefix || l.pagePrefix !== pagePrefix) {
+    const id = detailPrefix === null && pagePrefix === null ? '' : encodeURIComponent(e.id);
+    l = { detailPrefix, pagePrefix, detail: detailPrefix === null ? undefined : detailPrefix + id, page: pagePrefix === null ? undefined : pagePrefix + id };
+    if (Object.isFrozen(e)) linksOf.set(e, l);
   }
-  return u.url;
+  return l;
 }
 
 const deepListOf = new WeakMap<readonly StoredEntity[], readonly DeepEntity[]>();
