@@ -82,14 +82,14 @@ export function cors(allowList: readonly string[] | CorsPolicy): MiddlewareHandl
     }
     await next();
     if (listed) {
-      // A handler may answer with a Response whose headers are immutable: copy it then.
-      let res = c.res;
-      try {
-        res.headers.set('Access-Control-Allow-Origin', origin);
-      } catch {
-        res = c.res = new Response(res.body, res);
-        res.headers.set('Access-Control-Allow-Origin', origin);
-      }
+      // Set on a copy: a handler may answer with a Response whose headers are immutable, and on
+      // @hono/node-server's lightweight Response a header set while it is lightweight was lost
+      // when a later step read its body (the compression step does for an undeclared length: a
+      // JSON error), which rebuilt it from the headers it was made with. A copy is a whole Response
+      // (read back from c.res: hono's setter stores a copy of what it is given).
+      c.res = new Response(c.res.body, c.res);
+      const res = c.res;
+      res.headers.set('Access-Control-Allow-Origin', origin);
       res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSE_VALUE);
       res.headers.append('Vary', 'Origin');
     }
