@@ -126,15 +126,17 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
     // getMany answers in the order asked, leaving out ids it does not know.
     const r = records[i];
     if (r?.id !== m.id) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    const extras: HitExtras & Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
     const summary = preparedSummary(r);
-    if (urlPrefix !== null || pagePrefix !== null) {
-      const links = preparedLinks(summary, urlPrefix, pagePrefix);
-      if (links.detail !== undefined) extras.detail_url = links.detail;
-      if (links.page !== undefined) extras.page_url = links.page;
-    }
-    if (specFields.length > 0) extras.specs = compactFieldSpecs(ctx.specs, r.id, specFields);
-    data.push(searchHit(summary, extras));
+    const links = urlPrefix !== null || pagePrefix !== null ? preparedLinks(summary, urlPrefix, pagePrefix) : null;
+    // One literal with every member (searchHit leaves out those undefined), not one grown member by member.
+    const extras: HitExtras = {
+      relevance_score: m.relevance_score,
+      matched_fields: m.matched_fields,
+      detail_url: links?.detail,
+      page_url: links?.page,
+      specs: specFields.length > 0 ? compactFieldSpecs(ctx.specs, r.id, specFields) : undefined,
+    };
+    data.push(searchHit(summary, extras as HitExtras & Omit<SearchHit, keyof SummaryEntity>));
   }
   const meta: SearchResult['meta'] = {
     q: p.q ?? null,
