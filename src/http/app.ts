@@ -102,13 +102,21 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   app.use('*', securityHeaders);
   // The request gate, as the middleware below and the direct REST answers (src/http/direct.ts) apply it.
   const requestSeen = deps.requestSeen;
+  let lastHost: string | undefined;
+  let lastHostAllowed = false;
   const gate: RequestGate = {
     enter: (headers, peer) => {
       requestSeen?.(); // a large catalogue's background reading gives way while requests come
       return resolveClientAddress(peer, headers, proxies, config.forwardedHeader);
     },
     refused: (headers) => {
-      if (!isAllowedHost(headers.get('host') ?? undefined, allowedHosts)) return 'Host';
+      const host = headers.get('host') ?? undefined;
+      // The verdict on the last Host seen, kept (a server is mostly asked under one name).
+      if (host !== lastHost || host === undefined) {
+        lastHostAllowed = isAllowedHost(host, allowedHosts);
+        lastHost = host;
+      }
+      if (!lastHostAllowed) return 'Host';
       if (!isAllowedOrigin(headers.get('origin') ?? undefined, allowedOrigins)) return 'Origin';
       return null;
     },
