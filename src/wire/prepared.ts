@@ -126,13 +126,21 @@ function hitWire(summary: object, h: Record<string, unknown>): HitWire {
 
 const fieldsBytesOf = new WeakMap<object, Buffer>();
 
+/** The field list last asked for and its bytes (consecutive hits often share one). */
+let lastFields: object | null = null;
+let lastFieldsBytes: Buffer = Buffer.alloc(0);
+
 /** `,"matched_fields":<JSON>` as bytes, once per frozen field list (a search has a handful). */
 function fieldsBytes(fields: object): Buffer {
+  if (fields === lastFields) return lastFieldsBytes;
   let b = fieldsBytesOf.get(fields);
   if (!b) {
     b = Buffer.from(KEY_FIELDS + JSON.stringify(fields), 'utf8');
-    if (Object.isFrozen(fields)) fieldsBytesOf.set(fields, b);
+    if (!Object.isFrozen(fields)) return b; // it could change: never kept
+    fieldsBytesOf.set(fields, b);
   }
+  lastFields = fields;
+  lastFieldsBytes = b;
   return b;
 }
 
