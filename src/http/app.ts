@@ -3,9 +3,10 @@
  * /healthz and the catalogue pages (src/http/pages/). Host/Origin validation and a body limit apply to every route.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compactHeap, compactHeapSoon } from '../compact-heap.js';
 import { sampledWarnings } from '../log.js';
@@ -23,7 +24,8 @@ import { pagePaths } from './page-docs.js';
 import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
 import { mountRestRoutes } from './rest.js';
-import { cors } from './cors.js';
+import { cors, corsPolicy } from './cors.js';
+import { directRest, type DirectListener, type RequestGate } from './direct.js';
 import { compression } from './compression.js';
 import { htmlErrorResponse, mountPages, wantsHtmlPage } from './pages/index.js';
 import { isAllowedHost, isAllowedOrigin } from './security.js';
@@ -79,7 +81,7 @@ const SERVICE_PATHS: OpenApiPaths = {
   },
 };
 
-export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv>; mcp: McpHttpHandle } {
+export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv>; mcp: McpHttpHandle; direct: DirectListener } {
   const { config, log } = deps;
   const tools = opts.tools ?? TOOLS;
   const app = new Hono<AppEnv>();
@@ -96,33 +98,59 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   const allowedOrigins = [...config.allowedOrigins, ...config.corsOrigins];
 
   // nosniff and frame-ancestors 'none' on every response, refusals included (src/http/response-headers.ts).
-  app.use('*', responseHeaders());
+  const securityHeaders = responseHeaders();
+  app.use('*', securityHeaders);
+  // The request gate, as the middleware below and the direct REST answers (src/http/direct.ts) apply it.
   const requestSeen = deps.requestSeen;
-  app.use('*', async (c, next) => {
-    requestSeen?.(); // a large catalogue's background reading gives way while requests come
+  let lastHost: string | undefined;
+  let lastHostAllowed = false;
+  const gate: RequestGate = {
+    enter: (headers, peer) => {
+      requestSeen?.(); // a large catalogue's background reading gives way while requests come
+      return resolveClientAddress(peer, headers, proxies, config.forwardedHeader);
+    },
+    refused: (headers) => {
+      const host = headers.get('host') ?? undefined;
+      // The verdict on the last Host seen, kept (a server is mostly asked under one name).
+      if (host !== lastHost || host === undefined) {
+        lastHostAllowed = isAllowedHost(host, allowedHosts);
+        lastHost = host;
+      }
+      if (!lastHostAllowed) return 'Host';
+      if (!isAllowedOrigin(headers.get('origin') ?? undefined, allowedOrigins)) return 'Origin';
+      return null;
+    },
+    timed: () => log.debugEnabled !== false, // the request's debug line, when it is written
+    done: (method, path, status, started) => log.debug('request', { method, path, status, ms: Math.round(performance.now() - started) }),
+  };
+  const requestGate: MiddlewareHandler<AppEnv> = async (c, next) => {
     const headers = requestHeaders(c);
-    c.set('clientAddress', resolveClientAddress(peerAddress(c), headers, proxies, config.forwardedHeader));
-    const timed = log.debugEnabled !== false; // the request's debug line, when it is written
+    c.set('clientAddress', gate.enter(headers, peerAddress(c)));
+    const timed = gate.timed();
     const started = timed ? performance.now() : 0;
-    const host = headers.get('host') ?? undefined;
-    if (!isAllowedHost(host, allowedHosts)) {
+    const refused = gate.refused(headers);
+    if (refused === 'Host') {
+      const host = headers.get('host') ?? undefined;
       sampledWarnings(log).warn('rejected host', { host, path: c.req.path }); // cut and sampled (src/log.ts)
       return errorResponse(c, new DomainError('forbidden', 'Host not allowed', { field: 'Host' }));
     }
-    const origin = headers.get('origin') ?? undefined;
-    if (!isAllowedOrigin(origin, allowedOrigins)) {
+    if (refused === 'Origin') {
+      const origin = headers.get('origin') ?? undefined;
       sampledWarnings(log).warn('rejected origin', { origin, path: c.req.path });
       return errorResponse(c, new DomainError('forbidden', 'Origin not allowed', { field: 'Origin' }));
     }
     await next();
-    if (timed) log.debug('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
-  });
+    if (timed) gate.done(c.req.method, c.req.path, c.res.status, started);
+  };
+  app.use('*', requestGate);
 
   // br/gzip for HTML, JSON and assets of 1 kB and more (src/http/compression.ts; never /mcp).
-  app.use('*', compression());
+  const compressing = compression();
+  app.use('*', compressing);
 
   // CORS for browser clients on the allow-list (/mcp and /api only; src/http/cors.ts).
-  const corsHandler = cors(config.corsOrigins);
+  const corsAllowed = corsPolicy(config.corsOrigins);
+  const corsHandler = cors(corsAllowed);
   app.use('/mcp', corsHandler);
   app.use('/api/*', corsHandler);
 
@@ -145,7 +173,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     }
     return m;
   };
-  app.use('*', (c, next) => {
+  const bodyLimits: MiddlewareHandler<AppEnv> = (c, next) => {
     const { length, chunked } = bodyFraming(c);
     // A GET or HEAD without Content-Length or Transfer-Encoding carries no body: nothing to limit.
     // (Asking hono's bodyLimit would build the whole fetch Request and its AbortSignal per call.)
@@ -155,7 +183,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     // declared length, as hono's bodyLimit decides it, without building the fetch Request to ask.
     if (length !== undefined && !chunked) return parseInt(length, 10) > max ? limiter(max)(c, next) : next();
     return limiter(max)(c, next);
-  });
+  };
+  app.use('*', bodyLimits);
 
   app.get('/healthz', async (c) => {
     try {
@@ -195,7 +224,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   const documented: OpenApiPaths[] = [SERVICE_PATHS, mcpPaths(config.stateless)];
   documented.push(mountPaymentRoutes(app, deps));
   documented.push(mountIntelligenceChart(app, deps));
-  mountRestRoutes(app, deps, tools);
+  const restHandlers = mountRestRoutes(app, deps, tools);
   mountPages(app, deps, tools);
   const extended = opts.extend?.(app, deps);
   if (extended) documented.push(extended);
@@ -206,6 +235,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     // A browser asking for a page gets an HTML page; API clients get the JSON error.
     return wantsHtmlPage(c) ? htmlErrorResponse(c, err) : errorResponse(c, err);
   });
+  const unexpected = (err: Error, path: string): DomainError => {
+    const ref = randomUUID();
+    log.error('unhandled http error', { ref, path, error: err.message, stack: err.stack });
+    return new DomainError('internal', `Unexpected internal error (ref ${ref}).`, { ref });
+  };
   app.onError((err, c) => {
     if (isClientAbort(err, c.req.raw.signal)) {
       // The client went away mid-request: nothing to answer, nothing wrong with the server.
@@ -213,11 +247,20 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
       c.header('Connection', 'close');
       return c.body(null, 400);
     }
-    const ref = randomUUID();
-    log.error('unhandled http error', { ref, path: c.req.path, error: err.message, stack: err.stack });
-    return errorResponse(c, new DomainError('internal', `Unexpected internal error (ref ${ref}).`, { ref }));
+    return errorResponse(c, unexpected(err, c.req.path));
   });
-  return { app, mcp };
+  // GET routes answering their tool's JSON, served without Hono's Request and Response objects
+  // while Hono would run exactly this chain for them (src/http/direct.ts).
+  const direct = directRest({
+    app,
+    routes: restHandlers.direct,
+    middleware: [securityHeaders, requestGate, compressing, corsHandler, bodyLimits],
+    gate,
+    cors: corsAllowed,
+    unexpected,
+    log,
+  });
+  return { app, mcp, direct };
 }
 
 /** Body limits by "METHOD path" for routes that declare one; /mcp: the largest, for the tools that declare one. */
@@ -249,7 +292,7 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
   await deps.ready;
   const exposed = sandboxExposure(deps.config, deps.payments.gateway.name);
   if (exposed) throw new Error(exposed);
-  const { app, mcp } = createApp(deps, opts);
+  const { app, mcp, direct } = createApp(deps, opts);
   // The catalogue and its indexes are built: release what building them left behind, once.
   compactHeap();
   // So with what a large catalogue's first spec-filtered search or analytics call builds later.
@@ -259,7 +302,9 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
-      server = serve({ fetch: app.fetch, hostname: deps.config.host, port: deps.config.port, serverOptions: httpServerOptions(deps.config) }, (info: AddressInfo) => {
+      // Hono's listener, after the direct REST answers (a request they do not take goes to Hono untouched).
+      const createServer = (options: ServerOptions, honoListener: RequestListener) => createHttpServer(options, (req, res) => direct(req, res) || void honoListener(req, res));
+      server = serve({ fetch: app.fetch, hostname: deps.config.host, port: deps.config.port, serverOptions: httpServerOptions(deps.config), createServer: createServer as never }, (info: AddressInfo) => {
         const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
         const url = `http://${host}:${info.port}`;
         // With port 0 the real port is known only now: links must point at it.

@@ -71,13 +71,21 @@ function forwardedFor(header: string): string[] {
   return out;
 }
 
+/** The last socket peer read and its plain form (a server's peers are mostly one: loopback, or its proxy). */
+let lastPeer: string | null = null;
+let lastDirect: string | null = null;
+
 export function resolveClientAddress(
   peer: string | null,
   headers: { get(name: string): string | null | undefined },
   trusted: TrustedProxies,
   header: ForwardedHeader = 'x-forwarded-for',
 ): string | null {
-  const direct = peer === null ? null : (normaliseAddress(peer) ?? peer);
+  if (peer !== null && peer !== lastPeer) {
+    lastDirect = normaliseAddress(peer) ?? peer;
+    lastPeer = peer;
+  }
+  const direct = peer === null ? null : lastDirect;
   if (direct === null || trusted.size === 0 || !trusted.has(direct)) return direct;
   const value = headers.get(header);
   const chain = !value ? [] : header === 'forwarded' ? forwardedFor(value) : value.split(',');

@@ -62,7 +62,7 @@ export function requestHeaders(c: Context<AppEnv>): HeaderReader {
 }
 
 /** node's raw header list (name, value, name, value, ...) read as the fetch Headers would be. */
-class RawHeaders implements HeaderReader {
+export class RawHeaders implements HeaderReader {
   constructor(private readonly raw: readonly string[]) {}
 
   get(name: string): string | null {
@@ -108,8 +108,14 @@ export function clientAddress(c: Context<AppEnv>): string | null {
 }
 
 export function errorResponse(c: Context<AppEnv>, err: DomainError): Response {
-  if ((err.code === 'rate_limited' || err.code === 'overloaded') && typeof err.details.retry_after === 'number') c.header('Retry-After', String(err.details.retry_after));
+  const retry = retryAfter(err);
+  if (retry !== null) c.header('Retry-After', retry);
   return c.json(err.toBody(), err.status as 400);
+}
+
+/** The Retry-After value an error's response carries (rate_limited, overloaded), or null. */
+export function retryAfter(err: DomainError): string | null {
+  return (err.code === 'rate_limited' || err.code === 'overloaded') && typeof err.details.retry_after === 'number' ? String(err.details.retry_after) : null;
 }
 
 /**

@@ -30,22 +30,39 @@ export function pickEncoding(header: string | undefined): 'br' | 'gzip' | null {
   return null;
 }
 
+/**
+ * Whether a response of this Content-Type and declared length (null: not declared) is one to
+ * compress for a client that takes it; such a response varies on Accept-Encoding.
+ */
+export function compressibleResponse(type: string, declared: number | null): boolean {
+  if (!COMPRESSIBLE.test(type) || /event-stream/i.test(type)) return false;
+  return declared === null || declared >= COMPRESS_MIN_BYTES;
+}
+
+/** Whether a Vary value names Accept-Encoding already (else a compressible response appends it). */
+export function variesOnEncoding(vary: string | null): boolean {
+  return /accept-encoding/i.test(vary ?? '');
+}
+
+/** The body encoded: brotli at quality 5 (most of quality 11's gain at a small part of its time, for answers made per request) or gzip. */
+export function compressBody(body: Buffer, coding: 'br' | 'gzip'): Promise<Buffer> {
+  return coding === 'br' ? br(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : gz(body, { level: 6 });
+}
+
 export function compression(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     if (c.req.method === 'HEAD' || c.req.path === '/mcp') return;
     const res = c.res;
     if (res.status === 204 || res.status === 304 || res.headers.has('content-encoding')) return;
-    const type = res.headers.get('content-type') ?? '';
-    if (!COMPRESSIBLE.test(type) || /event-stream/i.test(type)) return;
     const declared = res.headers.get('content-length');
-    if (declared !== null && Number(declared) < COMPRESS_MIN_BYTES) return;
+    if (!compressibleResponse(res.headers.get('content-type') ?? '', declared === null ? null : Number(declared))) return;
     // res.body is asked only when declared length cannot tell: on @hono/node-server's lightweight
     // Response, reading .body builds the whole fetch Response and a ReadableStream around the bytes
     // (the top JS entries of the REST miss path's profile, issue 47); a declared length of 1 kB or
     // more says there is a body.
     if (declared === null && !res.body) return;
-    if (!/accept-encoding/i.test(res.headers.get('vary') ?? '')) res.headers.append('Vary', 'Accept-Encoding');
+    if (!variesOnEncoding(res.headers.get('vary'))) res.headers.append('Vary', 'Accept-Encoding');
     const coding = pickEncoding(requestHeader(c, 'accept-encoding'));
     if (!coding) return;
     if (!res.body) return;
@@ -55,8 +72,7 @@ export function compression(): MiddlewareHandler<AppEnv> {
       c.res = new Response(body, { status: res.status, headers });
       return;
     }
-    // Brotli at quality 5: most of quality 11's gain at a small part of its time, for answers made per request.
-    const out = coding === 'br' ? await br(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }) : await gz(body, { level: 6 });
+    const out = await compressBody(body, coding);
     headers.set('Content-Encoding', coding);
     headers.set('Content-Length', String(out.length));
     c.res = undefined as never; // cleared first: hono would copy the old response's headers (its Content-Length) onto the new one

@@ -42,14 +42,28 @@ export const CORS_EXPOSE_HEADERS = [
 /** How long a browser may cache a preflight answer (seconds). */
 export const CORS_MAX_AGE_SECONDS = 600;
 
-export function cors(allowList: readonly string[]): MiddlewareHandler<AppEnv> {
+/** The allow-list read once: whether it names any origin, and whether it names this one. */
+export interface CorsPolicy {
+  readonly any: boolean;
+  listed(origin: string | null | undefined): origin is string;
+}
+
+export function corsPolicy(allowList: readonly string[]): CorsPolicy {
   const allowed = new Set(allowList.map((o) => o.trim().replace(/\/$/, '').toLowerCase()));
+  return { any: allowed.size > 0, listed: (origin): origin is string => origin !== null && origin !== undefined && allowed.has(origin.trim().toLowerCase()) };
+}
+
+/** The Access-Control-Expose-Headers value of a real (not preflight) response to a listed origin. */
+export const CORS_EXPOSE_VALUE = CORS_EXPOSE_HEADERS.join(', ');
+
+export function cors(allowList: readonly string[] | CorsPolicy): MiddlewareHandler<AppEnv> {
+  const policy = 'listed' in allowList ? allowList : corsPolicy(allowList);
   return async (c, next) => {
     // Nothing to add for anyone: only a preflight needs an answer (403, naming the setting).
-    if (allowed.size === 0 && c.req.method !== 'OPTIONS') return next();
+    if (!policy.any && c.req.method !== 'OPTIONS') return next();
     const headers = requestHeaders(c);
     const origin = headers.get('origin');
-    const listed = origin !== null && origin !== undefined && allowed.has(origin.trim().toLowerCase());
+    const listed = policy.listed(origin);
     const preflight = c.req.method === 'OPTIONS' && origin && headers.get('access-control-request-method');
     if (preflight) {
       if (!listed) {
@@ -68,15 +82,15 @@ export function cors(allowList: readonly string[]): MiddlewareHandler<AppEnv> {
     }
     await next();
     if (listed) {
-      // A handler may answer with a Response whose headers are immutable: copy it then.
-      let res = c.res;
-      try {
-        res.headers.set('Access-Control-Allow-Origin', origin);
-      } catch {
-        res = c.res = new Response(res.body, res);
-        res.headers.set('Access-Control-Allow-Origin', origin);
-      }
-      res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS.join(', '));
+      // Set on a copy: a handler may answer with a Response whose headers are immutable, and on
+      // @hono/node-server's lightweight Response a header set while it is lightweight was lost
+      // when a later step read its body (the compression step does for an undeclared length: a
+      // JSON error), which rebuilt it from the headers it was made with. A copy is a whole Response
+      // (read back from c.res: hono's setter stores a copy of what it is given).
+      c.res = new Response(c.res.body, c.res);
+      const res = c.res;
+      res.headers.set('Access-Control-Allow-Origin', origin);
+      res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSE_VALUE);
       res.headers.append('Vary', 'Origin');
     }
   };

@@ -16,8 +16,10 @@ export function withFrameAncestors(csp: string | null): string {
   return /(^|;)\s*frame-ancestors\b/i.test(csp) ? csp : `${csp.replace(/;\s*$/, '')}; ${FRAME_ANCESTORS}`;
 }
 
+export const NOSNIFF = 'nosniff';
+
 function stamp(headers: Headers): void {
-  headers.set('X-Content-Type-Options', 'nosniff');
+  headers.set('X-Content-Type-Options', NOSNIFF);
   const csp = headers.get('Content-Security-Policy');
   const next = withFrameAncestors(csp);
   if (next !== csp) headers.set('Content-Security-Policy', next);

@@ -3,14 +3,14 @@
  * the same handler as its MCP tool. GET reads the query string (typed by the tool's input
  * schema), POST reads a JSON object body; path parameters and route-fixed arguments are merged in.
  */
-import type { Context, Hono } from 'hono';
+import type { Context, Handler, Hono } from 'hono';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { DomainError, invalidInput } from '../domain/shared/errors.js';
 import type { AnyTool, RestRoute, ToolContext } from '../tools/define.js';
 import { runTool } from '../tools/run.js';
 import { stringifyOutput } from '../wire/prepared.js';
-import { bodyFraming, clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv } from './common.js';
+import { bodyFraming, clientAddress, errorResponse, requestHeader, requestHeaders, requestText, type AppEnv, type HeaderReader } from './common.js';
 import { presentedKeys } from './security.js';
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | undefined;
@@ -50,12 +50,7 @@ async function readInput(
 ): Promise<Record<string, unknown>> {
   let input: Record<string, unknown> = {};
   if (route.method === 'GET') {
-    for (const k in queries) {
-      const values = queries[k]!;
-      if (RESERVED_QUERY.has(k)) continue;
-      const t = types[k];
-      input[k] = t === 'array' ? values : coerce(values[values.length - 1] ?? '', t);
-    }
+    input = queryArguments(types, queries);
   } else if (route.upload && isUpload(c, route.upload.contentTypes)) {
     // Read here (the body limit counts it), unpacked in the worker pool after the rate-limit check.
     input = { ...(route.upload.toInput(queries) as Record<string, unknown>) };
@@ -76,6 +71,23 @@ async function readInput(
   }
   // Hono has already percent-decoded path parameters: decoding again would break ids containing '%'.
   if (route.path.includes(':')) for (const [k, v] of Object.entries(c.req.param() as Record<string, string>)) input[k] = v;
+  return routeArguments(route, input);
+}
+
+/** A GET route's arguments: the query parameters, typed by the tool's input schema (transport ones left out). */
+function queryArguments(types: Record<string, JsonType>, queries: Record<string, string[]>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const k in queries) {
+    const values = queries[k]!;
+    if (RESERVED_QUERY.has(k)) continue;
+    const t = types[k];
+    input[k] = t === 'array' ? values : coerce(values[values.length - 1] ?? '', t);
+  }
+  return input;
+}
+
+/** The route's defaults (where the request left an argument out) and fixed arguments, merged in. */
+function routeArguments(route: RestRoute<Record<string, unknown>>, input: Record<string, unknown>): Record<string, unknown> {
   if (route.defaults) for (const [k, v] of Object.entries(route.defaults)) if (input[k] === undefined) input[k] = v;
   if (route.fixed) Object.assign(input, route.fixed);
   return input;
@@ -109,9 +121,40 @@ function isUpload(c: Context<AppEnv>, types: readonly string[]): boolean {
 
 /** queries: the request's query parameters (c.req.queries()), when the caller has them already. */
 export function restContext(c: Context<AppEnv>, deps: Deps, queries?: Record<string, string[]>, archive: Uint8Array | null = null): ToolContext {
-  const ctx = new RestToolContext(c, deps, queries === undefined ? c.req.queries('key') : queries.key);
+  const ctx = new RestToolContext(new HonoExchange(c), deps, queries === undefined ? c.req.queries('key') : queries.key);
   if (archive) ctx.archive = archive;
   return ctx;
+}
+
+/**
+ * What a REST call's tool context reads of its HTTP exchange: the request's headers, the client's
+ * address (trusted proxies applied), response headers a tool adds (the rate limiter's), and the
+ * signal that the client went away. Through Hono (HonoExchange) or written straight to node's
+ * response (src/http/direct.ts).
+ */
+export interface RestExchange {
+  readonly headers: HeaderReader;
+  readonly clientAddress: string | null;
+  header(name: string, value: string): void;
+  /** Built when asked (a tool that offloads asks): building it costs more than a search. */
+  readonly signal: AbortSignal;
+}
+
+class HonoExchange implements RestExchange {
+  readonly headers: HeaderReader;
+  readonly clientAddress: string | null;
+  constructor(private readonly c: Context<AppEnv>) {
+    this.headers = requestHeaders(c);
+    this.clientAddress = clientAddress(c);
+  }
+
+  header(name: string, value: string): void {
+    this.c.header(name, value);
+  }
+
+  get signal(): AbortSignal {
+    return this.c.req.raw.signal;
+  }
 }
 
 /**
@@ -120,7 +163,7 @@ export function restContext(c: Context<AppEnv>, deps: Deps, queries?: Record<str
  * made in the old generation and holding the whole request there until a full collection
  * (bench/README.md, "Garbage per call").
  */
-class RestToolContext implements ToolContext {
+export class RestToolContext implements ToolContext {
   readonly surface = 'rest' as const;
   readonly credentials: ToolContext['credentials'];
   readonly clientAddress: string | null;
@@ -128,32 +171,57 @@ class RestToolContext implements ToolContext {
   archive?: Uint8Array;
 
   constructor(
-    private readonly c: Context<AppEnv>,
+    private readonly exchange: RestExchange,
     readonly deps: Deps,
     queryKey: readonly string[] | undefined,
   ) {
-    this.credentials = presentedKeys(requestHeaders(c), queryKey);
-    this.clientAddress = clientAddress(c);
-    this.idempotencyKey = requestHeader(c, 'idempotency-key') ?? null;
+    this.credentials = presentedKeys(exchange.headers, queryKey);
+    this.clientAddress = exchange.clientAddress;
+    this.idempotencyKey = exchange.headers.get('idempotency-key') ?? null;
   }
 
   // Own properties, as callers may pass them on unbound (access.ts hands setHeader to the rate limiter).
   readonly progress = async (): Promise<void> => {};
   readonly setHeader = (name: string, value: string): void => {
-    this.c.header(name, value);
+    this.exchange.header(name, value);
   };
 
   // Read when a tool asks: building the request's AbortSignal costs more than a search.
   get signal(): AbortSignal {
-    return this.c.req.raw.signal;
+    return this.exchange.signal;
   }
 }
 
-export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyTool[]): void {
+/**
+ * A JSON route's answer: the tool run on the arguments (route.prepare first), its output as the
+ * bytes of JSON.stringify, reusing the prepared JSON of catalogue records (650 kB deep listings).
+ */
+async function jsonAnswer(tool: AnyTool, route: RestRoute<Record<string, unknown>>, input: Record<string, unknown>, ctx: ToolContext): Promise<{ ok: true; bytes: Buffer } | { ok: false; error: DomainError }> {
+  if (route.prepare) input = route.prepare(input, ctx) as Record<string, unknown>;
+  const outcome = await runTool(tool, input, ctx);
+  return outcome.ok ? { ok: true, bytes: stringifyOutput(outcome.output) } : outcome;
+}
+
+/**
+ * A GET route answered with the JSON of its tool's output, whose path has no parameters: what
+ * src/http/direct.ts may answer without Hono's Request and Response objects, through the same
+ * functions as the route's Hono handler (queryArguments, routeArguments, RestToolContext, jsonAnswer).
+ */
+export interface DirectRoute {
+  path: string;
+  /** The route's Hono handler: direct.ts answers only while Hono would run it (and the known middleware) for the path. */
+  handler: Handler<AppEnv>;
+  /** The request's query parameters (Hono's parse of them) -> the route's answer. */
+  answer(queries: Record<string, string[]>, exchange: RestExchange): Promise<{ ok: true; bytes: Buffer } | { ok: false; error: DomainError }>;
+}
+
+/** Mounts each tool's REST routes; returns those direct.ts may answer (GET, JSON, no path parameters). */
+export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyTool[]): { direct: DirectRoute[] } {
+  const direct: DirectRoute[] = [];
   for (const tool of tools) {
     const types = propertyTypes(tool);
     for (const route of tool.rest) {
-      app.on(route.method, route.path, async (c) => {
+      const handler: Handler<AppEnv> = async (c) => {
         let input: Record<string, unknown>;
         // The query string parsed once, for the arguments and for a key given as ?key=.
         const queries = c.req.queries();
@@ -165,26 +233,39 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
           throw err;
         }
         const ctx = restContext(c, deps, queries, archive);
+        if (!route.render) {
+          const answer = await jsonAnswer(tool, route, input, ctx);
+          if (!answer.ok) return errorResponse(c, answer.error);
+          // Its length declared: the compression middleware then never asks for the body (which
+          // would build the whole fetch Response around it) to decide there is one.
+          return c.body(answer.bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json', 'Content-Length': String(answer.bytes.length) });
+        }
         if (route.prepare) input = route.prepare(input, ctx) as Record<string, unknown>;
         const outcome = await runTool(tool, input, ctx);
         if (!outcome.ok) return errorResponse(c, outcome.error);
-        if (route.render) {
-          let r;
-          try {
-            r = await route.render(outcome.output, ctx);
-          } catch (err) {
-            // A file built in the worker pool (a plate's mesh) may be refused there: overloaded, limit_exceeded.
-            if (err instanceof DomainError) return errorResponse(c, err);
-            throw err;
-          }
-          return c.body(r.body as string | Uint8Array<ArrayBuffer>, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
+        let r;
+        try {
+          r = await route.render(outcome.output, ctx);
+        } catch (err) {
+          // A file built in the worker pool (a plate's mesh) may be refused there: overloaded, limit_exceeded.
+          if (err instanceof DomainError) return errorResponse(c, err);
+          throw err;
         }
-        // Same bytes as c.json(), reusing the prepared JSON of catalogue records (650 kB deep listings).
-        // Its length declared: the compression middleware then never asks for the body (which
-        // would build the whole fetch Response around it) to decide there is one.
-        const bytes = stringifyOutput(outcome.output);
-        return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) });
-      });
+        return c.body(r.body as string | Uint8Array<ArrayBuffer>, (r.status ?? 200) as 200, { ...(r.headers ?? {}), 'Content-Type': r.contentType ?? 'application/json; charset=utf-8' });
+      };
+      app.on(route.method, route.path, handler);
+      if (route.method === 'GET' && !route.render && !route.upload && !/[:*]/.test(route.path)) {
+        direct.push({
+          path: route.path,
+          handler,
+          answer: (queries, exchange) => {
+            // As readInput reads a GET route's arguments (no path parameters here).
+            const input = routeArguments(route, queryArguments(types, queries));
+            return jsonAnswer(tool, route, input, new RestToolContext(exchange, deps, queries.key));
+          },
+        });
+      }
     }
   }
+  return { direct };
 }

@@ -56,8 +56,17 @@ export function recordsWithin(records: readonly unknown[], budget: number): numb
   return records.length;
 }
 
+/** Cursors made so far, by offset (a page boundary: few distinct ones). */
+const cursorOf = new Map<number, string>();
+const CURSORS_KEPT = 4096;
+
 export function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+  let c = cursorOf.get(offset);
+  if (c === undefined) {
+    c = Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+    if (cursorOf.size < CURSORS_KEPT) cursorOf.set(offset, c);
+  }
+  return c;
 }
 
 export function decodeCursor(cursor: string | undefined): number {

@@ -24,21 +24,21 @@ export function preparedJson(o: object): string {
 }
 
 /**
- * A hit's link members as JSON text (`,"detail_url":...` and `,"page_url":...`, each when present),
- * the same escaped, and as bytes: kept per record for the URLs last seen (a server gives each record one of each).
+ * A hit's link members as JSON text (`,"detail_url":...` and `,"page_url":...`, each when present)
+ * and the same escaped: kept per record for the URLs last seen (a server gives each record one of
+ * each; their bytes are kept with the summary's, HitWire).
  */
 interface UrlEntry {
   detail: string | undefined;
   page: string | undefined;
   json: string;
   escaped?: string;
-  member?: Buffer;
 }
 const urlOf = new WeakMap<object, UrlEntry>();
 
 /**
  * The link members of hit h (null when it has none), kept with its (frozen) summary e: made again
- * when its URLs change. The URLs are compared as strings (equal strings from preparedUrl's cache are
+ * when its URLs change. The URLs are compared as strings (equal strings from preparedLinks' cache are
  * the same string, so the comparison is one pointer check), never joined into a key per hit.
  */
 function urlEntry(e: object, h: Record<string, unknown>): UrlEntry | null {
@@ -87,56 +87,154 @@ function hitTailEscaped(h: Record<string, unknown>, summary: object): string {
   return out;
 }
 
-/**
- * An object's JSON as bytes: prepared bytes and, for a search hit, the members after its
- * summary's as byte pieces: the score's digits and, prepared once, `,"matched_fields":[...]` per
- * field list and `,"detail_url":"...","page_url":"..."` per record (then `,"specs":...` as text, when present).
- */
-interface ObjectPiece {
-  bytes: Buffer;
-  /** null: the bytes are the whole object. */
-  hit: { score: string; fields: Buffer; url: Buffer | null; rest: string; restBytes: number } | null;
-}
-
 const SCORE_KEY = Buffer.from(KEY_SCORE, 'latin1');
+/** '{' and the score key without its ',': the start of a hit whose summary is '{}'. */
+const EMPTY_HEAD = Buffer.from(`{${KEY_SCORE.slice(1)}`, 'latin1');
 
-function objectPieces(o: object): ObjectPiece {
-  const summary = hitSummary(o);
-  if (!summary) return { bytes: objectBytes(o), hit: null };
-  const h = o as Record<string, unknown>;
-  const rest = h.specs === undefined ? '' : KEY_SPECS + JSON.stringify(h.specs);
-  return {
-    bytes: frozenBytes(summary),
-    hit: {
-      score: JSON.stringify(h.relevance_score),
-      fields: fieldsBytes(h.matched_fields as object),
-      url: urlBytes(summary, h),
-      rest,
-      restBytes: rest === '' ? 0 : Buffer.byteLength(rest, 'utf8'),
-    },
-  };
+/**
+ * A hit summary's bytes around a hit's own members, kept per (frozen) summary: `head`, its JSON
+ * without the closing '}' and then `,"relevance_score":`; `links`, the `,"detail_url":...` and
+ * `,"page_url":...` members (those present), made again when its URLs change (a server gives each
+ * record one of each). One entry per summary: a page of hits reads one kept object per hit, not
+ * one per piece (each read of a cold object costs more than the copy it leads to).
+ */
+interface HitWire {
+  head: Buffer;
+  detail: string | undefined;
+  page: string | undefined;
+  links: Buffer;
+}
+const hitWireOf = new WeakMap<object, HitWire>();
+const NO_BYTES = Buffer.alloc(0);
+
+function hitWire(summary: object, h: Record<string, unknown>): HitWire {
+  const detail = h.detail_url as string | undefined;
+  const page = h.page_url as string | undefined;
+  let w = hitWireOf.get(summary);
+  if (w === undefined || w.detail !== detail || w.page !== page) {
+    const u = urlEntry(summary, h);
+    let head = w?.head;
+    if (head === undefined) {
+      const base = frozenBytes(summary);
+      head = base.length === 2 ? EMPTY_HEAD : Buffer.concat([base.subarray(0, base.length - 1), SCORE_KEY]);
+    }
+    w = { head, detail, page, links: u === null ? NO_BYTES : Buffer.from(u.json, 'utf8') };
+    hitWireOf.set(summary, w);
+  }
+  return w;
 }
 
 const fieldsBytesOf = new WeakMap<object, Buffer>();
 
+/** The field list last asked for and its bytes (consecutive hits often share one). */
+let lastFields: object | null = null;
+let lastFieldsBytes: Buffer = Buffer.alloc(0);
+
 /** `,"matched_fields":<JSON>` as bytes, once per frozen field list (a search has a handful). */
 function fieldsBytes(fields: object): Buffer {
+  if (fields === lastFields) return lastFieldsBytes;
   let b = fieldsBytesOf.get(fields);
   if (!b) {
     b = Buffer.from(KEY_FIELDS + JSON.stringify(fields), 'utf8');
-    if (Object.isFrozen(fields)) fieldsBytesOf.set(fields, b);
+    if (!Object.isFrozen(fields)) return b; // it could change: never kept
+    fieldsBytesOf.set(fields, b);
   }
+  lastFields = fields;
+  lastFieldsBytes = b;
   return b;
 }
 
-/** `,"detail_url":<JSON>,"page_url":<JSON>` (those present) as bytes, or null: kept with the record's URLs. */
-function urlBytes(summary: object, h: Record<string, unknown>): Buffer | null {
-  const u = urlEntry(summary, h);
-  return u === null ? null : (u.member ??= Buffer.from(u.json, 'utf8'));
+/**
+ * An array of frozen objects and search hits, ready to write: per element, its prepared bytes (an
+ * object) or its summary's HitWire with the hit's score digits, field list bytes and `,"specs":...`
+ * text (a hit), gathered in one pass that also sums the length.
+ */
+interface ArrayRun {
+  items: (Buffer | HitWire)[];
+  scores: string[];
+  fields: Buffer[];
+  /** `,"specs":<JSON>` when the hit has specs, else ''. */
+  rests: string[];
+  length: number;
+}
+
+function arrayRun(v: readonly object[], array: boolean): ArrayRun {
+  const n = v.length;
+  const items = new Array<Buffer | HitWire>(n);
+  const scores = new Array<string>(n);
+  const fields = new Array<Buffer>(n);
+  const rests = new Array<string>(n);
+  let length = (array ? 2 : 0) + (n > 0 ? n - 1 : 0);
+  for (let i = 0; i < n; i++) {
+    const o = v[i]!;
+    const summary = hitSummary(o);
+    if (!summary) {
+      const b = objectBytes(o);
+      items[i] = b;
+      scores[i] = '';
+      fields[i] = NO_BYTES;
+      rests[i] = '';
+      length += b.length;
+      continue;
+    }
+    const h = o as Record<string, unknown>;
+    const w = hitWire(summary, h);
+    const score = JSON.stringify(h.relevance_score);
+    const f = fieldsBytes(h.matched_fields as object);
+    const rest = h.specs === undefined ? '' : KEY_SPECS + JSON.stringify(h.specs);
+    items[i] = w;
+    scores[i] = score;
+    fields[i] = f;
+    rests[i] = rest;
+    length += w.head.length + score.length + f.length + w.links.length + (rest === '' ? 0 : Buffer.byteLength(rest, 'utf8')) + 1;
+  }
+  return { items, scores, fields, rests, length };
+}
+
+/**
+ * Writes a run at `off`: each object's bytes (for a hit, its head, score, fields, links, specs and
+ * '}'), separated by ',' and, for an array, inside '[' ']'. Returns the end. Byte pieces are
+ * copied with TypedArray#set; the score (ASCII digits) byte by byte.
+ */
+function writeRun(out: Buffer, off: number, run: ArrayRun, array: boolean): number {
+  const { items, scores, fields, rests } = run;
+  if (array) out[off++] = 0x5b; // [
+  for (let i = 0; i < items.length; i++) {
+    if (i) out[off++] = 0x2c; // ,
+    const item = items[i]!;
+    if (Buffer.isBuffer(item)) {
+      out.set(item, off);
+      off += item.length;
+      continue;
+    }
+    out.set(item.head, off);
+    off += item.head.length;
+    const score = scores[i]!;
+    for (let k = 0; k < score.length; k++) out[off++] = score.charCodeAt(k);
+    const f = fields[i]!;
+    out.set(f, off);
+    off += f.length;
+    if (item.links.length) {
+      out.set(item.links, off);
+      off += item.links.length;
+    }
+    const rest = rests[i]!;
+    if (rest !== '') off += out.write(rest, off, 'utf8');
+    out[off++] = 0x7d; // }
+  }
+  if (array) out[off++] = 0x5d; // ]
+  return off;
+}
+
+/** A run written into one buffer of its exact length. */
+function joinRun(run: ArrayRun, array: boolean): Buffer {
+  const out = Buffer.allocUnsafe(run.length);
+  writeRun(out, 0, run, array);
+  return out;
 }
 
 function objectBytes(o: object): Buffer {
-  if (hitSummary(o)) return joinPieces([objectPieces(o)], false);
+  if (hitSummary(o)) return joinRun(arrayRun([o], false), false);
   return Object.isFrozen(o) ? frozenBytes(o) : Buffer.from(JSON.stringify(o), 'utf8');
 }
 
@@ -150,71 +248,11 @@ function frozenBytes(o: object): Buffer {
   return b;
 }
 
-/** Objects' pieces written into one buffer of their exact length (see writePieces). */
-function joinPieces(pieces: readonly ObjectPiece[], array: boolean): Buffer {
-  const out = Buffer.allocUnsafe(piecesLength(pieces, array));
-  writePieces(out, 0, pieces, array);
-  return out;
-}
-
-/** The byte length writePieces writes. */
-function piecesLength(pieces: readonly ObjectPiece[], array: boolean): number {
-  let total = array ? 2 : 0;
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i]!;
-    const x = p.hit;
-    total += i ? 1 : 0;
-    if (x === null) {
-      total += p.bytes.length;
-      continue;
-    }
-    // The summary without its '}' (for '{}' also without the score key's ','), the members, '}'.
-    total += p.bytes.length - 1 - (p.bytes.length === 2 ? 1 : 0) + SCORE_KEY.length + x.score.length + x.fields.length + (x.url?.length ?? 0) + x.restBytes + 1;
-  }
-  return total;
-}
-
-/**
- * Writes objects' pieces at `off`: each object's bytes (for a hit without its closing '}', then
- * its members and '}'), separated by ',' and, for an array, inside '[' ']'. Returns the end.
- * Byte pieces are copied with TypedArray#set; the score (ASCII digits) byte by byte.
- */
-function writePieces(out: Buffer, off: number, pieces: readonly ObjectPiece[], array: boolean): number {
-  if (array) out[off++] = 0x5b; // [
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i]!;
-    if (i) out[off++] = 0x2c; // ,
-    out.set(p.bytes, off);
-    off += p.bytes.length;
-    const x = p.hit;
-    if (x === null) continue;
-    off -= 1; // over the summary's '}'
-    if (p.bytes.length === 2) {
-      out.set(SCORE_KEY.subarray(1), off); // '{}': no ',' before the first member
-      off += SCORE_KEY.length - 1;
-    } else {
-      out.set(SCORE_KEY, off);
-      off += SCORE_KEY.length;
-    }
-    for (let k = 0; k < x.score.length; k++) out[off++] = x.score.charCodeAt(k);
-    out.set(x.fields, off);
-    off += x.fields.length;
-    if (x.url !== null) {
-      out.set(x.url, off);
-      off += x.url.length;
-    }
-    if (x.rest !== '') off += out.write(x.rest, off, 'utf8');
-    out[off++] = 0x7d; // }
-  }
-  if (array) out[off++] = 0x5d; // ]
-  return off;
-}
-
 /** The UTF-8 JSON of a frozen array of frozen objects, from each object's prepared bytes, once. */
 function arrayBytes(v: readonly object[]): Buffer {
   let out = arrayBytesOf.get(v);
   if (!out) {
-    out = joinPieces(v.map(objectPieces), true);
+    out = joinRun(arrayRun(v, true), true);
     arrayBytesOf.set(v, out); // the same frozen page again: the same bytes
   }
   return out;
@@ -390,13 +428,13 @@ export function stringifyOutput(output: Record<string, unknown>): Buffer {
   }
   // A page of hits is written as its hits' pieces (each summary's prepared bytes, the hit's few
   // extra members after them), never as one long string to flatten and encode (keptWhole).
-  const pieces = outputPieces(output, (v): Buffer | ObjectPiece[] => (keptWhole(v) ? arrayBytes(v) : v.map(objectPieces)));
+  const pieces = outputPieces(output, (v): Buffer | ArrayRun => (keptWhole(v) ? arrayBytes(v) : arrayRun(v, true)));
   let total = 0;
-  for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : Buffer.isBuffer(g) ? g.length : piecesLength(g, true);
+  for (const g of pieces) total += typeof g === 'string' ? Buffer.byteLength(g, 'utf8') : g.length;
   // A kept answer gets a buffer of its own (a slab lives as long as any answer cut from it).
   const out = frozen ? Buffer.allocUnsafeSlow(total) : answerBuffer(total);
   let off = 0;
-  for (const g of pieces) off = typeof g === 'string' ? off + out.write(g, off, 'utf8') : Buffer.isBuffer(g) ? off + g.copy(out, off) : writePieces(out, off, g, true);
+  for (const g of pieces) off = typeof g === 'string' ? off + out.write(g, off, 'utf8') : Buffer.isBuffer(g) ? off + g.copy(out, off) : writeRun(out, off, g, true);
   if (frozen) outputBytesOf.set(output, out);
   return out;
 }

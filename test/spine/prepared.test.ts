@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { SUMMARY_FIELDS } from '../../src/domain/catalogue/entity.js';
-import { preparedDeep, preparedSummary, preparedUrl, searchHit } from '../../src/domain/catalogue/views.js';
+import { preparedDeep, preparedLinks, preparedSummary, searchHit } from '../../src/domain/catalogue/views.js';
 import { outputJson, stringifyOutput } from '../../src/wire/prepared.js';
 import { deepFreeze } from '../../src/store/memory-catalogue.js';
 
@@ -100,19 +100,31 @@ describe('answers cut from shared slabs', () => {
   });
 });
 
-describe('detail URLs prepared per record', () => {
-  it('equal prefix + encodeURIComponent(id) for every prefix asked for, and serialise like JSON.stringify whoever made them', () => {
+describe('detail and page URLs prepared per record', () => {
+  it('equal prefix + encodeURIComponent(id) for every pair of prefixes asked for, and serialise like JSON.stringify whoever made them', () => {
     const frozen = deepFreeze(read());
     const odd = deepFreeze({ ...read()[0]!, id: 'X/Y "q" ü%' }) as StoredEntity;
+    const prefixes: [string | null, string | null][] = [
+      ['http://a.example/api/entity/', 'http://a.example/parts/'],
+      ['https://b.example:8443/x/api/entity/', null],
+      [null, 'https://b.example:8443/x/parts/'],
+      ['http://a.example/api/entity/', 'http://a.example/parts/'],
+    ];
     for (const e of [frozen[0]!, frozen[1]!, odd]) {
       const s = preparedSummary(e);
-      for (const prefix of ['http://a.example/api/entity/', 'https://b.example:8443/x/api/entity/', 'http://a.example/api/entity/']) {
-        const url = preparedUrl(s, prefix);
-        expect(url).toBe(prefix + encodeURIComponent(e.id));
-        expect(preparedUrl(s, prefix)).toBe(url);
-        // A hit carrying this URL, another URL, or none: the same bytes as the plain object.
-        for (const detail_url of [url, `${url}?other`, undefined]) {
-          const extras = detail_url === undefined ? { relevance_score: 3, matched_fields: ['id'] } : { relevance_score: 3, matched_fields: ['id'], detail_url };
+      for (const [detailPrefix, pagePrefix] of prefixes) {
+        const links = preparedLinks(s, detailPrefix, pagePrefix);
+        expect(links.detail).toBe(detailPrefix === null ? undefined : detailPrefix + encodeURIComponent(e.id));
+        expect(links.page).toBe(pagePrefix === null ? undefined : pagePrefix + encodeURIComponent(e.id));
+        expect(preparedLinks(s, detailPrefix, pagePrefix)).toEqual(links);
+        // A hit carrying these URLs, other URLs, or none: the same bytes as the plain object.
+        const variants: { detail_url?: string; page_url?: string }[] = [
+          { ...(links.detail === undefined ? {} : { detail_url: links.detail }), ...(links.page === undefined ? {} : { page_url: links.page }) },
+          { detail_url: `${links.detail ?? 'x'}?other`, page_url: `${links.page ?? 'y'}?other` },
+          {},
+        ];
+        for (const urls of variants) {
+          const extras = { relevance_score: 3, matched_fields: ['id'], ...urls };
           const out = { data: [searchHit(s, extras)], meta: { n: 1 } };
           const plain = JSON.stringify({ data: [{ ...s, ...extras }], meta: { n: 1 } });
           expect(stringifyOutput(out).toString('utf8')).toBe(plain);
@@ -121,6 +133,6 @@ describe('detail URLs prepared per record', () => {
       }
     }
     const loose = { ...read()[0]!, id: 'A B' };
-    expect(preparedUrl(loose, 'p/')).toBe('p/A%20B');
+    expect(preparedLinks(loose, 'p/', 'q/')).toEqual({ detailPrefix: 'p/', pagePrefix: 'q/', detail: 'p/A%20B', page: 'q/A%20B' });
   });
 });

@@ -8,7 +8,7 @@ import { DomainError, invalidInput } from '../shared/errors.js';
 import type { SearchField, SearchIndex } from './search.js';
 import { tokenize } from './search.js';
 import { levenshtein } from '../shared/distance.js';
-import { preparedSummary, preparedUrl, searchHit, type HitExtras } from './views.js';
+import { preparedLinks, preparedSummary, searchHit, type HitExtras } from './views.js';
 import type { Catalogue } from './store.js';
 import type { SpecIndex } from '../specs/index.js';
 import { compactFieldSpecs, compactSpec, compileSpecQuery, specHook, type CompactSpec, type FilterMeta, type SortMeta } from '../specs/query.js';
@@ -64,6 +64,18 @@ function detailUrlPrefix(baseUrl: string): string {
   return `${baseUrl.replace(/\/$/, '')}/api/entity/`;
 }
 
+let lastPrefixes: { baseUrl: string | null; detail: string | null; page: string | null } = { baseUrl: null, detail: null, page: null };
+
+/**
+ * The detail and page URL prefixes under baseUrl (null without one), made once per base URL in a
+ * row (a server has one): the same strings each call, so each hit's kept links are matched by
+ * reference, not compared character by character.
+ */
+function linkPrefixes(baseUrl: string | null): { detail: string | null; page: string | null } {
+  if (baseUrl !== lastPrefixes.baseUrl) lastPrefixes = baseUrl === null ? { baseUrl, detail: null, page: null } : { baseUrl, detail: detailUrlPrefix(baseUrl), page: partPageUrl(baseUrl, '') };
+  return lastPrefixes;
+}
+
 export function checkLimit(limit: number | undefined, def: number, max: number): { limit: number; clamped: boolean } {
   if (limit === undefined) return { limit: def, clamped: false };
   if (!Number.isInteger(limit) || limit < 1) throw invalidInput('limit', `must be an integer from 1 to ${max}`);
@@ -108,19 +120,23 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
   // Records come from the store, so an unreadable store is a 503, never an empty result.
   const records = await ctx.catalogue.getMany(page.map((m) => m.id));
   const data: SearchHit[] = [];
-  const urlPrefix = ctx.baseUrl === null ? null : detailUrlPrefix(ctx.baseUrl);
-  const pagePrefix = ctx.baseUrl === null ? null : partPageUrl(ctx.baseUrl, '');
+  const { detail: urlPrefix, page: pagePrefix } = linkPrefixes(ctx.baseUrl);
   for (let i = 0; i < page.length; i++) {
     const m = page[i]!;
     // getMany answers in the order asked, leaving out ids it does not know.
     const r = records[i];
     if (r?.id !== m.id) throw new DomainError('store_unavailable', 'The entity store and the search index disagree; try again shortly.');
-    const extras: HitExtras & Omit<SearchHit, keyof SummaryEntity> = { relevance_score: m.relevance_score, matched_fields: m.matched_fields };
     const summary = preparedSummary(r);
-    if (urlPrefix !== null) extras.detail_url = preparedUrl(summary, urlPrefix);
-    if (pagePrefix !== null) extras.page_url = preparedUrl(summary, pagePrefix, true);
-    if (specFields.length > 0) extras.specs = compactFieldSpecs(ctx.specs, r.id, specFields);
-    data.push(searchHit(summary, extras));
+    const links = urlPrefix !== null || pagePrefix !== null ? preparedLinks(summary, urlPrefix, pagePrefix) : null;
+    // One literal with every member (searchHit leaves out those undefined), not one grown member by member.
+    const extras: HitExtras = {
+      relevance_score: m.relevance_score,
+      matched_fields: m.matched_fields,
+      detail_url: links?.detail,
+      page_url: links?.page,
+      specs: specFields.length > 0 ? compactFieldSpecs(ctx.specs, r.id, specFields) : undefined,
+    };
+    data.push(searchHit(summary, extras as HitExtras & Omit<SearchHit, keyof SummaryEntity>));
   }
   const meta: SearchResult['meta'] = {
     q: p.q ?? null,

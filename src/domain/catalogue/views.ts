@@ -36,25 +36,31 @@ export function preparedSummary(e: StoredEntity): SummaryEntity {
   return s;
 }
 
-/** A record's detail URL under a prefix (the last prefix asked for, per record). */
-const urlOf = new WeakMap<object, { prefix: string; url: string }>();
-/** The same for its page URL (page_url). */
-const pageUrlOf = new WeakMap<object, { prefix: string; url: string }>();
+/** A record's detail and page URLs under their prefixes (the last prefixes asked for, per record). */
+const linksOf = new WeakMap<object, RecordLinks>();
+
+export interface RecordLinks {
+  readonly detailPrefix: string | null;
+  readonly pagePrefix: string | null;
+  /** detailPrefix + encodeURIComponent(id), when a detail prefix is given. */
+  readonly detail: string | undefined;
+  /** pagePrefix + encodeURIComponent(id), when a page prefix is given. */
+  readonly page: string | undefined;
+}
 
 /**
- * prefix + encodeURIComponent(id), kept per frozen record for the prefix last asked for (a
- * server has one): a page of hits then neither builds nor escapes its URLs.
+ * A record's detail URL and page URL (prefix + encodeURIComponent(id) each, undefined without a
+ * prefix), kept per frozen record for the prefixes last asked for (a server has one of each): a
+ * page of hits then neither builds nor escapes its URLs, and reads one kept entry per hit.
  */
-export function preparedUrl(e: { id: string }, prefix: string, page = false): string {
-  const map = page ? pageUrlOf : urlOf;
-  let u = map.get(e);
-  if (u === undefined || u.prefix !== prefix) {
-    const url = prefix + encodeURIComponent(e.id);
-    if (!Object.isFrozen(e)) return url;
-    u = { prefix, url };
-    map.set(e, u);
+export function preparedLinks(e: { id: string }, detailPrefix: string | null, pagePrefix: string | null): RecordLinks {
+  let l = linksOf.get(e);
+  if (l === undefined || l.detailPrefix !== detailPrefix || l.pagePrefix !== pagePrefix) {
+    const id = detailPrefix === null && pagePrefix === null ? '' : encodeURIComponent(e.id);
+    l = { detailPrefix, pagePrefix, detail: detailPrefix === null ? undefined : detailPrefix + id, page: pagePrefix === null ? undefined : pagePrefix + id };
+    if (Object.isFrozen(e)) linksOf.set(e, l);
   }
-  return u.url;
+  return l;
 }
 
 const deepListOf = new WeakMap<readonly StoredEntity[], readonly DeepEntity[]>();
@@ -99,34 +105,39 @@ export interface HitExtras {
  * freeze of 18 keys), and it remembers its summary: the wire code serialising a page of hits
  * copies each summary's prepared bytes and writes only the extras.
  */
+/** A hit's own properties, as its constructor writes them. */
+type Fields = Record<string, unknown>;
+
 class PreparedHit {
   readonly #summary: SummaryEntity;
   /** Whether the summary is frozen (a prepared one), so that its prepared bytes can stand for it. */
   readonly #prepared: boolean;
 
   constructor(s: SummaryEntity, x: HitExtras) {
-    const o = this as unknown as Record<string, unknown>;
+    // Each assigned as this.<name> (the casts compile away): V8 sizes the object from the assignments
+    // to `this` it sees in the constructor; through an alias it saw none and grew a property store
+    // several times per hit.
     // SUMMARY_FIELDS in their order (test/spine/prepared.test.ts holds the two together).
-    o.id = s.id;
-    o.name = s.name;
-    o.name_en = s.name_en;
-    o.category = s.category;
-    o.manufacturer = s.manufacturer;
-    o.type = s.type;
-    o.protocol = s.protocol;
-    o.interface = s.interface;
-    o.voltage = s.voltage;
-    o.weight = s.weight;
-    o.torque = s.torque;
-    o.ros_support = s.ros_support;
-    o.price_range = s.price_range;
-    o.source_tier = s.source_tier;
-    o.quarantine = s.quarantine;
-    o.relevance_score = x.relevance_score;
-    o.matched_fields = x.matched_fields;
-    if (x.detail_url !== undefined) o.detail_url = x.detail_url;
-    if (x.page_url !== undefined) o.page_url = x.page_url;
-    if (x.specs !== undefined) o.specs = x.specs;
+    (this as unknown as Fields).id = s.id;
+    (this as unknown as Fields).name = s.name;
+    (this as unknown as Fields).name_en = s.name_en;
+    (this as unknown as Fields).category = s.category;
+    (this as unknown as Fields).manufacturer = s.manufacturer;
+    (this as unknown as Fields).type = s.type;
+    (this as unknown as Fields).protocol = s.protocol;
+    (this as unknown as Fields).interface = s.interface;
+    (this as unknown as Fields).voltage = s.voltage;
+    (this as unknown as Fields).weight = s.weight;
+    (this as unknown as Fields).torque = s.torque;
+    (this as unknown as Fields).ros_support = s.ros_support;
+    (this as unknown as Fields).price_range = s.price_range;
+    (this as unknown as Fields).source_tier = s.source_tier;
+    (this as unknown as Fields).quarantine = s.quarantine;
+    (this as unknown as Fields).relevance_score = x.relevance_score;
+    (this as unknown as Fields).matched_fields = x.matched_fields;
+    if (x.detail_url !== undefined) (this as unknown as Fields).detail_url = x.detail_url;
+    if (x.page_url !== undefined) (this as unknown as Fields).page_url = x.page_url;
+    if (x.specs !== undefined) (this as unknown as Fields).specs = x.specs;
     this.#summary = s;
     this.#prepared = Object.isFrozen(s);
     Object.freeze(this);
