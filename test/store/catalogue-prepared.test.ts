@@ -6,49 +6,18 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/log.js';
 import { PREPARED_FILE } from '../../src/store/catalogue-prepared.js';
+import { catalogueDir, removeCatalogueDirs } from '../support/catalogue-dir.js';
 import { testConfig } from '../support/deps.js';
-import { rng } from '../support/rng.js';
 
-const DATA = path.resolve(import.meta.dirname, '../../data');
-const shipped = JSON.parse(fs.readFileSync(path.join(DATA, 'catalogue/entities.json'), 'utf8')) as { meta: Record<string, unknown>; entities: Record<string, unknown>[] };
+afterAll(removeCatalogueDirs);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-/** Id order as the catalogue defines it, computed here: case-insensitive, then by code unit. */
-const idOrder = (a: string, b: string) => {
-  const [la, lb] = [a.toLowerCase(), b.toLowerCase()];
-  return la < lb ? -1 : la > lb ? 1 : a < b ? -1 : a > b ? 1 : 0;
-};
-
-/** A data folder whose catalogue is the shipped records `copies` times (ids suffixed), shuffled or in id order. */
-function catalogue(copies: number, order: 'shuffled' | 'sorted'): { dir: string; records: Record<string, unknown>[] } {
-  const records: Record<string, unknown>[] = [];
-  for (let k = 0; k < copies; k++) for (const e of shipped.entities) records.push(k === 0 ? e : { ...e, id: `${String(e.id)}-P${k}` });
-  if (order === 'sorted') records.sort((a, b) => idOrder(String(a.id), String(b.id)));
-  else {
-    const next = rng(11);
-    for (let i = records.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [records[i], records[j]] = [records[j]!, records[i]!];
-    }
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-prepared-'));
-  dirs.push(dir);
-  for (const name of fs.readdirSync(DATA)) if (name !== 'catalogue') fs.symlinkSync(path.join(DATA, name), path.join(dir, name));
-  fs.mkdirSync(path.join(dir, 'catalogue'));
-  fs.copyFileSync(path.join(DATA, 'catalogue/categories.json'), path.join(dir, 'catalogue/categories.json'));
-  fs.writeFileSync(path.join(dir, 'catalogue/entities.json'), JSON.stringify({ meta: shipped.meta, entities: records }));
-  return { dir, records };
-}
+/** The shipped records `copies` times (ids suffixed), shuffled or in id order, compact. */
+const catalogue = (copies: number, order: 'shuffled' | 'sorted') => catalogueDir({ copies, order, seed: 11, suffix: 'P' });
 
 const preparedOf = (dir: string) => path.join(dir, 'catalogue', PREPARED_FILE);
 
@@ -64,6 +33,17 @@ async function until(what: () => boolean, ms = 20_000): Promise<void> {
   while (!what()) {
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A first start on `dir`, until it has written the prepared start. */
+async function prepare(dir: string): Promise<void> {
+  const first = start(dir, { prepared: true });
+  try {
+    await first.deps.ready;
+    await until(() => fs.existsSync(preparedOf(dir)));
+  } finally {
+    first.deps.close();
   }
 }
 
@@ -115,10 +95,7 @@ describe('a prepared start', () => {
 
   it('is not used for a changed catalogue file (derived again, and prepared again for the new bytes)', async () => {
     const { dir, records } = catalogue(1, 'shuffled');
-    const first = start(dir, { prepared: true });
-    await first.deps.ready;
-    await until(() => fs.existsSync(preparedOf(dir)));
-    first.deps.close();
+    await prepare(dir);
     const before = fs.readFileSync(preparedOf(dir));
     // One record renamed, same size of file.
     const file = path.join(dir, 'catalogue/entities.json');
@@ -147,10 +124,7 @@ describe('a prepared start', () => {
 
   it('is not used when made by other code, or when it does not hold together; the start derives the catalogue', async () => {
     const { dir, records } = catalogue(1, 'shuffled');
-    const first = start(dir, { prepared: true });
-    await first.deps.ready;
-    await until(() => fs.existsSync(preparedOf(dir)));
-    first.deps.close();
+    await prepare(dir);
     const good = fs.readFileSync(preparedOf(dir));
     const headerLength = good.readUInt32LE(8);
     const header = JSON.parse(good.toString('utf8', 16, 16 + headerLength)) as { key: { code_sha256: string }; sections: Record<string, [number, number, string]>; sections_sha256: string };

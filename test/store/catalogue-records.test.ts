@@ -5,7 +5,6 @@
  * every catalogue call as one on records read at start does.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps, type LazyBuild } from '../../src/deps.js';
@@ -13,35 +12,14 @@ import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { silentLogger } from '../../src/log.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
 import type { LazyRecords } from '../../src/store/catalogue-records.js';
+import { catalogueDir, removeCatalogueDirs, shipped } from '../support/catalogue-dir.js';
 import { testConfig } from '../support/deps.js';
-import { rng } from '../support/rng.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../data');
-const shipped = JSON.parse(fs.readFileSync(path.join(DATA, 'catalogue/entities.json'), 'utf8')) as { meta: Record<string, unknown>; entities: Record<string, unknown>[] };
+afterAll(removeCatalogueDirs);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-/** A data directory like the shipped one whose catalogue is the shipped records `copies` times (ids suffixed), shuffled. */
-function shuffledCatalogue(copies: number): { dir: string; records: Record<string, unknown>[] } {
-  const next = rng(7);
-  const records: Record<string, unknown>[] = [];
-  for (let k = 0; k < copies; k++) for (const e of shipped.entities) records.push(k === 0 ? e : { ...e, id: `${String(e.id)}-L${k}` });
-  for (let i = records.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [records[i], records[j]] = [records[j]!, records[i]!];
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-lazy-records-'));
-  dirs.push(dir);
-  for (const name of fs.readdirSync(DATA)) if (name !== 'catalogue') fs.symlinkSync(path.join(DATA, name), path.join(dir, name));
-  fs.mkdirSync(path.join(dir, 'catalogue'));
-  fs.copyFileSync(path.join(DATA, 'catalogue/categories.json'), path.join(dir, 'catalogue/categories.json'));
-  // Pretty-printed: records at other offsets and with other separators than the compact file's.
-  fs.writeFileSync(path.join(dir, 'catalogue/entities.json'), JSON.stringify({ meta: shipped.meta, entities: records }, null, 2));
-  return { dir, records };
-}
+/** The shipped records `copies` times (ids suffixed), shuffled, pretty-printed (records at other offsets and with other separators than the compact file's). */
+const shuffledCatalogue = (copies: number) => catalogueDir({ copies, order: 'shuffled', seed: 7, suffix: 'L', pretty: true });
 
 /** Every array and object inside `v` (itself included). */
 function containers(v: unknown, out: object[] = []): object[] {
