@@ -174,6 +174,7 @@ export async function writePrepared(file: string, key: PreparedKey, p: PreparedS
   head.write(MAGIC, 0, 'latin1');
   head.writeUInt32LE(header.length, 8);
   header.copy(head, 16);
+  removeLeftTemporaries(file);
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   let fh: fs.promises.FileHandle | null = null;
   try {
@@ -189,6 +190,37 @@ export async function writePrepared(file: string, key: PreparedKey, p: PreparedS
     await fh?.close().catch(() => {});
     await fs.promises.rm(tmp, { force: true }).catch(() => {});
     return false;
+  }
+}
+
+/**
+ * Removes the temporary files a write of `file` left when its process ended before renaming
+ * (killed mid-write): `<file>.<pid>.<random>.tmp` whose process no longer runs. A temporary of a
+ * process still running (another instance writing now) is left alone.
+ */
+export function removeLeftTemporaries(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = name.startsWith(prefix) ? /^(\d+)\.[a-z0-9]+\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (!m) continue;
+    const pid = Number(m[1]);
+    let running = pid === process.pid;
+    if (!running) {
+      try {
+        process.kill(pid, 0);
+        running = true;
+      } catch (err) {
+        running = (err as NodeJS.ErrnoException).code === 'EPERM'; // exists, not ours to signal
+      }
+    }
+    if (!running) fs.rmSync(path.join(dir, name), { force: true });
   }
 }
 

@@ -4,6 +4,7 @@
  * and never used for another file, another code, or a file that does not hold together. A server
  * on it answers every catalogue read and search as one that read the catalogue itself.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -168,6 +169,24 @@ describe('a prepared start', () => {
         s.deps.close();
       }
     }
+  });
+
+  it('a write removes the temporaries an ended process left (killed mid-write), never one of a running process', async () => {
+    const { dir } = catalogue(1, 'shuffled');
+    // A process that has ended: its pid is free (a new process would have to reuse it within this test).
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(ended.stdout);
+    expect(deadPid).toBeGreaterThan(0);
+    const left = `${PREPARED_FILE}.${deadPid}.abc123.tmp`;
+    const running = `${PREPARED_FILE}.${process.pid}.def456.tmp`;
+    const other = `${PREPARED_FILE}.notes.txt`;
+    for (const name of [left, running, other]) fs.writeFileSync(path.join(dir, 'catalogue', name), 'x');
+    await prepare(dir);
+    const names = fs.readdirSync(path.join(dir, 'catalogue'));
+    expect(names).not.toContain(left);
+    expect(names).toContain(running);
+    expect(names).toContain(other);
+    expect(names).toContain(PREPARED_FILE);
   });
 
   it('a folder where it cannot be written or read: the start derives the catalogue and serves', async () => {
