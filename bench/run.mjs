@@ -53,8 +53,6 @@ const HTTP_CONCURRENCY = 16;
 const HTTP_ROUNDS = SMOKE ? 1 : 6;
 const HTTP_WARMUP = SMOKE ? 10 : 400;
 const SCALE_SIZES = SMOKE ? [2_000] : [10_000, 100_000]; // besides the shipped catalogue
-/** Catalogue files of at least this size get a prepared start (INDEX_WORKER_MIN_BYTES, src/store/search-index-build.ts). */
-const PREPARED_MIN_BYTES = 8 * 1024 * 1024;
 const SCALE_SEARCH_ROUNDS = SMOKE ? 2 : 30;
 const BROAD_QUERIES = SMOKE ? 20 : 200; // issue 29: the most frequent words of names, makers and types
 const FREQUENT_WORDS = SMOKE ? 10 : 40; // one at a time at the largest scale
@@ -578,6 +576,8 @@ async function coldInstance(dataDir, size, words) {
 
 async function benchScale(sourceFile, frequent) {
   const out = [];
+  // Catalogue files of at least this size are read lazily and get a prepared start.
+  const { INDEX_WORKER_MIN_BYTES } = await importDist('store/search-index-build.js');
   for (const [n, size] of SCALE_SIZES.entries()) {
     log(`scale ${size}: generating the catalogue`);
     const cat = writeScaledCatalogue(sourceFile, size);
@@ -597,7 +597,7 @@ async function benchScale(sourceFile, frequent) {
       // The first start on the catalogue derives it and writes its prepared start beside it
       // (src/store/catalogue-prepared.ts) once the index is built; later starts read that instead.
       const prepared = path.join(cat.dataDir, 'catalogue', 'entities.prepared');
-      const large = fs.statSync(path.join(cat.dataDir, 'catalogue', 'entities.json')).size >= PREPARED_MIN_BYTES;
+      const large = fs.statSync(path.join(cat.dataDir, 'catalogue', 'entities.json')).size >= INDEX_WORKER_MIN_BYTES;
       for (const t = performance.now(); large && !fs.existsSync(prepared) && performance.now() - t < 120_000; ) await new Promise((res) => setTimeout(res, 50));
       log(`scale ${size}: started in ${fmt(startMs)} ms (prepared start written: ${fs.existsSync(prepared)}); in-process search`);
       const search = (await ask(server, { type: 'search', rounds: SCALE_SEARCH_ROUNDS }, 'search-result')).stats;

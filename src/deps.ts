@@ -16,7 +16,7 @@ import { systemClock, type Clock } from './domain/shared/clock.js';
 import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
-import { documentColumns, idsInGivenOrder, SearchIndex } from './domain/catalogue/search.js';
+import { idsInGivenOrder, SearchIndex } from './domain/catalogue/search.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
@@ -39,7 +39,7 @@ import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, preparedCatalogueData, readCatalogueData, type CatalogueData, type DerivedColumns } from './store/catalogue-data.js';
 import { preparedCodeStamp, preparedPath, readPrepared, writePrepared } from './store/catalogue-prepared.js';
-import { IndexBuild, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions } from './store/search-index-build.js';
+import { fileSize, IndexBuild, indexOver, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions } from './store/search-index-build.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
 import { StoreOutages } from './store/outage.js';
@@ -249,7 +249,7 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
     }
     data = preparedCatalogueData(dataDir, fd, p.members, p.columns);
     const records = recordsLazily(data.lazy!, order);
-    const index = SearchIndex.fromParts({ ...documentColumns([...records.ids], (d) => records.quarantine(d), (d) => records.category(d)), ...p.postings });
+    const index = indexOver(records, p.postings);
     const build: IndexSource = { complete: () => {}, index: () => index, ready: Promise.resolve(), abandon: () => {} };
     log.info('catalogue read from its prepared start', { file, records: records.size });
     return { data, on: { build, records } };
@@ -396,9 +396,10 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean, log: Logge
   const entFile = path.join(config.dataDir, 'catalogue/entities.json');
   const own = !defer && !opts.catalogueData;
   // A large catalogue prepared by an earlier start (same bytes, same code) is read, not derived.
-  const large = own && (fs.statSync(entFile, { throwIfNoEntry: false })?.size ?? 0) >= INDEX_WORKER_MIN_BYTES;
+  const size = own ? fileSize(entFile) : 0;
+  const large = size >= INDEX_WORKER_MIN_BYTES;
   // Read lazily with its index on a worker (what IndexBuild.forFile decides); prepared when large, or when asked (tests).
-  const lazy = own && opts.indexWorker !== false && (opts.indexWorker !== undefined || large);
+  const lazy = own && IndexBuild.wanted(size, opts.indexWorker);
   const preparing = lazy && (opts.preparedStart === true || (opts.preparedStart === undefined && large));
   const prepared = preparing ? preparedStart(config.dataDir, log) : null;
   const indexBuild = own && !prepared ? IndexBuild.forFile(entFile, opts.indexWorker) : null;

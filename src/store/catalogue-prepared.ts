@@ -155,19 +155,15 @@ const pad8 = (n: number) => (n + 7) & ~7;
 export async function writePrepared(file: string, key: PreparedKey, p: PreparedStart): Promise<boolean> {
   const sections = sectionsOf(p).map((s) => ({ s, bytes: 'json' in s ? Buffer.from(JSON.stringify(s.json)) : Buffer.from(s.data.buffer, s.data.byteOffset, s.data.byteLength) }));
   const table: Record<string, [number, number, string]> = {};
-  let at = 0;
-  for (const { s, bytes } of sections) {
-    table[s.name] = [at, bytes.length, 'json' in s ? 'json' : s.typed];
-    at = pad8(at + bytes.length);
-  }
-  // A checksum of the sections as written (a file damaged on disk is not read as a prepared start).
+  // A checksum of the sections as written, their zero padding included (a file damaged on disk is not read as a prepared start).
   const sum = createHash('sha256');
-  let written = 0;
+  let end = 0;
   for (const { s, bytes } of sections) {
-    const gap = table[s.name]![0] - written;
-    if (gap > 0) sum.update(Buffer.alloc(gap));
+    const at = pad8(end);
+    sum.update(Buffer.alloc(at - end));
     sum.update(bytes);
-    written = table[s.name]![0] + bytes.length;
+    table[s.name] = [at, bytes.length, 'json' in s ? 'json' : s.typed];
+    end = at + bytes.length;
   }
   const header = Buffer.from(JSON.stringify({ key, endianness: os.endianness(), records: p.columns.ids.length, members: p.members, sections: table, sections_sha256: sum.digest('hex') }));
   const head = Buffer.alloc(16 + pad8(header.length));
@@ -361,7 +357,7 @@ export function readPrepared(file: string, fd: number): PreparedStart | null {
       [postDoc[0], postDoc[1] / 4, n],
       [docTok[0], docTok[1] / 4, tokStart[1] / 4 - 1],
     ]);
-    const start = parsePrepared(buf, header, base, header.key);
+    const start = parsePrepared(buf, header, base, n, entitiesSize);
     const h = checks.result();
     checks = null;
     if (start === null || h === null || !h.in_range) return null;
@@ -389,10 +385,10 @@ function sectionSpan(header: Header, name: string, kind: 'json' | TypedKind, bas
   return [base + off, len];
 }
 
-function parsePrepared(buf: Buffer, header: Header, base: number, key: PreparedKey): PreparedStart | null {
-  const n = header.records;
+/** The sections of `buf` (the whole prepared file, from its own buffer's start) for `n` records of a catalogue file of `bytes`, or null. */
+function parsePrepared(buf: Buffer, header: Header, base: number, n: number, bytes: number): PreparedStart | null {
   const members = header.members;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || members === null || typeof members !== 'object' || Array.isArray(members)) return null;
+  if (members === null || typeof members !== 'object' || Array.isArray(members)) return null;
   const sections = header.sections ?? {};
   const span = (name: string, kind: 'json' | TypedKind) => sectionSpan(header, name, kind, base, buf.length);
   const json = (name: string): unknown => {
@@ -404,11 +400,9 @@ function parsePrepared(buf: Buffer, header: Header, base: number, key: PreparedK
     const s = span(name, kind);
     if (!s) throw new Error(name);
     const [off, len] = s;
-    const at = buf.byteOffset + off;
     const Ctor = kind === 'u8' ? Uint8Array : kind === 'i32' ? Int32Array : Float64Array;
-    // A view over the read bytes when aligned (no copy), else a copy.
-    const arr = at % SIZE[kind] === 0 ? new Ctor(buf.buffer as ArrayBuffer, at, len / SIZE[kind]) : new Ctor(new Uint8Array(buf.subarray(off, off + len)).buffer);
-    return arr as never;
+    // A view over the read bytes, no copy: `buf` starts its own buffer and sections sit at 8-byte boundaries (sectionSpan).
+    return new Ctor(buf.buffer as ArrayBuffer, off, len / SIZE[kind]) as never;
   };
   const strings = (v: unknown, nullable = false): v is (string | null)[] => Array.isArray(v) && v.every((x) => typeof x === 'string' || (nullable && x === null));
   const ids = json('ids');
@@ -434,7 +428,7 @@ function parsePrepared(buf: Buffer, header: Header, base: number, key: PreparedK
   };
   if (ids.length !== n || categories.length !== n || manufacturers.length !== n || quarantine.length !== n || starts.length !== n || ends.length !== n) return null;
   // Byte ranges in order, inside the file.
-  for (let i = 0; i < n; i++) if (!(starts[i]! < ends[i]! && ends[i]! <= key.bytes && (i === 0 || ends[i - 1]! <= starts[i]!))) return null;
+  for (let i = 0; i < n; i++) if (!(starts[i]! < ends[i]! && ends[i]! <= bytes && (i === 0 || ends[i - 1]! <= starts[i]!))) return null;
   if (positions) {
     if (positions.length !== n) return null;
     const seen = new Uint8Array(n);

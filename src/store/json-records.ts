@@ -133,20 +133,12 @@ class BoundaryGuess {
   learn(buf: Buffer, end: number, next: number): void {
     this.learned = true;
     if (buf[end - 1] !== CLOSE_BRACE || buf[next] !== OPEN_BRACE) return;
-    let key = next + 1;
-    while (key < buf.length && isSpace(buf[key]!)) key++;
+    // Within the window only (as at the document's end: nothing is learned from bytes not read yet).
+    const key = skipSpace(buf, next + 1, true);
     if (buf[key] !== QUOTE) return;
-    let keyEnd = -1;
-    for (let j = key + 1; j < buf.length; j++) {
-      if (buf[j] === BACKSLASH) j++;
-      else if (buf[j] === QUOTE) {
-        keyEnd = j + 1;
-        break;
-      }
-    }
+    const keyEnd = skipString(buf, key, true);
     if (keyEnd < 0) return;
-    let colon = keyEnd;
-    while (colon < buf.length && isSpace(buf[colon]!)) colon++;
+    const colon = skipSpace(buf, keyEnd, true);
     if (buf[colon] !== COLON) return;
     this.sep = Buffer.from(buf.subarray(end - 1, colon + 1));
   }

@@ -58,6 +58,14 @@ export interface IndexBuildOptions {
   resourceLimits?: ResourceLimits;
 }
 
+/** A file's size in bytes (0 when there is none). */
+export const fileSize = (file: string): number => fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+
+/** The index of the catalogue's records in id order from postings built elsewhere (a worker's, a prepared start's), documents numbered alike. */
+export function indexOver(sorted: SortedRecords, postings: SearchPostings): SearchIndex {
+  return SearchIndex.fromParts({ ...documentColumns([...sorted.ids], (d) => sorted.quarantine(d), (d) => sorted.category(d)), ...postings });
+}
+
 export class IndexBuild implements RecordObserver {
   /** Settles when the index is built; rejects with the worker's failure. Always handled (no unhandled rejection). */
   readonly ready: Promise<void>;
@@ -85,9 +93,12 @@ export class IndexBuild implements RecordObserver {
    * null; `choice`: always (true, or the worker's options) or never (false).
    */
   static forFile(entitiesFile: string, choice?: boolean | IndexBuildOptions): IndexBuild | null {
-    if (choice === false) return null;
-    if (choice === undefined && (fs.statSync(entitiesFile, { throwIfNoEntry: false })?.size ?? 0) < INDEX_WORKER_MIN_BYTES) return null;
-    return new IndexBuild(typeof choice === 'object' ? choice : {});
+    return IndexBuild.wanted(fileSize(entitiesFile), choice) ? new IndexBuild(typeof choice === 'object' ? choice : {}) : null;
+  }
+
+  /** Whether forFile builds on a worker for a catalogue file of `bytes` (and so the catalogue is read lazily). */
+  static wanted(bytes: number, choice?: boolean | IndexBuildOptions): boolean {
+    return choice !== false && (choice !== undefined || bytes >= INDEX_WORKER_MIN_BYTES);
   }
 
   private constructor(opts: IndexBuildOptions) {
@@ -214,7 +225,7 @@ export class IndexBuild implements RecordObserver {
       return;
     }
     try {
-      this.built = SearchIndex.fromParts({ ...documentColumns([...ids], (d) => sorted.quarantine(d), (d) => sorted.category(d)), ...postings });
+      this.built = indexOver(sorted, postings);
     } catch (err) {
       this.fail(err as Error);
       return;
