@@ -17,8 +17,6 @@ import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { idsInGivenOrder, SearchIndex } from './domain/catalogue/search.js';
-import { searchParts } from './domain/catalogue/parts.js';
-import { compactHeap } from './compact-heap.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
@@ -109,6 +107,8 @@ export interface Deps {
    * gives way while requests are coming (src/store/catalogue-records.ts, BackgroundPace).
    */
   requestSeen?(): void;
+  /** The words a new instance asks its search before it serves (a lazily read catalogue's most frequent; else none). */
+  warmUpWords(): readonly string[];
   /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
   close(): void | Promise<void>;
 }
@@ -125,13 +125,11 @@ const BACKGROUND_READ_SLICE_MS = 4;
 const BACKGROUND_READ_QUIET_MS = 20;
 const BACKGROUND_READ_MAX_WAIT_MS = 250;
 /**
- * A lazily read (large) catalogue is warmed before it serves: the heap compacted first, then the
- * most frequent words of its names, makers and types searched once each through the search tool's
- * domain call (the search's code compiled for the shapes requests give it, its scratch arrays
- * touched, the records of the first pages read and their summaries prepared), so that a new
- * instance's first broad searches do not pay for that (issue 47: at 100,000 records the first 40
- * broad searches took 5-6 ms each; compacting after the warm-up instead left the first requests
- * ~1.2 ms of server time each, before them ~0.85 ms).
+ * A lazily read (large) catalogue's server warms its answers before it listens: the most frequent
+ * words of its names, makers and types, each asked once over the server's own answer path
+ * (src/http/warm-up.ts), so that a new instance's first broad searches do not pay for compiling
+ * it, reading their records and preparing their bytes (issue 47: at 100,000 records the first 40
+ * broad searches took 5-6 ms each).
  */
 const WARM_WORDS = 64;
 /** The fields whose words people search by: a warm-up word is frequent there. */
@@ -603,27 +601,9 @@ function wire(
   // spec filter, the analytics) need not. Their garbage is released once they are all read.
   const lazy = deferCatalogue ? undefined : parts().data.lazy;
   let lastRequest = -Infinity;
-  const warmed = lazy
-    ? indexReady.then(async () => {
-        const { index, catalogue, specs } = parts();
-        // What building the catalogue left behind is released first: the first full collection
-        // after the build leaves the next few tens of milliseconds of work several times slower
-        // (its sweeping runs beside it), which the warm-up then absorbs instead of the first requests.
-        compactHeap();
-        try {
-          // The search tool's own domain call (the same arguments and option shapes as a request,
-          // so the code compiled here is not thrown away at the first request for a shape it never saw).
-          const ctx = { catalogue, index, specs, baseUrl: config.publicBaseUrl };
-          for (const w of index.frequentWords(WARM_WORDS, WARM_FIELDS)) await searchParts(ctx, { q: w, offset: 0 });
-        } catch (err) {
-          // Only a warm-up: the server serves without it.
-          log.warn('search warm-up failed', { error: err instanceof Error ? err.message : String(err) });
-        }
-      })
-    : indexReady;
   if (lazy) {
     const pace = { lastRequest: () => lastRequest, quietMs: BACKGROUND_READ_QUIET_MS, maxWaitMs: BACKGROUND_READ_MAX_WAIT_MS };
-    warmed.then(
+    indexReady.then(
       () =>
         lazy.readInBackground(
           BACKGROUND_READ_SLICE_MS,
@@ -640,7 +620,7 @@ function wire(
     if (r.rekeyed > 0) log.info('account digests re-keyed with the server secret', { accounts: r.rekeyed });
   });
   keyed.catch((err: unknown) => log.error('store refused the server secret', { error: err instanceof Error ? err.message : String(err) }));
-  const ready = Promise.all([keyed, warmed]).then(() => undefined);
+  const ready = Promise.all([keyed, indexReady]).then(() => undefined);
   ready.catch(() => {}); // logged above; the server awaits it
   const accounts = new AccountService(stores.ledger, {
     digests,
@@ -681,6 +661,7 @@ function wire(
           lastRequest = performance.now();
         }
       : undefined,
+    warmUpWords: () => (lazy ? parts().index.frequentWords(WARM_WORDS, WARM_FIELDS) : []),
     // Getters: with a deferred catalogue the first reader builds it (once); otherwise it is built above.
     get catalogue() {
       return parts().catalogue;

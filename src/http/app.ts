@@ -9,6 +9,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compactHeap, compactHeapSoon } from '../compact-heap.js';
+import { warmUp, warmUpPaths } from './warm-up.js';
 import { sampledWarnings } from '../log.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/shared/errors.js';
@@ -23,7 +24,7 @@ import { buildOpenApi, FREE, json, operation, type OpenApiPaths } from './openap
 import { pagePaths } from './page-docs.js';
 import { mountPaymentRoutes } from './payments.js';
 import { mountIntelligenceChart } from './intelligence-chart.js';
-import { mountRestRoutes } from './rest.js';
+import { mountRestRoutes, type DirectRoute } from './rest.js';
 import { cors, corsPolicy } from './cors.js';
 import { directRest, type DirectListener, type RequestGate } from './direct.js';
 import { compression } from './compression.js';
@@ -81,7 +82,7 @@ const SERVICE_PATHS: OpenApiPaths = {
   },
 };
 
-export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv>; mcp: McpHttpHandle; direct: DirectListener } {
+export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv>; mcp: McpHttpHandle; direct: DirectListener; directRoutes: readonly DirectRoute[] } {
   const { config, log } = deps;
   const tools = opts.tools ?? TOOLS;
   const app = new Hono<AppEnv>();
@@ -260,7 +261,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
     unexpected,
     log,
   });
-  return { app, mcp, direct };
+  return { app, mcp, direct, directRoutes: restHandlers.direct };
 }
 
 /** Body limits by "METHOD path" for routes that declare one; /mcp: the largest, for the tools that declare one. */
@@ -285,6 +286,15 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
+/** The host of the public base URL (what clients send as Host), else the loopback address. */
+function publicHost(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return '127.0.0.1';
+  }
+}
+
 /** A lazy build over fewer records leaves too little garbage to be worth two full collections. */
 const LAZY_COMPACT_MIN_RECORDS = 10_000;
 
@@ -292,9 +302,14 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
   await deps.ready;
   const exposed = sandboxExposure(deps.config, deps.payments.gateway.name);
   if (exposed) throw new Error(exposed);
-  const { app, mcp, direct } = createApp(deps, opts);
-  // The catalogue and its indexes are built: release what building them left behind, once.
+  const { app, mcp, direct, directRoutes } = createApp(deps, opts);
+  // The catalogue and its indexes are built: release what building them left behind, once, before
+  // the warm-up (the first full collection leaves the next tens of milliseconds of work several
+  // times slower while its sweeping runs: the warm-up absorbs that instead of the first requests).
   compactHeap();
+  // A large catalogue's most frequent searches, asked over the server's own answer path before it listens.
+  const paths = warmUpPaths(directRoutes, deps.warmUpWords());
+  if (paths.length > 0) await warmUp(direct, paths, publicHost(deps.config.publicBaseUrl), deps.log);
   // So with what a large catalogue's first spec-filtered search or analytics call builds later.
   const stopCompacting = deps.onLazyBuild((built) => {
     if (built.records >= LAZY_COMPACT_MIN_RECORDS) compactHeapSoon();

@@ -43,8 +43,11 @@ export interface RequestGate {
   done(method: string, path: string, status: number, started: number): void;
 }
 
-/** Answers the request and returns true, or returns false without touching it (Hono's then). */
-export type DirectListener = (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+/**
+ * Answers the request and returns true, or returns false without touching it (Hono's then).
+ * `internal`: the start's warm-up request (src/http/warm-up.ts marks its own connections only).
+ */
+export type DirectListener = (incoming: IncomingMessage, outgoing: ServerResponse, internal?: boolean) => boolean;
 
 /**
  * A request target whose query the URL parser keeps as it is (no character it percent-encodes,
@@ -95,7 +98,7 @@ export function directRest(opts: {
     return true;
   };
 
-  return (incoming, outgoing) => {
+  return (incoming, outgoing, internal = false) => {
     if (incoming.method !== 'GET') return false;
     const target = incoming.url ?? '';
     const q = target.indexOf('?');
@@ -106,12 +109,12 @@ export function directRest(opts: {
     // The Host header read from the raw list (node's headers object is built on first read): one
     // Host, as @hono/node-server reads it; repeated ones are joined and refused by the gate (Hono's then).
     if (!hostAccepted(headers.get('host') ?? undefined) || gate.refused(headers) !== null || !knownChain(route)) return false;
-    void answer(route, target, headers, incoming, outgoing);
+    void answer(route, target, headers, incoming, outgoing, internal);
     return true;
   };
 
-  async function answer(route: DirectRoute, target: string, headers: RawHeaders, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const exchange = new NodeExchange(headers, gate.enter(headers, incoming.socket?.remoteAddress ?? null), outgoing);
+  async function answer(route: DirectRoute, target: string, headers: RawHeaders, incoming: IncomingMessage, outgoing: ServerResponse, internal: boolean): Promise<void> {
+    const exchange = new NodeExchange(headers, gate.enter(headers, incoming.socket?.remoteAddress ?? null), outgoing, internal);
     const timed = gate.timed();
     const started = timed ? performance.now() : 0;
     let status = 200;
@@ -198,6 +201,7 @@ class NodeExchange implements RestExchange {
     readonly headers: HeaderReader,
     readonly clientAddress: string | null,
     readonly outgoing: ServerResponse,
+    readonly internal: boolean,
   ) {}
 
   header(name: string, value: string): void {

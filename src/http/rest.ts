@@ -138,6 +138,8 @@ export interface RestExchange {
   header(name: string, value: string): void;
   /** Built when asked (a tool that offloads asks): building it costs more than a search. */
   readonly signal: AbortSignal;
+  /** The server's own warm-up request (ToolContext.internal): only src/http/warm-up.ts marks one. */
+  readonly internal?: boolean;
 }
 
 class HonoExchange implements RestExchange {
@@ -168,6 +170,7 @@ export class RestToolContext implements ToolContext {
   readonly credentials: ToolContext['credentials'];
   readonly clientAddress: string | null;
   readonly idempotencyKey: string | null;
+  readonly internal: boolean;
   archive?: Uint8Array;
 
   constructor(
@@ -178,6 +181,7 @@ export class RestToolContext implements ToolContext {
     this.credentials = presentedKeys(exchange.headers, queryKey);
     this.clientAddress = exchange.clientAddress;
     this.idempotencyKey = exchange.headers.get('idempotency-key') ?? null;
+    this.internal = exchange.internal === true;
   }
 
   // Own properties, as callers may pass them on unbound (access.ts hands setHeader to the rate limiter).
@@ -211,6 +215,8 @@ export interface DirectRoute {
   path: string;
   /** The route's Hono handler: direct.ts answers only while Hono would run it (and the known middleware) for the path. */
   handler: Handler<AppEnv>;
+  /** The query parameter the start's warm-up fills with its words (RestRoute.warmUpArgument). */
+  warmUpArgument?: string;
   /** The request's query parameters (Hono's parse of them) -> the route's answer. */
   answer(queries: Record<string, string[]>, exchange: RestExchange): Promise<{ ok: true; bytes: Buffer } | { ok: false; error: DomainError }>;
 }
@@ -258,6 +264,7 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
         direct.push({
           path: route.path,
           handler,
+          ...(route.warmUpArgument !== undefined ? { warmUpArgument: route.warmUpArgument } : {}),
           answer: (queries, exchange) => {
             // As readInput reads a GET route's arguments (no path parameters here).
             const input = routeArguments(route, queryArguments(types, queries));

@@ -34,6 +34,12 @@ export interface ToolContext {
   /** Response headers a REST route should add (ignored by MCP). */
   setHeader: (name: string, value: string) => void;
   signal?: AbortSignal;
+  /**
+   * A call the server makes itself before it listens (the start's warm-up, src/http/warm-up.ts):
+   * never counted against a rate limit. No request can make one: only the warm-up's own
+   * connections to its private loopback listener are marked so.
+   */
+  internal?: boolean;
   /** A REST archive upload (.zip, .tar.gz) as received: unpacked in the worker pool, after the rate-limit check, into the input's files. */
   archive?: Uint8Array;
 }
@@ -64,6 +70,11 @@ export interface RestRoute<I> {
    * document describes the 200 response with these instead of the tool's output schema.
    */
   produces?: { contentType: string; schema: z.ZodType; description?: string }[];
+  /**
+   * The query parameter a new instance fills with each of its warm-up words (Deps.warmUpWords)
+   * and asks of this GET route before it listens (src/http/warm-up.ts).
+   */
+  warmUpArgument?: string;
   /** Request body limit of this route when it needs more than the server's general limit (inline file content). */
   bodyLimitBytes?: number;
   /** POST: a binary body of one of these content types (an archive): toInput reads the query parameters; the body goes to the pool, where unpack reads it (offloaded tools only). */

@@ -67,7 +67,7 @@ export const searchPartsTool = defineTool({
   }),
   annotations: READ_ONLY,
   cacheable: true,
-  rest: [{ method: 'GET', path: '/api/search', summary: 'Keyword search and spec filters (where=torque_rated>=30 N·m; bus in EtherCAT|CAN)' }],
+  rest: [{ method: 'GET', path: '/api/search', summary: 'Keyword search and spec filters (where=torque_rated>=30 N·m; bus in EtherCAT|CAN)', warmUpArgument: 'q' }],
   handler: async (input, ctx) => {
     // Object.assign, not object spread: on Node 20 spreading these objects made ~1.4 kB of each
     // call's garbage survive into the old generation (bench/README.md, "Garbage per call").

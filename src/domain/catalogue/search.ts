@@ -526,28 +526,35 @@ export class SearchIndex {
     ranges.sort((a, b) => a.postings - b.postings);
 
     const q = ++this.query_;
-    const { epoch, hits, score, termBest, mask } = this;
-    // First (most selective) term: its postings are the candidates.
+    const { epoch, hits, score, termBest, mask, tokStart, postDoc, postField } = this;
+    // First (most selective) term: its postings are the candidates, token by token (the exact
+    // token's at full weight, the longer words it starts at half). Its score is its best weight,
+    // so termBest (which later terms read) is the score itself until they add to it: set once at the end.
     const first = ranges[0];
     let cand: Int32Array = this.cand; // a document is a candidate at most once: n slots suffice
     let nc = 0;
-    for (let at = this.tokStart[first.lo], end = this.tokStart[first.hi]; at < end; at++) {
-      const d = this.postDoc[at];
-      const f = this.postField[at];
-      const w = this.postTokenIsExact(at, first.exact) ? W2[f] : W2[f] >> 1;
-      if (epoch[d] !== q) {
-        epoch[d] = q;
-        hits[d] = 1;
-        score[d] = w;
-        termBest[d] = w;
-        mask[d] = 1 << f;
-        cand[nc++] = d;
-      } else {
-        mask[d] |= 1 << f;
-        if (w > termBest[d]) {
-          score[d] += w - termBest[d];
-          termBest[d] = w;
+    for (let t = first.lo; t < first.hi; t++) {
+      const shift = t === first.exact ? 0 : 1;
+      for (let at = tokStart[t], end = tokStart[t + 1]; at < end; at++) {
+        const d = postDoc[at];
+        const f = postField[at];
+        const w = W2[f] >> shift;
+        if (epoch[d] !== q) {
+          epoch[d] = q;
+          score[d] = w;
+          mask[d] = 1 << f;
+          cand[nc++] = d;
+        } else {
+          mask[d] |= 1 << f;
+          if (w > score[d]) score[d] = w;
         }
+      }
+    }
+    if (ranges.length > 1) {
+      for (let i = 0; i < nc; i++) {
+        const d = cand[i];
+        hits[d] = 1;
+        termBest[d] = score[d];
       }
     }
     cand = cand.subarray(0, nc);

@@ -1,0 +1,117 @@
+/**
+ * The start's warm-up (issue 47): before a new instance listens, it asks its own direct REST
+ * answers (src/http/direct.ts) the requests a new instance behind a balancer gets first, the
+ * most frequent words of a large catalogue (Deps.warmUpWords), over a real loopback connection.
+ * node's HTTP parser and writer, the request gate, the tool's validation and run, the search, the
+ * records of the first pages and their prepared bytes then run compiled and read when the first
+ * real requests come: measured at 100,000 records, the server's own time for the first 40 broad
+ * searches went from a median ~0.9 ms to ~0.5 ms (bench/README.md, the cold-instance rows).
+ *
+ * The requests go to a private listener on 127.0.0.1 (an ephemeral port, closed again before the
+ * server listens), which hands them to the same listener the server uses, marked internal
+ * (ToolContext.internal: never counted against a rate limit). Only the warm-up's own connections
+ * are marked: a request arriving on any other connection (its client port is not one the warm-up
+ * opened) is answered 503 and its connection closed, so nothing outside the process can make an
+ * internal request. The warm-up is best effort: an answer other than 200, an error or its time
+ * budget ends it early (logged); the server then serves without it.
+ */
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Logger } from '../log.js';
+import type { DirectListener } from './direct.js';
+import type { DirectRoute } from './rest.js';
+
+/** At most this long for the whole warm-up (a slow machine serves sooner with a shorter one). */
+export const WARM_UP_BUDGET_MS = 2_000;
+const LOOPBACK = '127.0.0.1';
+
+/** The warm-up's requests: each route's warm-up argument (RestRoute.warmUpArgument) filled with each word. */
+export function warmUpPaths(routes: readonly DirectRoute[], words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const r of routes) {
+    if (r.warmUpArgument === undefined) continue;
+    for (const w of words) out.push(`${r.path}?${encodeURIComponent(r.warmUpArgument)}=${encodeURIComponent(w)}`);
+  }
+  return out;
+}
+
+export interface WarmUpResult {
+  /** Requests answered 200. */
+  answered: number;
+  /** Requests asked. */
+  asked: number;
+  ms: number;
+  /** Why it ended before its last request, when it did. */
+  stopped?: string;
+}
+
+/**
+ * Asks `listener` each path, one request at a time on one kept-alive loopback connection, with
+ * `host` as the Host header (the server's public host: the one its clients send).
+ */
+export async function warmUp(listener: DirectListener, paths: readonly string[], host: string, log: Logger, budgetMs = WARM_UP_BUDGET_MS): Promise<WarmUpResult> {
+  const started = performance.now();
+  if (paths.length === 0) return { answered: 0, asked: 0, ms: 0 };
+  // The client ports of the warm-up's own connections: only their requests are internal.
+  const own = new Set<number>();
+  const server = createServer((req, res) => {
+    const port = req.socket.remotePort;
+    if (port === undefined || !own.has(port) || req.socket.remoteAddress !== LOOPBACK) {
+      res.writeHead(503, { connection: 'close' }).end();
+      return;
+    }
+    if (!listener(req, res, true)) res.writeHead(404, { connection: 'close' }).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, LOOPBACK, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const ask = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request({ host: LOOPBACK, port, path, agent, headers: { host } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      // The connection's client port is known once it connects, before the request is written.
+      req.on('socket', (s: Socket) => {
+        if (s.localPort !== undefined) own.add(s.localPort);
+        else s.once('connect', () => own.add(s.localPort!));
+      });
+      req.setTimeout(budgetMs, () => req.destroy(new Error(`no answer within ${budgetMs} ms`)));
+      req.on('error', reject);
+      req.end();
+    });
+  let answered = 0;
+  let asked = 0;
+  let stopped: string | undefined;
+  try {
+    for (const path of paths) {
+      if (performance.now() - started > budgetMs) {
+        stopped = `time budget of ${budgetMs} ms spent`;
+        break;
+      }
+      asked++;
+      const status = await ask(path);
+      if (status !== 200) {
+        stopped = `${path} answered ${status}`;
+        break;
+      }
+      answered++;
+    }
+  } catch (err) {
+    stopped = err instanceof Error ? err.message : String(err);
+  } finally {
+    agent.destroy();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+  const ms = Math.round(performance.now() - started);
+  if (stopped !== undefined) log.warn('answer warm-up ended early; serving without the rest of it', { answered, of: paths.length, reason: stopped });
+  else log.debug('answers warmed', { answered, ms });
+  return stopped === undefined ? { answered, asked, ms } : { answered, asked, ms, stopped };
+}

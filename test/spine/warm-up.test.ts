@@ -1,0 +1,137 @@
+/**
+ * The start's warm-up (src/http/warm-up.ts): a large catalogue's server asks its own direct REST
+ * answers the most frequent searches before it listens, over a private loopback listener, never
+ * counted against a rate limit; nothing but the warm-up's own connections can make such a request.
+ */
+import net from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildDeps, type Deps } from '../../src/deps.js';
+import { createApp, startHttpServer } from '../../src/http/app.js';
+import type { DirectListener } from '../../src/http/direct.js';
+import { warmUp, warmUpPaths } from '../../src/http/warm-up.js';
+import { createLogger, silentLogger } from '../../src/log.js';
+import { catalogueDir, removeCatalogueDirs } from '../support/catalogue-dir.js';
+import { testConfig } from '../support/deps.js';
+import { rawRequest } from '../support/http.js';
+
+afterAll(removeCatalogueDirs);
+
+/** A catalogue read lazily (its index built on a worker), which is what a server warms. */
+function largeDeps(overrides: Parameters<typeof testConfig>[0] = {}, log = silentLogger): Deps {
+  const { dir } = catalogueDir({ copies: 2, order: 'shuffled', seed: 11, suffix: 'W' });
+  return buildDeps(testConfig({ dataDir: dir, ...overrides }), { log, indexWorker: true });
+}
+
+/** One raw GET on a new connection: the status line of the answer. */
+function rawGet(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1', () => s.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    s.on('data', (c) => (text += c.toString('latin1')));
+    s.on('end', () => resolve(text.split('\r\n')[0]!));
+    s.on('error', reject);
+  });
+}
+
+describe('warmUpPaths', () => {
+  it("fills each route's warm-up argument with each word, percent-encoded; routes without one ask nothing", () => {
+    const routes = [
+      { path: '/api/search', warmUpArgument: 'q' },
+      { path: '/api/categories' },
+    ] as unknown as Parameters<typeof warmUpPaths>[0];
+    expect(warmUpPaths(routes, ['motor', '传感器', 'a&b c'])).toEqual(['/api/search?q=motor', '/api/search?q=%E4%BC%A0%E6%84%9F%E5%99%A8', '/api/search?q=a%26b%20c']);
+    expect(warmUpPaths(routes, [])).toEqual([]);
+  });
+});
+
+describe('a large catalogue served after its warm-up', () => {
+  it('asks its most frequent words before it listens, uncounted by the rate limit: the first real request has the whole hourly allowance', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger('debug', (l) => lines.push(JSON.parse(l) as Record<string, unknown>));
+    const deps = largeDeps({ rateLimitFree: 5 }, log);
+    const server = await startHttpServer(deps);
+    try {
+      const words = deps.warmUpWords();
+      expect(words.length).toBe(64);
+      // Each asked over the direct answers before the server listened, each answered 200 (far more than the limit of 5).
+      const warmed = lines.find((l) => l.msg === 'answers warmed');
+      expect(warmed, JSON.stringify(lines.filter((l) => l.level !== 'debug'))).toMatchObject({ answered: 64 });
+      expect(lines.filter((l) => l.msg === 'request' && l.path === '/api/search')).toHaveLength(64);
+      const r = await rawRequest(`${server.url}/api/search?q=${encodeURIComponent(words[0]!)}`, {});
+      expect(r.status).toBe(200);
+      expect(r.headers['ratelimit-limit']).toBe('5');
+      expect(r.headers['ratelimit-remaining']).toBe('4');
+    } finally {
+      await server.close();
+      deps.close();
+    }
+  });
+
+  it('a small catalogue (read at start) has no warm-up words and asks nothing', async () => {
+    const lines: string[] = [];
+    const deps = buildDeps(testConfig(), { log: createLogger('debug', (l) => lines.push(l)) });
+    const server = await startHttpServer(deps);
+    try {
+      expect(deps.warmUpWords()).toEqual([]);
+      expect(lines.some((l) => l.includes('answers warmed'))).toBe(false);
+    } finally {
+      await server.close();
+      deps.close();
+    }
+  });
+});
+
+describe('warmUp', () => {
+  it("marks only its own connections' requests internal: another connection to its private port is answered 503 and never reaches the listener", async () => {
+    const deps = largeDeps();
+    await deps.ready;
+    try {
+      const { direct } = createApp(deps);
+      const calls: boolean[] = [];
+      const intruder: Promise<string>[] = [];
+      const listener: DirectListener = (req, res, internal) => {
+        calls.push(internal === true);
+        // While the warm-up's first request is answered, another client connects to the same private port.
+        if (intruder.length === 0) intruder.push(rawGet(req.socket.localPort!, '/api/search?q=motor'));
+        return direct(req, res, internal);
+      };
+      const paths = warmUpPaths([{ path: '/api/search', warmUpArgument: 'q' }] as never, ['motor', 'sensor', 'hand']);
+      const result = await warmUp(listener, paths, '127.0.0.1', silentLogger);
+      expect(result).toMatchObject({ answered: 3, asked: 3 });
+      expect(result.stopped).toBeUndefined();
+      expect(await intruder[0]).toBe('HTTP/1.1 503 Service Unavailable');
+      expect(calls).toEqual([true, true, true]);
+    } finally {
+      deps.close();
+    }
+  });
+
+  it('ends at the first answer other than 200 and says why; the server serves without the rest', async () => {
+    const deps = largeDeps();
+    await deps.ready;
+    try {
+      const { direct } = createApp(deps);
+      const warnings: string[] = [];
+      const log = createLogger('warn', (l) => warnings.push(l));
+      // An empty q is invalid input (400): the warm-up stops there.
+      const result = await warmUp(direct, ['/api/search?q=motor', '/api/search?q=', '/api/search?q=hand'], '127.0.0.1', log);
+      expect(result).toMatchObject({ answered: 1, asked: 2, stopped: '/api/search?q= answered 400' });
+      expect(warnings.join('')).toContain('answer warm-up ended early');
+    } finally {
+      deps.close();
+    }
+  });
+
+  it('ends when its time budget is spent', async () => {
+    const deps = largeDeps();
+    await deps.ready;
+    try {
+      const { direct } = createApp(deps);
+      const result = await warmUp(direct, ['/api/search?q=motor', '/api/search?q=hand'], '127.0.0.1', silentLogger, 0);
+      expect(result.answered).toBe(0);
+      expect(result.stopped).toBe('time budget of 0 ms spent');
+    } finally {
+      deps.close();
+    }
+  });
+});
