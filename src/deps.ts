@@ -248,7 +248,7 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
       log.warn('prepared start not used: its ids are out of order; deriving the catalogue', { file });
       return null;
     }
-    data = preparedCatalogueData(dataDir, fd, p.members, p.columns);
+    data = preparedCatalogueData(dataDir, fd, p.members, p.columns, p.specSources);
     const records = recordsLazily(data.lazy!, order);
     const index = indexOver(records, p.postings);
     const build: IndexSource = { complete: () => {}, index: () => index, ready: Promise.resolve(), abandon: () => {} };
@@ -273,7 +273,7 @@ function prepareNextStart(dataDir: string, log: Logger, derived: DerivedColumns,
       setTimeout(() => {
         const { vocab, tokStart, postDoc, postField, docStart, docTok, docField } = on.build.index().parts();
         const key = { entities_sha256: derived.entities_sha256, bytes: derived.bytes, code_sha256: code };
-        const start = { members: derived.members, columns: derived.columns, positions: positions === null ? null : Int32Array.from(positions), postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField } };
+        const start = { members: derived.members, columns: derived.columns, positions: positions === null ? null : Int32Array.from(positions), postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, specSources: derived.specSources };
         void writePrepared(preparedPath(dataDir), key, start).then((ok) => {
           if (ok) log.info('prepared start written: the next start reads it instead of deriving the catalogue', { file: preparedPath(dataDir) });
           else log.warn('prepared start not written (the catalogue folder cannot be written); each start derives the catalogue', { file: preparedPath(dataDir) });
@@ -369,7 +369,7 @@ function buildCatalogueParts(
     onBuilt: (what, records) => built({ what, records }),
     lookup: (id) => catalogue.catalogueRecord(id),
     // A field's column looks at every record once: a lazily read catalogue's unread records are read for it and let go.
-    each: data.lazy ? (visit) => data.lazy!.forEach(visit) : undefined,
+    each: data.lazy ? (visit) => data.lazy!.forEachSpecSource(visit) : undefined,
   });
   return {
     data,

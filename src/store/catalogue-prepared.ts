@@ -20,7 +20,7 @@
  * renamed (a reader never sees half a file); a folder that cannot be written keeps no prepared
  * start (each start then derives it, as before).
  *
- * Layout: "RPPREP02", the header's length (u32 LE) and 4 bytes of padding, the header (JSON: key,
+ * Layout: "RPPREP03", the header's length (u32 LE) and 4 bytes of padding, the header (JSON: key,
  * record count, the document's other members, sections as [offset, bytes] from the end of the
  * header, padded to 8), then the sections, each at an 8-byte boundary.
  */
@@ -36,7 +36,7 @@ import { moduleStamp } from './module-stamp.js';
 
 /** The prepared start of `<dataDir>/catalogue/entities.json`. */
 export const PREPARED_FILE = 'entities.prepared';
-const MAGIC = 'RPPREP02';
+const MAGIC = 'RPPREP03';
 
 export interface PreparedKey {
   /** SHA-256 (hex) of the catalogue file's bytes. */
@@ -56,6 +56,8 @@ export interface PreparedStart {
   positions: Int32Array | null;
   /** The search index's postings, documents numbered in id order. */
   postings: SearchPostings;
+  /** What the spec fields read of each record (SpecSource): one line per record, the JSON array of its values in SPEC_SOURCE_KEYS order, in the file's order (UTF-8). */
+  specSources: Uint8Array;
 }
 
 let codeStampMemo: string | null | undefined;
@@ -143,6 +145,7 @@ function sectionsOf(p: PreparedStart): Section[] {
     { name: 'docStart', typed: 'i32', data: x.docStart },
     { name: 'docTok', typed: 'i32', data: x.docTok },
     { name: 'docField', typed: 'u8', data: x.docField },
+    { name: 'specSources', typed: 'u8', data: p.specSources },
   ];
 }
 
@@ -438,7 +441,9 @@ function parsePrepared(buf: Buffer, header: Header, base: number, n: number, byt
     }
   }
   if (!postingsFit(postings, n)) return null;
-  return { members: members as Record<string, unknown>, columns: { ids: ids as string[], categories: categories as string[], quarantine, manufacturers, starts, ends }, positions, postings };
+  // Parsed (and checked against the ids) when the first spec filter reads them (LazyRecords.forEachSpecSource).
+  const specSources = typed('specSources', 'u8');
+  return { members: members as Record<string, unknown>, columns: { ids: ids as string[], categories: categories as string[], quarantine, manufacturers, starts, ends }, positions, postings, specSources };
 }
 
 /** The postings' arrays fit together, their start arrays rise, the vocabulary is sorted (the pairs' numbers are checked on the worker). */

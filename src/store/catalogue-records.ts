@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { idsInOrder, type IdsInOrder } from '../domain/catalogue/search.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
+import { SPEC_SOURCE_KEYS, type SpecSource } from '../domain/specs/fields.js';
 
 /** The catalogue's records in id order. */
 export interface SortedRecords {
@@ -153,7 +154,15 @@ export class LazyRecords {
   private stopped = false;
   private readonly whenComplete: (() => void)[] = [];
 
-  constructor(file: RecordFile, columns: RecordColumns, readers: RecordReaders) {
+  /**
+   * The members the spec fields read of every record (SpecSource), as the start that derived the
+   * catalogue kept them: one line per record, the JSON array of its values in SPEC_SOURCE_KEYS
+   * order, in the file's order, UTF-8 (null: none; let go once every record is read).
+   */
+  private specSources: Uint8Array | null;
+
+  constructor(file: RecordFile, columns: RecordColumns, readers: RecordReaders, specSources: Uint8Array | null = null) {
+    this.specSources = specSources;
     this.size = columns.ids.length;
     this.ids = columns.ids;
     this.categories = columns.categories;
@@ -208,6 +217,45 @@ export class LazyRecords {
       }
       i = this.readRun(i, this.size, false, visit);
     }
+  }
+
+  /**
+   * Visits what the spec fields read of every record (SpecSource) once, in the file's order: the
+   * records themselves once all are read; else the prepared start's copy of those members (one
+   * parse of a small part of the file's bytes, nothing kept); else each record (forEach).
+   */
+  forEachSpecSource(visit: (e: SpecSource, i: number) => void): void {
+    const sources = this.complete ? null : this.specSources;
+    if (sources !== null) {
+      const bytes = Buffer.from(sources.buffer, sources.byteOffset, sources.byteLength);
+      // One line of JSON per record (JSON.stringify writes no raw line break), each parsed and let go
+      // after its visit (young garbage), checked against the record's id: a start wrote them from
+      // these records (its key checked), so a line that does not fit means none is used.
+      const lines: [number, number][] = [];
+      for (let at = 0; at < bytes.length; ) {
+        const nl = bytes.indexOf(0x0a, at);
+        const end = nl === -1 ? bytes.length : nl;
+        lines.push([at, end]);
+        at = end + 1;
+      }
+      if (lines.length === this.size) {
+        const keys = SPEC_SOURCE_KEYS;
+        let i = 0;
+        for (; i < this.size; i++) {
+          // The values in SPEC_SOURCE_KEYS order (every one of them a required member of a record).
+          const values = JSON.parse(bytes.toString('utf8', lines[i]![0], lines[i]![1])) as unknown[] | null;
+          if (!Array.isArray(values) || values.length !== keys.length || values[0] !== this.ids[i]) break;
+          const e: Record<string, unknown> = {};
+          for (let k = 0; k < keys.length; k++) e[keys[k]!] = values[k];
+          visit(e as SpecSource, i);
+        }
+        if (i === this.size) return;
+        this.specSources = null; // the next reading reads the records themselves
+        throw new Error(`catalogue record #${i}: the prepared spec sources do not hold its id ${this.ids[i]}`);
+      }
+      this.specSources = null;
+    }
+    this.forEach(visit);
   }
 
   /** The ids and manufacturers of the records, in the file's order (for the manufacturers the catalogue knows). */
@@ -334,6 +382,7 @@ export class LazyRecords {
     this.file?.close();
     this.file = null;
     this.readers = null;
+    this.specSources = null;
     this.starts = null;
     this.ends = null;
     this.manufacturers = null;

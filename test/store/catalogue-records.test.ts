@@ -12,6 +12,8 @@ import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { silentLogger } from '../../src/log.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
 import type { LazyRecords } from '../../src/store/catalogue-records.js';
+import { SPEC_SOURCE_KEYS } from '../../src/domain/specs/fields.js';
+import { SpecIndex } from '../../src/domain/specs/index.js';
 import { catalogueDir, removeCatalogueDirs, shipped } from '../support/catalogue-dir.js';
 import { testConfig } from '../support/deps.js';
 
@@ -53,6 +55,42 @@ describe('records read lazily', () => {
     }
     expect(lazy.readCount).toBe(3); // the same record twice is read once
     expect(lazy.record(5)).toBe(lazy.record(5));
+  });
+
+  it('forEachSpecSource: what a start that derived the catalogue kept of each record for the spec fields, without reading a record; the same columns as the records give', () => {
+    const { dir, records } = shuffledCatalogue(2);
+    const data = readCatalogueData(dir, undefined, { lazy: true, derived: () => {} });
+    const lazy = data.lazy!;
+    const seen: unknown[] = [];
+    lazy.forEachSpecSource((e, i) => {
+      expect(i).toBe(seen.length);
+      seen.push(e);
+    });
+    expect(lazy.readCount).toBe(0);
+    // Each record's members the spec fields read, picked here from the validated record.
+    expect(seen).toEqual(records.map((r) => {
+      const v = StoredEntity.parse(r) as Record<string, unknown>;
+      return Object.fromEntries(SPEC_SOURCE_KEYS.filter((k) => v[k] !== undefined).map((k) => [k, v[k]]));
+    }));
+    // Every field's column over them, as a layer over the whole records builds it.
+    const eager = buildDeps(testConfig({ dataDir: dir }), { log: silentLogger, indexWorker: false });
+    try {
+      const whole = eager.specs;
+      const fromSources = new SpecIndex([], { buses: whole.buses, manufacturers: whole.manufacturers, fields: whole.fields, each: (visit) => lazy.forEachSpecSource(visit) });
+      const names = whole.fields.map((f) => f.name);
+      fromSources.prepare(names);
+      for (const f of names) {
+        expect(fromSources.appliesTo(f), f).toEqual(whole.appliesTo(f));
+        for (const e of records) {
+          expect(fromSources.fieldSpecs(String(e.id), f), `${f} ${String(e.id)}`).toEqual(whole.fieldSpecs(String(e.id), f));
+          expect(fromSources.fieldUnread(String(e.id), f), `${f} ${String(e.id)}`).toEqual(whole.fieldUnread(String(e.id), f));
+        }
+      }
+      expect(lazy.readCount).toBe(0);
+    } finally {
+      eager.close();
+      lazy.close();
+    }
   });
 
   it('all(): every record in the file order, the records read before kept; then the file is closed', () => {

@@ -7,8 +7,7 @@
  * momentumFor with the record's adoption), the same functions the intelligence document uses for
  * its per-record values: a `trl` filter never needs the whole document built.
  */
-import type { StoredEntity } from '../catalogue/entity.js';
-import { NO_CONDITIONS, type FieldReading, type SpecFieldDef } from '../specs/fields.js';
+import { NO_CONDITIONS, type FieldReading, type SpecFieldDef, type SpecSource } from '../specs/fields.js';
 import type { Spec } from '../specs/types.js';
 import type { Adoption } from './adoption.js';
 import { momentumFor, type Colour } from './momentum.js';
@@ -17,8 +16,8 @@ import { trlLevel } from './trl.js';
 
 /** What the two fields read per record (the document's headline values, computed alone). */
 export interface RecordScores {
-  trl(e: StoredEntity): number | null;
-  momentum(e: StoredEntity): { momentum: number | null; colour: Colour | null };
+  trl(e: SpecSource): number | null;
+  momentum(e: SpecSource): { momentum: number | null; colour: Colour | null };
 }
 
 /** A record's TRL and momentum by the tables; `adoption` is asked for (once built, shared) on the first momentum read. */

@@ -3,10 +3,10 @@
  * same build to data/catalogue/specs.json; the server builds it once at start).
  */
 import type { StoredEntity } from '../catalogue/entity.js';
-import type { ReadEnv, SpecFieldDef } from './fields.js';
+import type { ReadEnv, SpecFieldDef, SpecSource } from './fields.js';
 import type { EntitySpecs, Spec, UnreadValue } from './types.js';
 
-export function buildEntitySpecs(e: StoredEntity, fields: readonly SpecFieldDef[], env: ReadEnv): EntitySpecs {
+export function buildEntitySpecs(e: SpecSource, fields: readonly SpecFieldDef[], env: ReadEnv): EntitySpecs {
   const specs: Spec[] = [];
   const tried: UnreadValue[] = [];
   for (const f of fields) {

@@ -27,6 +27,20 @@ import { parseParameter } from '../parameters/parse.js';
 import type { ParameterHint, ParsedParameter, Quantity } from '../parameters/types.js';
 import type { Spec, SpecConditions, SpecKind, UnreadValue } from './types.js';
 
+/**
+ * The members of a record the spec fields read, with the two the layer's columns keep of each
+ * record (id, category): all a field's column is built from. A large catalogue's prepared start
+ * keeps these of every record (src/store/catalogue-prepared.ts), so that the first spec filter
+ * reads them instead of parsing every whole record; `read` takes only them (the compiler holds a
+ * field to them: one reading another member fails to build until it is listed here).
+ */
+export const SPEC_SOURCE_KEYS = ['id', 'category', 'type', 'declared', 'entity_kind', 'interface', 'interfaces', 'protocol', 'ros_support', 'source_tier', 'source_urls', 'status', 'year'] as const;
+export type SpecSource = Pick<StoredEntity, (typeof SPEC_SOURCE_KEYS)[number]>;
+/** Members of SpecSource a record may lack: none (a prepared start keeps their values by position, in SPEC_SOURCE_KEYS order). */
+type OptionalSpecSourceKeys = { [K in keyof SpecSource]-?: undefined extends SpecSource[K] ? K : never }[keyof SpecSource];
+/** Fails to build when a member of SPEC_SOURCE_KEYS becomes optional. */
+export const SPEC_SOURCE_ALL_REQUIRED: [OptionalSpecSourceKeys] extends [never] ? true : never = true;
+
 export interface ReadEnv {
   buses: BusTable;
 }
@@ -50,7 +64,7 @@ export interface SpecFieldDef {
   /** Example `where` value. */
   example: string;
   description: string;
-  read(e: StoredEntity, env: ReadEnv): FieldReading;
+  read(e: SpecSource, env: ReadEnv): FieldReading;
   /**
    * False when `read` never gives a spec or an unread value with this source (so the field cannot
    * settle whether another field's unread value of the source is listed). Absent: it may read any.
@@ -104,7 +118,7 @@ interface DeclaredSource {
   /** Takes the reading for this field; false leaves it to another field (no unread entry). */
   take?: (p: ParsedParameter) => boolean;
   /** Reads the source only for these records (a value means something else on the others: no unread entry). */
-  only?: (e: StoredEntity) => boolean;
+  only?: (e: SpecSource) => boolean;
   /** Reads the source as a list: each piece separated by "," or ";" that reads as the field's quantity is a value; other pieces are left (no unread entry). */
   pieces?: boolean;
 }
@@ -113,8 +127,8 @@ interface DeclaredSource {
  * A measuring instrument: a torque or force it declares is the range it measures, never one it
  * delivers (the Robotiq FT 300-S's "30 N·m" is not a joint's rated torque).
  */
-export const isSensor = (e: StoredEntity): boolean => e.category === 'sensors' || /sensor|传感器/i.test(e.type ?? '');
-const notSensor = (e: StoredEntity) => !isSensor(e);
+export const isSensor = (e: SpecSource): boolean => e.category === 'sensors' || /sensor|传感器/i.test(e.type ?? '');
+const notSensor = (e: SpecSource) => !isSensor(e);
 
 /** A field read from declared strings through the exact parser. */
 function declaredField(
@@ -210,7 +224,7 @@ export function busLabel(table: BusTable, id: string): string {
   return BUS_LABELS[id] ?? table.bus(id).aliases[0];
 }
 
-const commValues = (e: StoredEntity) => [e.protocol, e.interface, ...e.interfaces].filter((v) => v.trim() !== '' && !/^n\/?a$/i.test(v.trim()));
+const commValues = (e: SpecSource) => [e.protocol, e.interface, ...e.interfaces].filter((v) => v.trim() !== '' && !/^n\/?a$/i.test(v.trim()));
 
 /** The sources of the communication fields: the three fields, or ros_support (with interface mentions). */
 const COMM_SOURCE = /^(?:protocol\/interface\/interfaces|ros_support|interfaces|ros_support \+ interfaces)\b/;

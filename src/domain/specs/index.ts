@@ -17,7 +17,7 @@ import type { StoredEntity } from '../catalogue/entity.js';
 import { deepFreeze } from '../shared/freeze.js';
 import type { BusTable } from '../compatibility/buses.js';
 import { buildEntitySpecs, countFields, type FieldCount } from './build.js';
-import { defaultSpecFields, type SpecFieldDef } from './fields.js';
+import { defaultSpecFields, type SpecFieldDef, type SpecSource } from './fields.js';
 import type { ManufacturerReading, ManufacturerTable } from './manufacturers.js';
 import { SameAsIndex, type SameAsLink, type VersionLink } from './same-as.js';
 import type { EntitySpecs, Spec, UnreadValue } from './types.js';
@@ -70,10 +70,11 @@ export class SpecIndex implements FieldTable {
       lookup?: (id: string) => StoredEntity | null;
       /**
        * Visits every record of `entities` once, in any order, without making the caller keep them
-       * (a catalogue read lazily reads those not read yet and lets them go): what a field's column
-       * is built over. Absent: the column walks `entities`.
+       * (a catalogue read lazily reads those not read yet and lets them go), or only the members
+       * the spec fields read of each (SpecSource: a prepared start keeps them): what a field's
+       * column is built over. Absent: the column walks `entities`.
        */
-      each?: (visit: (e: StoredEntity) => void) => void;
+      each?: (visit: (e: SpecSource) => void) => void;
     },
   ) {
     this.fields = Object.freeze([...(opts.fields ?? defaultSpecFields())]);
@@ -86,7 +87,7 @@ export class SpecIndex implements FieldTable {
   }
 
   private readonly lookup: ((id: string) => StoredEntity | null) | null;
-  private readonly each: (visit: (e: StoredEntity) => void) => void;
+  private readonly each: (visit: (e: SpecSource) => void) => void;
 
   /** The records (asked for only by the builds that read them all). */
   private get entities(): readonly StoredEntity[] {
@@ -223,7 +224,7 @@ export class SpecIndex implements FieldTable {
         if (s.length > 0 || u.length > 0) cats.add(e.category);
       };
       const f = this.field(name);
-      const fromRecord = (e: StoredEntity) => {
+      const fromRecord = (e: SpecSource) => {
         const r = f!.read(e, env);
         if (r.specs.length === 0 && r.unread.length === 0) return;
         const u = r.unread.length === 0 ? NO_UNREAD : buildEntitySpecs(e, settlersOf(r.unread), env).unread.filter((x) => x.field === name);
