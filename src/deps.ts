@@ -34,7 +34,7 @@ import { durability, openDb, type Db } from './store/db.js';
 import type { Ledger, PaymentOrderStore, RateLimiter } from './store/ledger.js';
 import { ossBomLines, readAnalyticsTables } from './store/analytics-files.js';
 import { AnswerCache } from './store/answer-cache.js';
-import { recordsInMemory, recordsLazily, type SortedRecords } from './store/catalogue-records.js';
+import { recordsInMemory, recordsLazily, type LazyRecords, type SortedRecords } from './store/catalogue-records.js';
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, preparedCatalogueData, readCatalogueData, type CatalogueData, type DerivedColumns } from './store/catalogue-data.js';
@@ -264,16 +264,20 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
 }
 
 /** Writes the prepared start of a catalogue this start derived, once its index is built (in the background: the server does not wait). */
-function prepareNextStart(dataDir: string, log: Logger, derived: DerivedColumns, on: IndexOnWorker): void {
+function prepareNextStart(dataDir: string, log: Logger, derived: DerivedColumns, on: IndexOnWorker, lazy: LazyRecords): void {
   const code = preparedCodeStamp();
   if (code === null) return;
   const positions = on.records.positions;
-  on.build.ready.then(
+  // Once the index is built and every record read again (their spec sources made as they are read).
+  const sourcesRead = lazy.specSourcesWhenRead();
+  if (sourcesRead === null) return;
+  let specSources: Uint8Array;
+  Promise.all([on.build.ready, sourcesRead.then((s: Uint8Array) => (specSources = s))]).then(
     () =>
       setTimeout(() => {
         const { vocab, tokStart, postDoc, postField, docStart, docTok, docField } = on.build.index().parts();
         const key = { entities_sha256: derived.entities_sha256, bytes: derived.bytes, code_sha256: code };
-        const start = { members: derived.members, columns: derived.columns, positions: positions === null ? null : Int32Array.from(positions), postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, specSources: derived.specSources };
+        const start = { members: derived.members, columns: derived.columns, positions: positions === null ? null : Int32Array.from(positions), postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, specSources };
         void writePrepared(preparedPath(dataDir), key, start).then((ok) => {
           if (ok) log.info('prepared start written: the next start reads it instead of deriving the catalogue', { file: preparedPath(dataDir) });
           else log.warn('prepared start not written (the catalogue folder cannot be written); each start derives the catalogue', { file: preparedPath(dataDir) });
@@ -418,7 +422,7 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean, log: Logge
       // The records' id order, computed once: the worker numbers the documents by it, the catalogue sorts by it.
       onWorker = { build: indexBuild, records: recordsOf(data) };
       indexBuild.end(onWorker.records.positions);
-      if (derived) prepareNextStart(config.dataDir, log, derived, onWorker);
+      if (derived && data.lazy) prepareNextStart(config.dataDir, log, derived, onWorker, data.lazy);
     }
     registries = loadRegistries(config);
   } catch (err) {

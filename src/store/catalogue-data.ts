@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
-import { SPEC_SOURCE_KEYS } from '../domain/specs/fields.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { ContentHash } from './catalogue-prepared.js';
 import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
@@ -91,8 +90,6 @@ export interface DerivedColumns {
   /** The document's other top-level members. */
   members: Record<string, unknown>;
   columns: RecordColumns;
-  /** What the spec fields read of each record (SpecSource): one line per record, the JSON array of its values in SPEC_SOURCE_KEYS order, in the file's order (UTF-8). */
-  specSources: Uint8Array;
   /** SHA-256 of every byte of the file as it was read. */
   entities_sha256: string;
   bytes: number;
@@ -130,19 +127,14 @@ function recordReaders(): { checked: (raw: unknown, i: number) => StoredEntity; 
 }
 
 /** The records of the file open at `fd`, read lazily by their columns' byte ranges (the descriptor is theirs now). */
-function lazyRecords(entFile: string, fd: number, columns: RecordColumns, readers: ReturnType<typeof recordReaders>, specSources: Uint8Array | null = null): LazyRecords {
+function lazyRecords(entFile: string, fd: number, columns: RecordColumns, readers: ReturnType<typeof recordReaders>, opts: { specSources?: Uint8Array | null; collectSpecSources?: boolean } = {}): LazyRecords {
   const ids = columns.ids;
   // The id string the columns (and so the catalogue's maps and the index) hold already.
   const sameId = (raw: unknown, i: number) => {
     if (raw !== null && typeof raw === 'object' && (raw as { id?: unknown }).id === ids[i]) (raw as { id: string }).id = ids[i]!;
     return raw;
   };
-  return new LazyRecords(new RecordFile(entFile, fd), columns, { kept: (raw, i) => readers.kept(sameId(raw, i), i), checked: (raw, i) => readers.checked(sameId(raw, i), i) }, specSources);
-}
-
-/** The members of a record the spec fields read (SpecSource; all required), as a JSON array of their values in SPEC_SOURCE_KEYS order. */
-function specSourceJson(e: StoredEntity): string {
-  return JSON.stringify(SPEC_SOURCE_KEYS.map((k) => e[k]));
+  return new LazyRecords(new RecordFile(entFile, fd), columns, { kept: (raw, i) => readers.kept(sameId(raw, i), i), checked: (raw, i) => readers.checked(sameId(raw, i), i) }, opts);
 }
 
 /** The catalogue's meta and categories from the document's other members and categories.json. */
@@ -215,7 +207,6 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
       const starts: number[] = [];
       const ends: number[] = [];
       const hash = opts.derived ? new ContentHash() : null;
-      const sources: string[] | null = hash ? [] : null;
       members = readJsonRecordsFile(
         fd,
         'entities',
@@ -226,7 +217,6 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
           cats.push(e.category);
           quarantine.push(e.quarantine ? 1 : 0);
           makers.push(e.manufacturer);
-          sources?.push(specSourceJson(e));
           starts.push(start);
           ends.push(end);
         },
@@ -235,10 +225,9 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
       );
       if (members) {
         const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
-        // What the spec fields read of each record, kept from this reading (for the first spec filter, and the prepared start).
-        const specSources = sources ? Buffer.from(sources.join('\n'), 'utf8') : null;
-        lazy = lazyRecords(entFile, fd, columns, readers, specSources);
-        if (hash) opts.derived!({ members, columns, specSources: specSources!, entities_sha256: hash.digest(), bytes: hash.bytes });
+        // A derived start collects the spec sources as its records are read again (off the start's path), for the prepared start.
+        lazy = lazyRecords(entFile, fd, columns, readers, { collectSpecSources: hash !== null });
+        if (hash) opts.derived!({ members, columns, entities_sha256: hash.digest(), bytes: hash.bytes });
       }
     } else members = readJsonRecordsFile(fd, 'entities', (raw, i) => entities.push(validate(raw, i)));
   } finally {
@@ -269,7 +258,7 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
  */
 export function preparedCatalogueData(dataDir: string, fd: number, members: Record<string, unknown>, columns: RecordColumns, specSources: Uint8Array | null = null): CatalogueData {
   const dir = path.join(dataDir, 'catalogue');
-  const records = lazyRecords(path.join(dir, 'entities.json'), fd, columns, recordReaders(), specSources);
+  const records = lazyRecords(path.join(dir, 'entities.json'), fd, columns, recordReaders(), { specSources });
   try {
     return lazyData(metaAndCategories(dir, members), records);
   } catch (err) {

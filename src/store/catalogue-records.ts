@@ -75,6 +75,11 @@ const BACKGROUND_CHECK_EVERY = 32;
 /** At most this many bytes of consecutive records are read at once (all(), forEach). */
 const RUN_BYTES = 1 << 20;
 
+/** A record's spec source line (SpecSource): the JSON array of its values in SPEC_SOURCE_KEYS order (all of them required members). */
+export function specSourceLine(e: StoredEntity): string {
+  return JSON.stringify(SPEC_SOURCE_KEYS.map((k) => e[k]));
+}
+
 /** The catalogue file, open for reading records by their byte ranges. */
 export class RecordFile {
   private fd: number | null;
@@ -160,9 +165,18 @@ export class LazyRecords {
    * order, in the file's order, UTF-8 (null: none; let go once every record is read).
    */
   private specSources: Uint8Array | null;
+  /**
+   * Collecting the spec sources (a start that derived the catalogue): each record's line, made as
+   * it is read (on first use or in the background, off the start's path), joined once every record
+   * is read; then handed to `specSourcesRead` (the prepared start is written with them).
+   */
+  private sourceLines: (string | undefined)[] | null = null;
+  private readonly specSourcesRead: ((sources: Uint8Array) => void)[] = [];
 
-  constructor(file: RecordFile, columns: RecordColumns, readers: RecordReaders, specSources: Uint8Array | null = null) {
-    this.specSources = specSources;
+  /** `specSources`: a prepared start's; `collectSpecSources`: make them from the records as they are read (specSourcesWhenRead). */
+  constructor(file: RecordFile, columns: RecordColumns, readers: RecordReaders, opts: { specSources?: Uint8Array | null; collectSpecSources?: boolean } = {}) {
+    this.specSources = opts.specSources ?? null;
+    if (opts.collectSpecSources && this.specSources === null) this.sourceLines = new Array<string | undefined>(columns.ids.length);
     this.size = columns.ids.length;
     this.ids = columns.ids;
     this.categories = columns.categories;
@@ -369,6 +383,7 @@ export class LazyRecords {
     const e = this.readers!.kept(JSON.parse(bytes.toString('utf8', this.starts![i]! - base, this.ends![i]! - base)), i);
     this.checkId(e, i);
     this.records[i] = e;
+    if (this.sourceLines !== null) this.sourceLines[i] = specSourceLine(e);
     if (--this.unread === 0) this.finish();
     return e;
   }
@@ -378,7 +393,21 @@ export class LazyRecords {
     if (e.id !== this.ids[i]) throw new Error(`catalogue record #${i} read as ${e.id}, expected ${this.ids[i]}`);
   }
 
+  /**
+   * The spec sources made from the records once every one is read (collectSpecSources), or null
+   * (not collecting, or the reading stopped first: it never resolves then).
+   */
+  specSourcesWhenRead(): Promise<Uint8Array> | null {
+    if (this.sourceLines === null) return null;
+    return new Promise((resolve) => this.specSourcesRead.push(resolve));
+  }
+
   private finish(): void {
+    if (this.sourceLines !== null) {
+      const sources = Buffer.from(this.sourceLines.join('\n'), 'utf8');
+      this.sourceLines = null;
+      for (const f of this.specSourcesRead.splice(0)) f(sources);
+    }
     this.file?.close();
     this.file = null;
     this.readers = null;

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps, type LazyBuild } from '../../src/deps.js';
 import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { silentLogger } from '../../src/log.js';
-import { readCatalogueData } from '../../src/store/catalogue-data.js';
+import { preparedCatalogueData, readCatalogueData, type DerivedColumns } from '../../src/store/catalogue-data.js';
 import type { LazyRecords } from '../../src/store/catalogue-records.js';
 import { SPEC_SOURCE_KEYS } from '../../src/domain/specs/fields.js';
 import { SpecIndex } from '../../src/domain/specs/index.js';
@@ -57,10 +57,18 @@ describe('records read lazily', () => {
     expect(lazy.record(5)).toBe(lazy.record(5));
   });
 
-  it('forEachSpecSource: what a start that derived the catalogue kept of each record for the spec fields, without reading a record; the same columns as the records give', () => {
+  it('forEachSpecSource: what a start that derived the catalogue kept of each record for the spec fields, without reading a record; the same columns as the records give', async () => {
     const { dir, records } = shuffledCatalogue(2);
-    const data = readCatalogueData(dir, undefined, { lazy: true, derived: () => {} });
-    const lazy = data.lazy!;
+    // A start that derives the catalogue makes them as it reads its records again (here all at once) ...
+    let derived: DerivedColumns | null = null;
+    const first = readCatalogueData(dir, undefined, { lazy: true, derived: (d) => (derived = d) }).lazy!;
+    const made = first.specSourcesWhenRead()!;
+    expect(made).not.toBeNull();
+    first.all();
+    const sources = await made;
+    // ... and the next start gets them with its prepared start.
+    const d = derived as DerivedColumns | null;
+    const lazy = preparedCatalogueData(dir, fs.openSync(path.join(dir, 'catalogue/entities.json'), 'r'), d!.members, d!.columns, sources).lazy!;
     const seen: unknown[] = [];
     lazy.forEachSpecSource((e, i) => {
       expect(i).toBe(seen.length);
