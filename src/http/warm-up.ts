@@ -4,8 +4,9 @@
  * most frequent words of a large catalogue (Deps.warmUpWords), over a real loopback connection.
  * node's HTTP parser and writer, the request gate, the tool's validation and run, the search, the
  * records of the first pages and their prepared bytes then run compiled and read when the first
- * real requests come: measured at 100,000 records, the server's own time for the first 40 broad
- * searches went from a median ~0.9 ms to ~0.5 ms (bench/README.md, the cold-instance rows).
+ * real requests come: at 100,000 records, the server's own time for each of a new instance's first
+ * 40 broad searches (request in to answer written) went from a median of ~0.9-1.1 ms to ~0.6-0.7 ms
+ * over six alternating runs each (bench/README.md, the cold-instance rows).
  *
  * The requests go to a private listener on 127.0.0.1 (an ephemeral port, closed again before the
  * server listens), which hands them to the same listener the server uses, marked internal

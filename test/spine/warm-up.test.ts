@@ -81,12 +81,20 @@ describe('a large catalogue served after its warm-up', () => {
   });
 });
 
+/** The direct REST answers of an app over a large catalogue (closed after `use`). */
+async function withDirect(use: (direct: DirectListener) => Promise<void>): Promise<void> {
+  const deps = largeDeps();
+  await deps.ready;
+  try {
+    await use(createApp(deps).direct);
+  } finally {
+    deps.close();
+  }
+}
+
 describe('warmUp', () => {
   it("marks only its own connections' requests internal: another connection to its private port is answered 503 and never reaches the listener", async () => {
-    const deps = largeDeps();
-    await deps.ready;
-    try {
-      const { direct } = createApp(deps);
+    await withDirect(async (direct) => {
       const calls: boolean[] = [];
       const intruder: Promise<string>[] = [];
       const listener: DirectListener = (req, res, internal) => {
@@ -101,37 +109,25 @@ describe('warmUp', () => {
       expect(result.stopped).toBeUndefined();
       expect(await intruder[0]).toBe('HTTP/1.1 503 Service Unavailable');
       expect(calls).toEqual([true, true, true]);
-    } finally {
-      deps.close();
-    }
+    });
   });
 
   it('ends at the first answer other than 200 and says why; the server serves without the rest', async () => {
-    const deps = largeDeps();
-    await deps.ready;
-    try {
-      const { direct } = createApp(deps);
+    await withDirect(async (direct) => {
       const warnings: string[] = [];
       const log = createLogger('warn', (l) => warnings.push(l));
       // An empty q is invalid input (400): the warm-up stops there.
       const result = await warmUp(direct, ['/api/search?q=motor', '/api/search?q=', '/api/search?q=hand'], '127.0.0.1', log);
       expect(result).toMatchObject({ answered: 1, asked: 2, stopped: '/api/search?q= answered 400' });
       expect(warnings.join('')).toContain('answer warm-up ended early');
-    } finally {
-      deps.close();
-    }
+    });
   });
 
   it('ends when its time budget is spent', async () => {
-    const deps = largeDeps();
-    await deps.ready;
-    try {
-      const { direct } = createApp(deps);
+    await withDirect(async (direct) => {
       const result = await warmUp(direct, ['/api/search?q=motor', '/api/search?q=hand'], '127.0.0.1', silentLogger, 0);
       expect(result.answered).toBe(0);
       expect(result.stopped).toBe('time budget of 0 ms spent');
-    } finally {
-      deps.close();
-    }
+    });
   });
 });
