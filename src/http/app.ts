@@ -86,13 +86,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   const { config, log } = deps;
   const tools = opts.tools ?? TOOLS;
   const app = new Hono<AppEnv>();
-  const publicHost = (() => {
-    try {
-      return new URL(config.publicBaseUrl).host;
-    } catch {
-      return null;
-    }
-  })();
+  const publicHost = hostOf(config.publicBaseUrl);
   const allowedHosts = [...config.allowedHosts, ...(publicHost ? [publicHost] : [])];
   const proxies = trustedProxies(config.trustedProxies);
   // An origin allowed cross-origin (CORS) is an allowed origin.
@@ -286,12 +280,12 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-/** The host of the public base URL (what clients send as Host), else the loopback address. */
-function publicHost(baseUrl: string): string {
+/** The host of a base URL (what clients of the public one send as Host), or null when it is no URL. */
+function hostOf(baseUrl: string): string | null {
   try {
     return new URL(baseUrl).host;
   } catch {
-    return '127.0.0.1';
+    return null;
   }
 }
 
@@ -309,7 +303,7 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
   compactHeap();
   // A large catalogue's most frequent searches, asked over the server's own answer path before it listens.
   const paths = warmUpPaths(directRoutes, deps.warmUpWords());
-  if (paths.length > 0) await warmUp(direct, paths, publicHost(deps.config.publicBaseUrl), deps.log);
+  if (paths.length > 0) await warmUp(direct, paths, hostOf(deps.config.publicBaseUrl) ?? '127.0.0.1', deps.log);
   // So with what a large catalogue's first spec-filtered search or analytics call builds later.
   const stopCompacting = deps.onLazyBuild((built) => {
     if (built.records >= LAZY_COMPACT_MIN_RECORDS) compactHeapSoon();

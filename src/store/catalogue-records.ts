@@ -76,7 +76,7 @@ const BACKGROUND_CHECK_EVERY = 32;
 const RUN_BYTES = 1 << 20;
 
 /** A record's spec source line (SpecSource): the JSON array of its values in SPEC_SOURCE_KEYS order (all of them required members). */
-export function specSourceLine(e: StoredEntity): string {
+function specSourceLine(e: StoredEntity): string {
   return JSON.stringify(SPEC_SOURCE_KEYS.map((k) => e[k]));
 }
 

@@ -3,7 +3,6 @@
  * answers the most frequent searches before it listens, over a private loopback listener, never
  * counted against a rate limit; nothing but the warm-up's own connections can make such a request.
  */
-import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import { createApp, startHttpServer } from '../../src/http/app.js';
@@ -20,17 +19,6 @@ afterAll(removeCatalogueDirs);
 function largeDeps(overrides: Parameters<typeof testConfig>[0] = {}, log = silentLogger): Deps {
   const { dir } = catalogueDir({ copies: 2, order: 'shuffled', seed: 11, suffix: 'W' });
   return buildDeps(testConfig({ dataDir: dir, ...overrides }), { log, indexWorker: true });
-}
-
-/** One raw GET on a new connection: the status line of the answer. */
-function rawGet(port: number, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, '127.0.0.1', () => s.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
-    let text = '';
-    s.on('data', (c) => (text += c.toString('latin1')));
-    s.on('end', () => resolve(text.split('\r\n')[0]!));
-    s.on('error', reject);
-  });
 }
 
 describe('warmUpPaths', () => {
@@ -96,18 +84,18 @@ describe('warmUp', () => {
   it("marks only its own connections' requests internal: another connection to its private port is answered 503 and never reaches the listener", async () => {
     await withDirect(async (direct) => {
       const calls: boolean[] = [];
-      const intruder: Promise<string>[] = [];
+      const intruder: ReturnType<typeof rawRequest>[] = [];
       const listener: DirectListener = (req, res, internal) => {
         calls.push(internal === true);
         // While the warm-up's first request is answered, another client connects to the same private port.
-        if (intruder.length === 0) intruder.push(rawGet(req.socket.localPort!, '/api/search?q=motor'));
+        if (intruder.length === 0) intruder.push(rawRequest(`http://127.0.0.1:${req.socket.localPort!}/api/search?q=motor`, {}));
         return direct(req, res, internal);
       };
       const paths = warmUpPaths([{ path: '/api/search', warmUpArgument: 'q' }] as never, ['motor', 'sensor', 'hand']);
       const result = await warmUp(listener, paths, '127.0.0.1', silentLogger);
       expect(result).toMatchObject({ answered: 3, asked: 3 });
       expect(result.stopped).toBeUndefined();
-      expect(await intruder[0]).toBe('HTTP/1.1 503 Service Unavailable');
+      expect((await intruder[0]!).status).toBe(503);
       expect(calls).toEqual([true, true, true]);
     });
   });
