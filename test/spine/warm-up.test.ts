@@ -3,6 +3,10 @@
  * answers the most frequent searches before it listens, over a private loopback listener, never
  * counted against a rate limit; nothing but the warm-up's own connections can make such a request.
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import { createApp, startHttpServer } from '../../src/http/app.js';
@@ -12,6 +16,7 @@ import { createLogger, silentLogger } from '../../src/log.js';
 import { catalogueDir, removeCatalogueDirs } from '../support/catalogue-dir.js';
 import { testConfig } from '../support/deps.js';
 import { rawRequest } from '../support/http.js';
+import { CLI } from '../support/instances.js';
 
 afterAll(removeCatalogueDirs);
 
@@ -67,6 +72,57 @@ describe('a large catalogue served after its warm-up', () => {
       deps.close();
     }
   });
+});
+
+/**
+ * A real `serve` over `dir` with V8 printing when it gives up an assumption (its output and the
+ * debug log in one file, in order): asked /healthz (Hono's answer: web streams read its body) and
+ * a search, then stopped once `done` holds (at once without it). Resolves with the lines.
+ */
+async function serveTraced(dir: string, tmp: string, done: () => boolean = () => true): Promise<string[]> {
+  const out = path.join(tmp, `out-${Date.now()}.log`);
+  const fd = fs.openSync(out, 'w');
+  const proc = spawn(process.execPath, ['--trace-protector-invalidation', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', path.join(tmp, 'serve.db')], {
+    env: { ...process.env, ROBOT_PARTS_DATA_DIR: dir, ROBOT_PARTS_LOG_LEVEL: 'debug' },
+    stdio: ['ignore', fd, fd],
+  });
+  fs.closeSync(fd);
+  try {
+    let url: string | undefined;
+    for (const until = Date.now() + 60_000; url === undefined && Date.now() < until && proc.exitCode === null; await new Promise((r) => setTimeout(r, 50))) {
+      url = /"msg":"listening","url":"([^"]+)"/.exec(fs.readFileSync(out, 'utf8'))?.[1];
+    }
+    expect(url, fs.readFileSync(out, 'utf8')).toBeDefined();
+    expect((await rawRequest(`${url!}/healthz`, {})).status).toBe(200);
+    expect((await rawRequest(`${url!}/api/search?q=motor`, {})).status).toBe(200);
+    for (const until = Date.now() + 60_000; !done() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    return fs.readFileSync(out, 'utf8').split('\n');
+  } finally {
+    proc.kill('SIGKILL');
+  }
+}
+
+describe('the code the warm-up compiles is kept', () => {
+  it("V8 gives up its no-detached-ArrayBuffer assumption before the warm-up, not at the server's first request through Hono (which would throw away what the warm-up compiled)", async () => {
+    // A catalogue large enough to be read lazily (and so warmed); its second start reads the
+    // prepared start the first one wrote (a new instance of a catalogue served before).
+    const { dir } = catalogueDir({ copies: 11, order: 'shuffled', seed: 5, suffix: 'D' });
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-detach-'));
+    try {
+      await serveTraced(dir, tmp, () => fs.existsSync(path.join(dir, 'catalogue', 'entities.prepared')));
+      const lines = await serveTraced(dir, tmp);
+      const text = lines.join('\n');
+      expect(text).toContain('catalogue read from its prepared start');
+      const warmed = lines.findIndex((l) => l.includes('"msg":"answers warmed"'));
+      const gaveUp = lines.flatMap((l, i) => (l.includes('Invalidating protector cell ArrayBufferDetaching') ? [i] : []));
+      expect(warmed, text).toBeGreaterThan(-1);
+      expect(gaveUp.length, text).toBeGreaterThan(0);
+      // Given up before the warm-up's answers (then kept through Hono's answer and the search), never after.
+      expect(gaveUp.filter((i) => i > warmed), text).toEqual([]);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 /** The direct REST answers of an app over a large catalogue (closed after `use`). */

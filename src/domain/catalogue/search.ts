@@ -532,24 +532,7 @@ export class SearchIndex {
     // so termBest (which later terms read) is the score itself until they add to it: set once at the end.
     const first = ranges[0];
     let cand: Int32Array = this.cand; // a document is a candidate at most once: n slots suffice
-    let nc = 0;
-    for (let t = first.lo; t < first.hi; t++) {
-      const shift = t === first.exact ? 0 : 1;
-      for (let at = tokStart[t], end = tokStart[t + 1]; at < end; at++) {
-        const d = postDoc[at];
-        const f = postField[at];
-        const w = W2[f] >> shift;
-        if (epoch[d] !== q) {
-          epoch[d] = q;
-          score[d] = w;
-          mask[d] = 1 << f;
-          cand[nc++] = d;
-        } else {
-          mask[d] |= 1 << f;
-          if (w > score[d]) score[d] = w;
-        }
-      }
-    }
+    let nc = firstTermCandidates(first.lo, first.hi, first.exact, q, tokStart, postDoc, postField, epoch, score, mask, cand);
     if (ranges.length > 1) {
       for (let i = 0; i < nc; i++) {
         const d = cand[i];
@@ -669,9 +652,42 @@ export class SearchIndex {
         }
       : (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
 
-    // Bounded heap of the k best so far; its root is the worst of them.
-    const heap: number[] = [];
     const worse = (a: number, b: number) => better(b, a);
+    const { heap, total, excluded } = this.selectBest(cand, k, includeQ, category, filter, keys, orderBy, better, worse);
+    // Best first: the heap's root (the worst kept) taken off again and again, written from the back.
+    const ranked = new Array<number>(heap.length);
+    for (let n = heap.length - 1; n >= 0; n--) {
+      ranked[n] = heap[0]!;
+      const last = heap.pop()!;
+      if (n > 0) {
+        heap[0] = last;
+        siftDown(heap, 0, worse);
+      }
+    }
+    const page: SearchMatch[] = [];
+    for (let i = offset; i < ranked.length; i++) page.push(this.match(ranked[i]!));
+    return { page, total, quarantinedExcluded: excluded };
+  }
+
+  /**
+   * The k best of the candidates (query): a bounded heap whose root is the worst of them, with the
+   * count of those that pass the category, filter and quarantine (total) and of the quarantined left
+   * out. Its own method so that V8 compiles only this loop on stack replacement when the first call
+   * is a broad word (see firstTermCandidates: compiled inside query, the OSR code met query's later
+   * lines with no type feedback yet and deoptimized there on each later call).
+   */
+  private selectBest(
+    cand: Int32Array,
+    k: number,
+    includeQ: boolean,
+    category: string | null,
+    filter: ((id: string) => boolean) | undefined,
+    keys: Float64Array | null,
+    orderBy: SearchQueryOptions['orderBy'],
+    better: (a: number, b: number) => boolean,
+    worse: (a: number, b: number) => boolean,
+  ): { heap: number[]; total: number; excluded: number } {
+    const heap: number[] = [];
     let total = 0;
     let excluded = 0;
     for (let i = 0; i < cand.length; i++) {
@@ -696,19 +712,7 @@ export class SearchIndex {
         siftDown(heap, 0, worse);
       }
     }
-    // Best first: the heap's root (the worst kept) taken off again and again, written from the back.
-    const ranked = new Array<number>(heap.length);
-    for (let n = heap.length - 1; n >= 0; n--) {
-      ranked[n] = heap[0]!;
-      const last = heap.pop()!;
-      if (n > 0) {
-        heap[0] = last;
-        siftDown(heap, 0, worse);
-      }
-    }
-    const page: SearchMatch[] = [];
-    for (let i = offset; i < ranked.length; i++) page.push(this.match(ranked[i]!));
-    return { page, total, quarantinedExcluded: excluded };
+    return { heap, total, excluded };
   }
 
   /** All matches of the query terms (AND), best first, quarantined included. */
@@ -770,6 +774,50 @@ function checkedParts(p: SearchIndexParts): SearchIndexParts {
     p.tokStart[p.vocab.length] === pairs;
   if (!fits) throw new Error('SearchIndex.fromParts: the parts do not fit together (documents, pairs and vocabulary differ in size)');
   return p;
+}
+
+/**
+ * The first term's candidates (SearchIndex.matchAll): its postings token by token, the exact
+ * token's at full weight and the longer words it starts at half; each document's score is its best
+ * weight, its mask the fields it matched in. Writes the documents into `cand` and returns how many.
+ *
+ * A function of its own so that its loop is all that V8 compiles on stack replacement (OSR) when
+ * the first call is a broad word: compiled inside matchAll, the OSR code met matchAll's later
+ * lines with no type feedback yet, deoptimized there, and was entered again by each later call,
+ * deoptimizing each time (a new instance's first 64 broad searches: 63 deoptimizations).
+ */
+function firstTermCandidates(
+  lo: number,
+  hi: number,
+  exact: number,
+  q: number,
+  tokStart: Int32Array,
+  postDoc: Int32Array,
+  postField: Uint8Array,
+  epoch: Int32Array,
+  score: Int32Array,
+  mask: Uint8Array,
+  cand: Int32Array,
+): number {
+  let nc = 0;
+  for (let t = lo; t < hi; t++) {
+    const shift = t === exact ? 0 : 1;
+    for (let at = tokStart[t], end = tokStart[t + 1]; at < end; at++) {
+      const d = postDoc[at];
+      const f = postField[at];
+      const w = W2[f] >> shift;
+      if (epoch[d] !== q) {
+        epoch[d] = q;
+        score[d] = w;
+        mask[d] = 1 << f;
+        cand[nc++] = d;
+      } else {
+        mask[d] |= 1 << f;
+        if (w > score[d]) score[d] = w;
+      }
+    }
+  }
+  return nc;
 }
 
 /** Heap whose root is the element for which `top(root, x)` holds against every other x. */
