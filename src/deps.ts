@@ -125,7 +125,7 @@ const BACKGROUND_READ_SLICE_MS = 4;
 const BACKGROUND_READ_QUIET_MS = 20;
 const BACKGROUND_READ_MAX_WAIT_MS = 250;
 /**
- * A lazily read (large) catalogue's server warms its answers before it listens: the most frequent
+ * A lazily read (large) catalogue's server warms its answers before it serves: the most frequent
  * words of its names, makers and types, each asked once over the server's own answer path
  * (src/http/warm-up.ts), so that a new instance's first broad searches do not pay for compiling
  * it, reading their records and preparing their bytes (issue 47: at 100,000 records the first 40

@@ -297,40 +297,62 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
   const exposed = sandboxExposure(deps.config, deps.payments.gateway.name);
   if (exposed) throw new Error(exposed);
   const { app, mcp, direct, directRoutes } = createApp(deps, opts);
-  // The catalogue and its indexes are built: release what building them left behind, once, before
-  // the warm-up (the first full collection leaves the next tens of milliseconds of work several
-  // times slower while its sweeping runs: the warm-up absorbs that instead of the first requests).
-  compactHeap();
-  // A large catalogue's most frequent searches, asked over the server's own answer path before it listens.
   const paths = warmUpPaths(directRoutes, deps.warmUpWords());
-  if (paths.length > 0) await warmUp(direct, paths, hostOf(deps.config.publicBaseUrl) ?? '127.0.0.1', deps.log);
-  // So with what a large catalogue's first spec-filtered search or analytics call builds later.
-  const stopCompacting = deps.onLazyBuild((built) => {
-    if (built.records >= LAZY_COMPACT_MIN_RECORDS) compactHeapSoon();
-  });
+  // Requests that arrive while the server warms up wait for it (then are answered in order).
+  let held: (() => void)[] | null = [];
+  let stopCompacting = (): void => {};
+  /** Compacts the heap, warms the answers, then answers what waited and whatever comes next. */
+  const serveAfterWarmUp = async (): Promise<void> => {
+    try {
+      // The catalogue and its indexes are built: release what building them left behind, once, before
+      // the warm-up (the first full collection leaves the next tens of milliseconds of work several
+      // times slower while its sweeping runs: the warm-up absorbs that instead of the first requests).
+      compactHeap();
+      // A large catalogue's most frequent searches, asked over the server's own answer path (best effort: it never throws).
+      if (paths.length > 0) await warmUp(direct, paths, hostOf(deps.config.publicBaseUrl) ?? '127.0.0.1', deps.log);
+      // So with what a large catalogue's first spec-filtered search or analytics call builds later.
+      stopCompacting = deps.onLazyBuild((built) => {
+        if (built.records >= LAZY_COMPACT_MIN_RECORDS) compactHeapSoon();
+      });
+    } finally {
+      const waiting = held ?? [];
+      held = null;
+      for (const answer of waiting) answer();
+    }
+  };
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
       // Hono's listener, after the direct REST answers (a request they do not take goes to Hono untouched).
-      const createServer = (options: ServerOptions, honoListener: RequestListener) => createHttpServer(options, (req, res) => direct(req, res) || void honoListener(req, res));
+      const createServer = (options: ServerOptions, honoListener: RequestListener) =>
+        createHttpServer(options, (req, res) => {
+          if (held !== null) held.push(() => direct(req, res) || void honoListener(req, res));
+          else direct(req, res) || void honoListener(req, res);
+        });
+      // The port is bound first and the warm-up follows: with port 0 the real port is known only once
+      // bound, and the links the warm-up's answers prepare (each hit's detail and page URL, their
+      // bytes) must be the ones the real answers carry, or the first real answers make them again.
       server = serve({ fetch: app.fetch, hostname: deps.config.host, port: deps.config.port, serverOptions: httpServerOptions(deps.config), createServer: createServer as never }, (info: AddressInfo) => {
         const host = deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host;
         const url = `http://${host}:${info.port}`;
         // With port 0 the real port is known only now: links must point at it.
         if (deps.config.port === 0 && deps.config.publicBaseUrl.endsWith(':0')) deps.config.publicBaseUrl = url;
-        resolve({
-          url,
-          port: info.port,
-          close: async () => {
-            stopCompacting();
-            await mcp.closeAll();
-            await new Promise<void>((res) => {
-              server.close(() => res());
-              // End idle keep-alive and SSE sockets so close() finishes.
-              (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-            });
-          },
-        });
+        serveAfterWarmUp().then(() =>
+          resolve({
+            url,
+            port: info.port,
+            close: async () => {
+              stopCompacting();
+              await mcp.closeAll();
+              await new Promise<void>((res) => {
+                server.close(() => res());
+                // End idle keep-alive and SSE sockets so close() finishes.
+                (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+              });
+            },
+          }),
+          reject,
+        );
       });
       server.on('error', (err) => {
         stopCompacting();

@@ -1,5 +1,5 @@
 /**
- * The start's warm-up (issue 47): before a new instance listens, it asks its own direct REST
+ * The start's warm-up (issue 47): before a new instance serves, it asks its own direct REST
  * answers (src/http/direct.ts) the requests a new instance behind a balancer gets first, the
  * most frequent words of a large catalogue (Deps.warmUpWords), over a real loopback connection.
  * node's HTTP parser and writer, the request gate, the tool's validation and run, the search, the
@@ -8,8 +8,10 @@
  * 40 broad searches (request in to answer written) went from a median of ~0.9-1.1 ms to ~0.6-0.7 ms
  * over six alternating runs each (bench/README.md, the cold-instance rows).
  *
- * The requests go to a private listener on 127.0.0.1 (an ephemeral port, closed again before the
- * server listens), which hands them to the same listener the server uses, marked internal
+ * The server binds its port first (with port 0, the links the warm-up's answers prepare must carry
+ * the real one) and holds the requests that arrive until the warm-up ends. The warm-up's requests
+ * go to a private listener on 127.0.0.1 (an ephemeral port, closed again before the server
+ * answers anything), which hands them to the same listener the server uses, marked internal
  * (ToolContext.internal: never counted against a rate limit). Only the warm-up's own connections
  * are marked: a request arriving on any other connection (its client port is not one the warm-up
  * opened) is answered 503 and its connection closed, so nothing outside the process can make an

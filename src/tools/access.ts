@@ -29,7 +29,7 @@ export async function requireAccount(ctx: ToolContext, input: unknown): Promise<
 /** Counts the call against its hourly window; rate_limited (429) when over. */
 export async function applyRateLimit(ctx: ToolContext, input: unknown): Promise<void> {
   if (ctx.surface !== 'rest' && ctx.surface !== 'mcp-http') return;
-  if (ctx.internal === true) return; // the server's own warm-up before it listens (ToolContext.internal)
+  if (ctx.internal === true) return; // the server's own warm-up before it serves (ToolContext.internal)
   const { config, accounts, rateLimiter, clock } = ctx.deps;
   const key = presentedKey(ctx, input); // conflicting_credentials even when limits are off
   if (config.rateLimitFree === 0 && config.rateLimitPaid === 0) return; // limits off: nothing to count

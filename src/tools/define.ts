@@ -35,7 +35,7 @@ export interface ToolContext {
   setHeader: (name: string, value: string) => void;
   signal?: AbortSignal;
   /**
-   * A call the server makes itself before it listens (the start's warm-up, src/http/warm-up.ts):
+   * A call the server makes itself before it serves (the start's warm-up, src/http/warm-up.ts):
    * never counted against a rate limit. No request can make one: only the warm-up's own
    * connections to its private loopback listener are marked so.
    */
@@ -72,7 +72,7 @@ export interface RestRoute<I> {
   produces?: { contentType: string; schema: z.ZodType; description?: string }[];
   /**
    * The query parameter a new instance fills with each of its warm-up words (Deps.warmUpWords)
-   * and asks of this GET route before it listens (src/http/warm-up.ts).
+   * and asks of this GET route before it serves (src/http/warm-up.ts).
    */
   warmUpArgument?: string;
   /** Request body limit of this route when it needs more than the server's general limit (inline file content). */

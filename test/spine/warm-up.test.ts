@@ -60,6 +60,31 @@ describe('a large catalogue served after its warm-up', () => {
     }
   });
 
+  it('binds its port before the warm-up (with port 0, the links it prepares carry the real one); a request that arrives meanwhile waits for its end, then is answered', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger('debug', (l) => lines.push(JSON.parse(l) as Record<string, unknown>));
+    const deps = largeDeps({ port: 0 }, log);
+    const starting = startHttpServer(deps);
+    // The port is known (publicBaseUrl set from it) while the warm-up is still asking.
+    while (deps.config.publicBaseUrl.endsWith(':0')) await new Promise((r) => setTimeout(r, 1));
+    const boundAt = lines.length;
+    expect(lines.some((l) => l.msg === 'answers warmed')).toBe(false);
+    const early = rawRequest(`${deps.config.publicBaseUrl}/healthz`, {});
+    const server = await starting;
+    try {
+      expect(server.url).toBe(deps.config.publicBaseUrl);
+      expect((await early).status).toBe(200);
+      const warmed = lines.findIndex((l) => l.msg === 'answers warmed');
+      const answered = lines.findIndex((l) => l.msg === 'request' && l.path === '/healthz');
+      // Bound before the warm-up ended; the early request answered after it.
+      expect(boundAt).toBeLessThan(warmed);
+      expect(answered).toBeGreaterThan(warmed);
+    } finally {
+      await server.close();
+      deps.close();
+    }
+  });
+
   it('a small catalogue (read at start) has no warm-up words and asks nothing', async () => {
     const lines: string[] = [];
     const deps = buildDeps(testConfig(), { log: createLogger('debug', (l) => lines.push(l)) });
