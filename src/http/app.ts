@@ -308,8 +308,13 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
       // the warm-up (the first full collection leaves the next tens of milliseconds of work several
       // times slower while its sweeping runs: the warm-up absorbs that instead of the first requests).
       compactHeap();
-      // A large catalogue's most frequent searches, asked over the server's own answer path (best effort: it never throws).
-      if (paths.length > 0) await warmUp(direct, paths, hostOf(deps.config.publicBaseUrl) ?? '127.0.0.1', deps.log);
+      // A large catalogue's most frequent searches, asked over the server's own answer path (best
+      // effort: one that cannot even open its private listener leaves the server serving without it).
+      if (paths.length > 0) {
+        await warmUp(direct, paths, hostOf(deps.config.publicBaseUrl) ?? '127.0.0.1', deps.log).catch((err: unknown) => {
+          deps.log.warn('answer warm-up not run; serving without it', { error: err instanceof Error ? err.message : String(err) });
+        });
+      }
       // So with what a large catalogue's first spec-filtered search or analytics call builds later.
       stopCompacting = deps.onLazyBuild((built) => {
         if (built.records >= LAZY_COMPACT_MIN_RECORDS) compactHeapSoon();
@@ -351,7 +356,12 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
               });
             },
           }),
-          reject,
+          (err: unknown) => {
+            // Nothing half-started: the bound port is let go.
+            stopCompacting();
+            server.close();
+            reject(err);
+          },
         );
       });
       server.on('error', (err) => {
