@@ -85,6 +85,22 @@ describe('a large catalogue served after its warm-up', () => {
     }
   });
 
+  it('a start that fails after binding its port lets the port go and says why', async () => {
+    const deps = buildDeps(testConfig({ port: 0 }));
+    // The start's last step fails (the subscription that compacts after lazy builds).
+    deps.onLazyBuild = () => {
+      throw new Error('subscription refused');
+    };
+    try {
+      await expect(startHttpServer(deps)).rejects.toThrow('subscription refused');
+      // The port was bound (its URL known), and is free again: nothing answers there.
+      expect(deps.config.publicBaseUrl).not.toMatch(/:0$/);
+      await expect(rawRequest(`${deps.config.publicBaseUrl}/healthz`, {})).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      deps.close();
+    }
+  });
+
   it('a small catalogue (read at start) has no warm-up words and asks nothing', async () => {
     const lines: string[] = [];
     const deps = buildDeps(testConfig(), { log: createLogger('debug', (l) => lines.push(l)) });
