@@ -271,9 +271,8 @@ function prepareNextStart(dataDir: string, log: Logger, derived: DerivedColumns,
   // Once the index is built and every record read again (their spec sources made as they are read).
   const sourcesRead = lazy.specSourcesWhenRead();
   if (sourcesRead === null) return;
-  let specSources: Uint8Array;
-  Promise.all([on.build.ready, sourcesRead.then((s: Uint8Array) => (specSources = s))]).then(
-    () =>
+  Promise.all([on.build.ready, sourcesRead]).then(
+    ([, specSources]) =>
       setTimeout(() => {
         const { vocab, tokStart, postDoc, postField, docStart, docTok, docField } = on.build.index().parts();
         const key = { entities_sha256: derived.entities_sha256, bytes: derived.bytes, code_sha256: code };

@@ -329,11 +329,13 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
     let server: ServerType;
     try {
       // Hono's listener, after the direct REST answers (a request they do not take goes to Hono untouched).
-      const createServer = (options: ServerOptions, honoListener: RequestListener) =>
-        createHttpServer(options, (req, res) => {
-          if (held !== null) held.push(() => direct(req, res) || void honoListener(req, res));
-          else direct(req, res) || void honoListener(req, res);
+      const createServer = (options: ServerOptions, honoListener: RequestListener) => {
+        const answer: RequestListener = (req, res) => direct(req, res) || void honoListener(req, res);
+        return createHttpServer(options, (req, res) => {
+          if (held !== null) held.push(() => answer(req, res));
+          else answer(req, res);
         });
+      };
       // The port is bound first and the warm-up follows: with port 0 the real port is known only once
       // bound, and the links the warm-up's answers prepare (each hit's detail and page URL, their
       // bytes) must be the ones the real answers carry, or the first real answers make them again.

@@ -48,7 +48,7 @@ export function warmUpPaths(routes: readonly DirectRoute[], words: readonly stri
  * records, 3-10 ms for the first one's candidates and selection instead of ~0.3 ms). Done before
  * the warm-up, the code it compiles is kept.
  */
-export function detachOneBuffer(): void {
+function detachOneBuffer(): void {
   const buffer = new ArrayBuffer(0);
   structuredClone(buffer, { transfer: [buffer] });
 }

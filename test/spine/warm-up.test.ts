@@ -3,7 +3,6 @@
  * answers the most frequent searches before it listens, over a private loopback listener, never
  * counted against a rate limit; nothing but the warm-up's own connections can make such a request.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import { createLogger, silentLogger } from '../../src/log.js';
 import { catalogueDir, removeCatalogueDirs } from '../support/catalogue-dir.js';
 import { testConfig } from '../support/deps.js';
 import { rawRequest } from '../support/http.js';
-import { CLI } from '../support/instances.js';
+import { startInstance } from '../support/instances.js';
 
 afterAll(removeCatalogueDirs);
 
@@ -121,25 +120,19 @@ describe('a large catalogue served after its warm-up', () => {
  * a search, then stopped once `done` holds (at once without it). Resolves with the lines.
  */
 async function serveTraced(dir: string, tmp: string, done: () => boolean = () => true): Promise<string[]> {
-  const out = path.join(tmp, `out-${Date.now()}.log`);
-  const fd = fs.openSync(out, 'w');
-  const proc = spawn(process.execPath, ['--trace-protector-invalidation', CLI, 'serve', '--host', '127.0.0.1', '--port', '0', '--db', path.join(tmp, 'serve.db')], {
-    env: { ...process.env, ROBOT_PARTS_DATA_DIR: dir, ROBOT_PARTS_LOG_LEVEL: 'debug' },
-    stdio: ['ignore', fd, fd],
+  const inst = await startInstance({
+    nodeArgs: ['--trace-protector-invalidation'],
+    args: ['--db', path.join(tmp, 'serve.db')],
+    env: { ROBOT_PARTS_DATA_DIR: dir, ROBOT_PARTS_LOG_LEVEL: 'debug' },
+    outputFile: path.join(tmp, `out-${Date.now()}.log`),
   });
-  fs.closeSync(fd);
   try {
-    let url: string | undefined;
-    for (const until = Date.now() + 60_000; url === undefined && Date.now() < until && proc.exitCode === null; await new Promise((r) => setTimeout(r, 50))) {
-      url = /"msg":"listening","url":"([^"]+)"/.exec(fs.readFileSync(out, 'utf8'))?.[1];
-    }
-    expect(url, fs.readFileSync(out, 'utf8')).toBeDefined();
-    expect((await rawRequest(`${url!}/healthz`, {})).status).toBe(200);
-    expect((await rawRequest(`${url!}/api/search?q=motor`, {})).status).toBe(200);
+    expect((await rawRequest(`${inst.url}/healthz`, {})).status).toBe(200);
+    expect((await rawRequest(`${inst.url}/api/search?q=motor`, {})).status).toBe(200);
     for (const until = Date.now() + 60_000; !done() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
-    return fs.readFileSync(out, 'utf8').split('\n');
+    return inst.log().split('\n');
   } finally {
-    proc.kill('SIGKILL');
+    await inst.kill9();
   }
 }
 

@@ -4,6 +4,7 @@
  * its "listening" log line.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
@@ -21,6 +22,13 @@ export interface Instance {
 
 export interface InstanceOptions {
   args?: string[];
+  /** Options of node itself, before the CLI (a V8 flag, say). */
+  nodeArgs?: string[];
+  /**
+   * Write stdout and stderr, in the order the process writes them, to this file instead of piping
+   * stderr (what V8 prints goes to stdout): log() reads it.
+   */
+  outputFile?: string;
   env?: Record<string, string>;
   /** Working folder of the process (default: this one). */
   cwd?: string;
@@ -36,16 +44,19 @@ const exited = (p: ChildProcess) =>
 
 /** Starts `serve`; resolves once it listens, rejects with its log when it exits first. */
 export function startInstance(opts: InstanceOptions = {}): Promise<Instance> {
-  const proc = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])], {
+  const fd = opts.outputFile === undefined ? null : fs.openSync(opts.outputFile, 'w');
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])], {
     env: { ...process.env, ROBOT_PARTS_LOG_LEVEL: 'info', ...opts.env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: fd === null ? ['ignore', 'ignore', 'pipe'] : ['ignore', fd, fd],
     cwd: opts.cwd,
   });
+  if (fd !== null) fs.closeSync(fd);
   let stderr = '';
+  const log = () => (opts.outputFile === undefined ? stderr : fs.readFileSync(opts.outputFile, 'utf8'));
   const instance = (url: string): Instance => ({
     url,
     proc,
-    log: () => stderr,
+    log,
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       await exited(proc);
@@ -56,22 +67,31 @@ export function startInstance(opts: InstanceOptions = {}): Promise<Instance> {
     },
   });
   return new Promise((resolve, reject) => {
+    let poll: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
+      clearInterval(poll);
       proc.kill('SIGKILL');
-      reject(new Error(`serve did not start in time:\n${stderr}`));
+      reject(new Error(`serve did not start in time:\n${log()}`));
     }, opts.startTimeoutMs ?? 60_000);
-    proc.stderr!.setEncoding('utf8');
-    proc.stderr!.on('data', (chunk: string) => {
-      stderr += chunk;
-      const m = /"msg":"listening","url":"([^"]+)"/.exec(stderr);
+    const listening = () => {
+      const m = /"msg":"listening","url":"([^"]+)"/.exec(log());
       if (m) {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve(instance(m[1]!));
       }
-    });
+    };
+    if (opts.outputFile === undefined) {
+      proc.stderr!.setEncoding('utf8');
+      proc.stderr!.on('data', (chunk: string) => {
+        stderr += chunk;
+        listening();
+      });
+    } else poll = setInterval(listening, 50);
     proc.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited (${code ?? signal}) before listening:\n${stderr}`));
+      clearInterval(poll);
+      reject(new Error(`serve exited (${code ?? signal}) before listening:\n${log()}`));
     });
   });
 }
