@@ -17,6 +17,7 @@ import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
 import { idsInGivenOrder, SearchIndex } from './domain/catalogue/search.js';
+import { SEARCH_LIMIT_DEFAULT } from './domain/catalogue/parts.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
 import { analyticsSpecFields, recordScores } from './domain/analytics/spec-fields.js';
@@ -109,6 +110,12 @@ export interface Deps {
   requestSeen?(): void;
   /** The words a new instance asks its search before it serves (a lazily read catalogue's most frequent; else none). */
   warmUpWords(): readonly string[];
+  /**
+   * Words its warm-up then answers again and again without a connection, so that the answer
+   * path's code is compiled (a lazily read catalogue's least frequent words that still fill a page
+   * of answers: cheap to answer; else none). src/http/warm-up.ts, compileAnswers.
+   */
+  warmUpNarrowWords(): readonly string[];
   /** Closes what the deps opened (the database; the PostgreSQL pool asynchronously). */
   close(): void | Promise<void>;
 }
@@ -134,6 +141,12 @@ const BACKGROUND_READ_MAX_WAIT_MS = 250;
 const WARM_WORDS = 64;
 /** The fields whose words people search by: a warm-up word is frequent there. */
 const WARM_FIELDS = ['name', 'manufacturer', 'type'] as const;
+/**
+ * Then, without a connection, words that each fill a page of answers (SEARCH_LIMIT_DEFAULT records
+ * or more) while matching few, answered again and again so that the answer path's code is compiled
+ * (src/http/warm-up.ts, compileAnswers).
+ */
+const WARM_NARROW_WORDS = 64;
 
 interface AccountStores {
   ledger: Ledger;
@@ -654,6 +667,9 @@ function wire(
   }
   // The pool is infrastructure the composition root made; deps only hands it to the handlers.
   const jobs = (opts.jobs ?? createJobRunner)(config, log, () => knowledge);
+  // Counted once, for both lists, when the server first asks.
+  let warm: { frequent: readonly string[]; narrow: readonly string[] } | null = null;
+  const warmWords = () => (warm ??= lazy ? parts().index.wordsByCount(WARM_WORDS, WARM_NARROW_WORDS, SEARCH_LIMIT_DEFAULT, WARM_FIELDS) : { frequent: [], narrow: [] });
   const answers = new AnswerCache(config.answerCacheEntries);
   return {
     config,
@@ -664,7 +680,8 @@ function wire(
           lastRequest = performance.now();
         }
       : undefined,
-    warmUpWords: () => (lazy ? parts().index.frequentWords(WARM_WORDS, WARM_FIELDS) : []),
+    warmUpWords: () => warmWords().frequent,
+    warmUpNarrowWords: () => warmWords().narrow,
     // Getters: with a deferred catalogue the first reader builds it (once); otherwise it is built above.
     get catalogue() {
       return parts().catalogue;

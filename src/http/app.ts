@@ -9,7 +9,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compactHeap, compactHeapSoon } from '../compact-heap.js';
-import { warmUp, warmUpPaths } from './warm-up.js';
+import { compileAnswers, COMPILE_ROUNDS, warmUp, warmUpPaths, WARM_UP_BUDGET_MS } from './warm-up.js';
 import { sampledWarnings } from '../log.js';
 import type { Deps } from '../deps.js';
 import { DomainError } from '../domain/shared/errors.js';
@@ -311,9 +311,14 @@ export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promis
       // A large catalogue's most frequent searches, asked over the server's own answer path (best
       // effort: one that cannot even open its private listener leaves the server serving without it).
       if (paths.length > 0) {
+        const started = performance.now();
         await warmUp(direct, paths, hostOf(deps.config.publicBaseUrl) ?? '127.0.0.1', deps.log).catch((err: unknown) => {
           deps.log.warn('answer warm-up not run; serving without it', { error: err instanceof Error ? err.message : String(err) });
         });
+        // Then cheap answers, again and again, in the process (what is left of the same budget).
+        const route = directRoutes.find((r) => r.warmUpArgument !== undefined);
+        const left = WARM_UP_BUDGET_MS - (performance.now() - started);
+        if (route && left > 0) await compileAnswers(route, deps.warmUpNarrowWords(), COMPILE_ROUNDS, deps.log, left);
       }
       // So with what a large catalogue's first spec-filtered search or analytics call builds later.
       stopCompacting = deps.onLazyBuild((built) => {

@@ -131,6 +131,38 @@ describe('frequentWords (a new instance warms these before it serves)', () => {
   });
 });
 
+describe('wordsByCount (the warm-up also answers cheap words again and again)', () => {
+  it('narrow: words in at least minDocs answered records (names, makers, types), asked as they are, with the fewest (record, field) pairs over all the words they start; fewest first, ties in word order', () => {
+    const only = ['name', 'manufacturer', 'type'] as const;
+    const minDocs = 20;
+    // Records a search answers (not quarantined) having the word in those fields, each record once.
+    const answered = new Map<string, number>();
+    for (const { e, f } of prepared) {
+      if (e.quarantine) continue;
+      for (const w of new Set(only.flatMap((field) => f[field]))) answered.set(w, (answered.get(w) ?? 0) + 1);
+    }
+    // (record, field) pairs of each word, over every field.
+    const pairs = new Map<string, number>();
+    for (const { f } of prepared) for (const field of FIELDS) for (const w of new Set(f[field])) pairs.set(w, (pairs.get(w) ?? 0) + 1);
+    const vocab = [...pairs.keys()];
+    const cost = (w: string) => vocab.reduce((n, v) => (v.startsWith(w) ? n + pairs.get(v)! : n), 0);
+    const cheap = [...answered]
+      .filter(([w, n]) => n >= minDocs && words(w).length === 1 && words(w)[0] === w)
+      .map(([w]) => [w, cost(w)] as const)
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([w]) => w);
+    expect(cheap.length).toBeGreaterThan(16);
+    const got = index.wordsByCount(5, 16, minDocs, only);
+    expect(got.narrow).toEqual(cheap.slice(0, 16));
+    expect(got.frequent).toEqual(index.frequentWords(5, only));
+    // Each fills a page of answers.
+    for (const w of got.narrow) expect(naive(w).hits.filter((h) => !h.quarantine).length, w).toBeGreaterThanOrEqual(minDocs);
+    expect(index.wordsByCount(5, 0, minDocs, only).narrow).toEqual([]);
+    // No word is in that many records: none.
+    expect(index.wordsByCount(5, 16, entities.length + 1, only).narrow).toEqual([]);
+  });
+});
+
 describe('extension points: filter and orderBy', () => {
   const byId = new Map(entities.map((e) => [e.id, e]));
   it('filter rejects candidates before top-k; totals count only what passes', () => {

@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import { createApp, startHttpServer } from '../../src/http/app.js';
 import type { DirectListener } from '../../src/http/direct.js';
-import { warmUp, warmUpPaths } from '../../src/http/warm-up.js';
+import { compileAnswers, COMPILE_ROUNDS, warmUp, warmUpPaths } from '../../src/http/warm-up.js';
+import type { DirectRoute } from '../../src/http/rest.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 import { catalogueDir, removeCatalogueDirs } from '../support/catalogue-dir.js';
 import { testConfig } from '../support/deps.js';
@@ -49,6 +50,12 @@ describe('a large catalogue served after its warm-up', () => {
       const warmed = lines.find((l) => l.msg === 'answers warmed');
       expect(warmed, JSON.stringify(lines.filter((l) => l.level !== 'debug'))).toMatchObject({ answered: 64 });
       expect(lines.filter((l) => l.msg === 'request' && l.path === '/api/search')).toHaveLength(64);
+      // Then the cheap words, each answered COMPILE_ROUNDS times in the process (no request, so no request line).
+      const narrow = deps.warmUpNarrowWords();
+      expect(narrow.length).toBeGreaterThan(0);
+      const compiled = lines.findIndex((l) => l.msg === 'answers compiled');
+      expect(lines[compiled]).toMatchObject({ answered: narrow.length * COMPILE_ROUNDS });
+      expect(compiled).toBeGreaterThan(lines.indexOf(warmed!));
       const r = await rawRequest(`${server.url}/api/search?q=${encodeURIComponent(words[0]!)}`, {});
       expect(r.status).toBe(200);
       expect(r.headers['ratelimit-limit']).toBe('5');
@@ -74,10 +81,12 @@ describe('a large catalogue served after its warm-up', () => {
       expect(server.url).toBe(deps.config.publicBaseUrl);
       expect((await early).status).toBe(200);
       const warmed = lines.findIndex((l) => l.msg === 'answers warmed');
+      const compiled = lines.findIndex((l) => l.msg === 'answers compiled');
       const answered = lines.findIndex((l) => l.msg === 'request' && l.path === '/healthz');
-      // Bound before the warm-up ended; the early request answered after it.
+      // Bound before the warm-up ended; the early request answered after both of its steps.
       expect(boundAt).toBeLessThan(warmed);
-      expect(answered).toBeGreaterThan(warmed);
+      expect(compiled).toBeGreaterThan(warmed);
+      expect(answered).toBeGreaterThan(compiled);
     } finally {
       await server.close();
       deps.close();
@@ -106,7 +115,8 @@ describe('a large catalogue served after its warm-up', () => {
     const server = await startHttpServer(deps);
     try {
       expect(deps.warmUpWords()).toEqual([]);
-      expect(lines.some((l) => l.includes('answers warmed'))).toBe(false);
+      expect(deps.warmUpNarrowWords()).toEqual([]);
+      expect(lines.some((l) => l.includes('answers warmed') || l.includes('answers compiled'))).toBe(false);
     } finally {
       await server.close();
       deps.close();
@@ -158,6 +168,52 @@ describe('the code the warm-up compiles is kept', () => {
     }
   }, 120_000);
 });
+
+describe('compileAnswers', () => {
+  it("answers each word the given number of times through the route's own answer, in order, each ok", async () => {
+    await withRoutes(async (route) => {
+      const asked: string[] = [];
+      const counting: DirectRoute = { ...route, answer: (queries, exchange) => (asked.push(queries.q![0]!), route.answer(queries, exchange)) };
+      const result = await compileAnswers(counting, ['motor', 'hand'], 3, silentLogger);
+      expect(result).toMatchObject({ answered: 6, asked: 6 });
+      expect(result.stopped).toBeUndefined();
+      expect(asked).toEqual(['motor', 'hand', 'motor', 'hand', 'motor', 'hand']);
+    });
+  });
+
+  it('ends at the first answer that is not ok and says why', async () => {
+    await withRoutes(async (route) => {
+      const warnings: string[] = [];
+      const log = createLogger('warn', (l) => warnings.push(l));
+      // An empty q is invalid input.
+      const result = await compileAnswers(route, ['motor', '', 'hand'], 2, log);
+      expect(result).toMatchObject({ answered: 1, asked: 2, stopped: '/api/search q= answered invalid_input' });
+      expect(warnings.join('')).toContain('answer compile step ended early');
+    });
+  });
+
+  it('ends when its time budget is spent; asks nothing without words or rounds', async () => {
+    await withRoutes(async (route) => {
+      const spent = await compileAnswers(route, ['motor'], 2, silentLogger, 0);
+      expect(spent).toMatchObject({ answered: 0, stopped: 'time budget of 0 ms spent' });
+      expect(await compileAnswers(route, [], 2, silentLogger)).toEqual({ answered: 0, asked: 0, ms: 0 });
+      expect(await compileAnswers(route, ['motor'], 0, silentLogger)).toEqual({ answered: 0, asked: 0, ms: 0 });
+    });
+  });
+});
+
+/** The direct search route of an app over a large catalogue (closed after `use`). */
+async function withRoutes(use: (route: DirectRoute) => Promise<void>): Promise<void> {
+  const deps = largeDeps();
+  await deps.ready;
+  try {
+    const route = createApp(deps).directRoutes.find((r) => r.path === '/api/search');
+    expect(route?.warmUpArgument).toBe('q');
+    await use(route!);
+  } finally {
+    deps.close();
+  }
+}
 
 /** The direct REST answers of an app over a large catalogue (closed after `use`). */
 async function withDirect(use: (direct: DirectListener) => Promise<void>): Promise<void> {

@@ -464,25 +464,61 @@ export class SearchIndex {
    * by: names, makers, types), each document once.
    */
   frequentWords(n: number, fields?: readonly SearchField[]): string[] {
+    return this.wordsByCount(n, 0, 0, fields).frequent;
+  }
+
+  /**
+   * The `n` most frequent words (frequentWords), and `narrowN` words that are cheap to search for
+   * although they fill a page: counted in at least `minDocs` documents (`fields` as above), asked
+   * as they are (a query of the word is the word itself), and with the fewest postings over all
+   * the words they start (a search matches those too), fewest first, ties in word order. One count
+   * of the postings serves both.
+   */
+  wordsByCount(n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[]): { frequent: string[]; narrow: string[] } {
     const counts: [number, number][] = [];
-    const only = fields ? new Set(fields.map((f) => SEARCH_FIELDS.indexOf(f))) : null;
+    /** Per token, the documents it is counted in that a search answers (not quarantined). */
+    const answered = new Int32Array(this.vocab.length);
+    // The counted fields as bits (a posting's field f is counted when bit f is set).
+    const only = fields ? fields.reduce((m, f) => m | (1 << SEARCH_FIELDS.indexOf(f)), 0) : -1;
     for (let t = 0; t < this.vocab.length; t++) {
       let c = 0;
-      if (only === null) c = this.tokStart[t + 1]! - this.tokStart[t]!;
-      else {
-        let last = -1;
-        for (let k = this.tokStart[t]!; k < this.tokStart[t + 1]!; k++) {
-          const d = this.postDoc[k]!;
-          if (d !== last && only.has(this.postField[k]!)) {
-            c++;
-            last = d;
-          }
+      let a = 0;
+      let last = -1;
+      for (let k = this.tokStart[t]!; k < this.tokStart[t + 1]!; k++) {
+        const d = this.postDoc[k]!;
+        if (only === -1) c++;
+        if (d !== last && ((only >> this.postField[k]!) & 1) === 1) {
+          if (only !== -1) c++;
+          if (this.quarantine[d] !== 1) a++;
+          last = d;
         }
       }
       counts.push([c, t]);
+      answered[t] = a;
+    }
+    const narrow: string[] = [];
+    if (narrowN > 0) {
+      // Each token's postings together with those of the longer words it starts (the sorted run after it).
+      const runEnd = new Int32Array(this.vocab.length);
+      const open: number[] = [];
+      for (let t = 0; t <= this.vocab.length; t++) {
+        while (open.length > 0 && (t === this.vocab.length || !this.vocab[t]!.startsWith(this.vocab[open[open.length - 1]!]!))) runEnd[open.pop()!] = t;
+        if (t < this.vocab.length) open.push(t);
+      }
+      const cheap: [number, number][] = [];
+      for (let t = 0; t < this.vocab.length; t++) {
+        if (answered[t]! >= Math.max(1, minDocs)) cheap.push([this.tokStart[runEnd[t]!]! - this.tokStart[t]!, t]);
+      }
+      cheap.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      for (const [, t] of cheap) {
+        if (narrow.length >= narrowN) break;
+        const word = this.vocab[t]!;
+        const q = tokenize(word);
+        if (q.length === 1 && q[0] === word) narrow.push(word);
+      }
     }
     counts.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-    return counts.slice(0, Math.max(0, n)).map(([, t]) => this.vocab[t]!);
+    return { frequent: counts.slice(0, Math.max(0, n)).map(([, t]) => this.vocab[t]!), narrow };
   }
 
   /** The indexed words, sorted (for close-spelling suggestions on a query that finds nothing). */
