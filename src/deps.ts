@@ -39,7 +39,7 @@ import { recordsInMemory, recordsLazily, type LazyRecords, type SortedRecords } 
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, preparedCatalogueData, readCatalogueData, type CatalogueData, type DerivedColumns } from './store/catalogue-data.js';
-import { preparedCodeStamp, preparedPath, readPrepared, writePrepared } from './store/catalogue-prepared.js';
+import { openPrepared, preparedCodeStamp, preparedPath, writePrepared } from './store/catalogue-prepared.js';
 import { fileSize, IndexBuild, indexOver, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions } from './store/search-index-build.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
@@ -249,12 +249,15 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
   if (!fs.existsSync(file)) return null;
   const fd = fs.openSync(path.join(dataDir, 'catalogue/entities.json'), 'r');
   let data: CatalogueData | null = null;
+  const notUsed = () => log.info('prepared start not used: another catalogue file or code, or unreadable; deriving the catalogue', { file });
+  // Built on while the worker still checks its bytes; used only once they hold.
+  const pending = openPrepared(file, fd);
   try {
-    const p = readPrepared(file, fd);
-    if (!p) {
-      log.info('prepared start not used: another catalogue file or code, or unreadable; deriving the catalogue', { file });
+    if (!pending) {
+      notUsed();
       return null;
     }
+    const p = pending.start;
     // The ids in the order kept (checked in one pass: a file out of order is not this catalogue's prepared start).
     const order = idsInGivenOrder(p.columns.ids, p.positions);
     if (!order) {
@@ -264,14 +267,22 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
     data = preparedCatalogueData(dataDir, fd, p.members, p.columns, p.specSources);
     const records = recordsLazily(data.lazy!, order);
     const index = indexOver(records, p.postings);
+    if (!pending.checked()) {
+      notUsed();
+      data.lazy?.close(); // closes the descriptor
+      return null;
+    }
     const build: IndexSource = { complete: () => {}, index: () => index, ready: Promise.resolve(), abandon: () => {} };
     log.info('catalogue read from its prepared start', { file, records: records.size });
     return { data, on: { build, records } };
   } catch (err) {
     log.warn('prepared start not used', { file, error: err instanceof Error ? err.message : String(err) });
+    pending?.checked(); // before the descriptor is closed
     data?.lazy?.close();
     return null;
   } finally {
+    // The worker may read the descriptor until it has answered.
+    pending?.checked();
     if (!data) fs.closeSync(fd);
   }
 }
