@@ -140,6 +140,8 @@ export interface RestExchange {
   readonly signal: AbortSignal;
   /** The server's own warm-up request (ToolContext.internal): only src/http/warm-up.ts marks one. */
   readonly internal?: boolean;
+  /** Not answered from, kept in or counted by the answer cache (ToolContext.uncached): the warm-up's compile step. */
+  readonly uncached?: boolean;
 }
 
 class HonoExchange implements RestExchange {
@@ -171,6 +173,7 @@ export class RestToolContext implements ToolContext {
   readonly clientAddress: string | null;
   readonly idempotencyKey: string | null;
   readonly internal: boolean;
+  readonly uncached: boolean;
   archive?: Uint8Array;
 
   constructor(
@@ -182,6 +185,7 @@ export class RestToolContext implements ToolContext {
     this.clientAddress = exchange.clientAddress;
     this.idempotencyKey = exchange.headers.get('idempotency-key') ?? null;
     this.internal = exchange.internal === true;
+    this.uncached = exchange.uncached === true;
   }
 
   // Own properties, as callers may pass them on unbound (access.ts hands setHeader to the rate limiter).

@@ -151,12 +151,14 @@ export async function warmUp(listener: DirectListener, paths: readonly string[],
 /**
  * compileAnswers' exchange: no connection, no request headers, a signal that never aborts, marked
  * internal (ToolContext.internal: never counted against a rate limit; nothing outside the process
- * can reach it).
+ * can reach it) and uncached (ToolContext.uncached: its answers are not the answer cache's, which
+ * keeps the warm-up's likely first searches).
  */
 class InternalExchange implements RestExchange {
   readonly headers = new RawHeaders([]);
   readonly clientAddress = null;
   readonly internal = true;
+  readonly uncached = true;
   constructor(readonly signal: AbortSignal) {}
   header(): void {}
 }

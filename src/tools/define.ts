@@ -40,6 +40,13 @@ export interface ToolContext {
    * connections to its private loopback listener are marked so.
    */
   internal?: boolean;
+  /**
+   * A call whose answer is neither taken from nor kept in the answer cache, nor counted in its
+   * estimate of what is asked often (the warm-up's compile step, src/http/warm-up.ts: it answers
+   * cheap words again and again so that V8 compiles the answer path; kept, they would fill the
+   * cache and look often asked, keeping real answers out).
+   */
+  uncached?: boolean;
   /** A REST archive upload (.zip, .tar.gz) as received: unpacked in the worker pool, after the rate-limit check, into the input's files. */
   archive?: Uint8Array;
 }

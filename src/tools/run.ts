@@ -72,7 +72,7 @@ export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext
     const { answers } = ctx.deps;
     // Keyed by tool, surface (detail URLs differ over stdio) and the validated arguments.
     if (ctx.archive && !tool.offload && !tool.archiveJob) throw new Error(`${tool.name}: an archive upload needs an offloaded tool (it is unpacked in the worker pool)`);
-    const key = tool.cacheable && answers.enabled && !ctx.archive ? `${tool.name}\u0000${ctx.surface}\u0000${JSON.stringify(parsed.data)}` : null;
+    const key = tool.cacheable && answers.enabled && !ctx.archive && ctx.uncached !== true ? `${tool.name}\u0000${ctx.surface}\u0000${JSON.stringify(parsed.data)}` : null;
     if (key !== null) {
       const hit = answers.get(key);
       if (hit !== undefined) {

@@ -56,6 +56,9 @@ describe('a large catalogue served after its warm-up', () => {
       const compiled = lines.findIndex((l) => l.msg === 'answers compiled');
       expect(lines[compiled]).toMatchObject({ answered: narrow.length * COMPILE_ROUNDS });
       expect(compiled).toBeGreaterThan(lines.indexOf(warmed!));
+      // The answer cache (on, 128 entries) holds the 64 likely first searches and none of the compile step's answers.
+      expect(deps.config.answerCacheEntries).toBe(128);
+      expect(deps.answers.size).toBe(64);
       const r = await rawRequest(`${server.url}/api/search?q=${encodeURIComponent(words[0]!)}`, {});
       expect(r.status).toBe(200);
       expect(r.headers['ratelimit-limit']).toBe('5');
