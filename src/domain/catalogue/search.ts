@@ -863,8 +863,8 @@ function firstTermCandidates(
 
 /**
  * SearchIndex.selectBest for a search ranked by relevance alone (no filter, no custom order), with
- * the comparison written inline (a closure called per candidate cost ~40% of a broad search's
- * selection at 100,000 records): the heap's root is the worst kept, i.e. the lowest score, then the
+ * the comparison written inline (with a closure called per candidate, selecting the best of the
+ * 38,087 matches of `robot` at 100,000 records took 481 us; inline, 313 us): the heap's root is the worst kept, i.e. the lowest score, then the
  * highest document number (better: a higher score, then a lower number). A function of its own, as
  * firstTermCandidates, for its on-stack-replacement code.
  */
