@@ -249,6 +249,7 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
   if (!fs.existsSync(file)) return null;
   const fd = fs.openSync(path.join(dataDir, 'catalogue/entities.json'), 'r');
   let data: CatalogueData | null = null;
+  let used = false;
   const notUsed = () => log.info('prepared start not used: another catalogue file or code, or unreadable; deriving the catalogue', { file });
   // Built on while the worker still checks its bytes; used only once they hold.
   const pending = openPrepared(file, fd);
@@ -269,21 +270,23 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
     const index = indexOver(records, p.postings);
     if (!pending.checked()) {
       notUsed();
-      data.lazy?.close(); // closes the descriptor
       return null;
     }
     const build: IndexSource = { complete: () => {}, index: () => index, ready: Promise.resolve(), abandon: () => {} };
     log.info('catalogue read from its prepared start', { file, records: records.size });
+    used = true;
     return { data, on: { build, records } };
   } catch (err) {
     log.warn('prepared start not used', { file, error: err instanceof Error ? err.message : String(err) });
-    pending?.checked(); // before the descriptor is closed
-    data?.lazy?.close();
     return null;
   } finally {
-    // The worker may read the descriptor until it has answered.
+    // The worker may read the descriptor until it has answered; then what is not used is closed
+    // (the lazily read records own the descriptor once made).
     pending?.checked();
-    if (!data) fs.closeSync(fd);
+    if (!used) {
+      if (data) data.lazy?.close();
+      else fs.closeSync(fd);
+    }
   }
 }
 

@@ -116,25 +116,12 @@ export async function warmUp(listener: DirectListener, paths: readonly string[],
       req.on('error', reject);
       req.end();
     });
-  let answered = 0;
-  let asked = 0;
-  let stopped: string | undefined;
+  let run: Asked;
   try {
-    for (const path of paths) {
-      if (performance.now() - started > budgetMs) {
-        stopped = `time budget of ${budgetMs} ms spent`;
-        break;
-      }
-      asked++;
+    run = await inTurn(paths, started, budgetMs, async (path) => {
       const status = await ask(path);
-      if (status !== 200) {
-        stopped = `${path} answered ${status}`;
-        break;
-      }
-      answered++;
-    }
-  } catch (err) {
-    stopped = err instanceof Error ? err.message : String(err);
+      return status === 200 ? null : `${path} answered ${status}`;
+    });
   } finally {
     agent.destroy();
     await new Promise<void>((resolve) => {
@@ -142,9 +129,43 @@ export async function warmUp(listener: DirectListener, paths: readonly string[],
       server.closeAllConnections();
     });
   }
+  return reported(run, started, paths.length, log, 'answers warmed', 'answer warm-up ended early; serving without the rest of it');
+}
+
+/** How far a step of the warm-up went: answers, asks, and why it ended early when it did. */
+interface Asked {
+  answered: number;
+  asked: number;
+  stopped?: string;
+}
+
+/**
+ * Each item asked in turn (`ask` resolves to null when answered, else why not), until one is not
+ * answered, one throws, or `budgetMs` since `started` is spent: the loop of both warm-up steps.
+ */
+async function inTurn<T>(items: Iterable<T>, started: number, budgetMs: number, ask: (item: T) => Promise<string | null>): Promise<Asked> {
+  let answered = 0;
+  let asked = 0;
+  try {
+    for (const item of items) {
+      if (performance.now() - started > budgetMs) return { answered, asked, stopped: `time budget of ${budgetMs} ms spent` };
+      asked++;
+      const refused = await ask(item);
+      if (refused !== null) return { answered, asked, stopped: refused };
+      answered++;
+    }
+  } catch (err) {
+    return { answered, asked, stopped: err instanceof Error ? err.message : String(err) };
+  }
+  return { answered, asked };
+}
+
+/** A step's result, logged: `done` (debug) when it ran to its end, `early` (a warning, with why) when not. */
+function reported(run: Asked, started: number, of: number, log: Logger, done: string, early: string): WarmUpResult {
+  const { answered, asked, stopped } = run;
   const ms = Math.round(performance.now() - started);
-  if (stopped !== undefined) log.warn('answer warm-up ended early; serving without the rest of it', { answered, of: paths.length, reason: stopped });
-  else log.debug('answers warmed', { answered, ms });
+  if (stopped !== undefined) log.warn(early, { answered, of, reason: stopped });
+  else log.debug(done, { answered, ms });
   return stopped === undefined ? { answered, asked, ms } : { answered, asked, ms, stopped };
 }
 
@@ -174,30 +195,9 @@ export async function compileAnswers(route: DirectRoute, words: readonly string[
   const arg = route.warmUpArgument;
   if (arg === undefined || words.length === 0 || rounds <= 0) return { answered: 0, asked: 0, ms: 0 };
   const exchange = new InternalExchange(new AbortController().signal);
-  let answered = 0;
-  let asked = 0;
-  let stopped: string | undefined;
-  try {
-    outer: for (let r = 0; r < rounds; r++) {
-      for (const w of words) {
-        if (performance.now() - started > budgetMs) {
-          stopped = `time budget of ${budgetMs} ms spent`;
-          break outer;
-        }
-        asked++;
-        const answer = await route.answer({ [arg]: [w] }, exchange);
-        if (!answer.ok) {
-          stopped = `${route.path} ${arg}=${w} answered ${answer.error.code}`;
-          break outer;
-        }
-        answered++;
-      }
-    }
-  } catch (err) {
-    stopped = err instanceof Error ? err.message : String(err);
-  }
-  const ms = Math.round(performance.now() - started);
-  if (stopped !== undefined) log.warn('answer compile step ended early; serving without the rest of it', { answered, of: words.length * rounds, reason: stopped });
-  else log.debug('answers compiled', { answered, ms });
-  return stopped === undefined ? { answered, asked, ms } : { answered, asked, ms, stopped };
+  const run = await inTurn(Array.from({ length: rounds }, () => words).flat(), started, budgetMs, async (w) => {
+    const answer = await route.answer({ [arg]: [w] }, exchange);
+    return answer.ok ? null : `${route.path} ${arg}=${w} answered ${answer.error.code}`;
+  });
+  return reported(run, started, words.length * rounds, log, 'answers compiled', 'answer compile step ended early; serving without the rest of it');
 }

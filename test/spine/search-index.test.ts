@@ -111,13 +111,13 @@ describe('search index vs a naive scan of the spec rules (shipped catalogue)', (
   });
 });
 
-describe('frequentWords (a new instance warms these before it serves)', () => {
+describe('wordsByCount: the most frequent (a new instance warms these before it serves)', () => {
   it('the words on the most (record, field) pairs, most first, ties in word order, as the naive field words count them', () => {
     const pairs = new Map<string, number>();
     for (const { f } of prepared) for (const field of FIELDS) for (const w of new Set(f[field])) pairs.set(w, (pairs.get(w) ?? 0) + 1);
     const expected = [...pairs].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([w]) => w);
-    expect(index.frequentWords(12)).toEqual(expected.slice(0, 12));
-    expect(index.frequentWords(0)).toEqual([]);
+    expect(index.wordsByCount(12, 0, 0).frequent).toEqual(expected.slice(0, 12));
+    expect(index.wordsByCount(0, 0, 0).frequent).toEqual([]);
   });
 
   it('of some fields only: the words on the most records in those fields (each record once), as the naive field words count them', () => {
@@ -125,9 +125,9 @@ describe('frequentWords (a new instance warms these before it serves)', () => {
     const records = new Map<string, number>();
     for (const { f } of prepared) for (const w of new Set(only.flatMap((field) => f[field]))) records.set(w, (records.get(w) ?? 0) + 1);
     const expected = [...records].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([w]) => w);
-    expect(index.frequentWords(20, only)).toEqual(expected.slice(0, 20));
+    expect(index.wordsByCount(20, 0, 0, only).frequent).toEqual(expected.slice(0, 20));
     // Not the all-fields order (descriptions and interfaces count there).
-    expect(index.frequentWords(20, only)).not.toEqual(index.frequentWords(20));
+    expect(index.wordsByCount(20, 0, 0, only).frequent).not.toEqual(index.wordsByCount(20, 0, 0).frequent);
   });
 });
 
@@ -154,7 +154,7 @@ describe('wordsByCount (the warm-up also answers cheap words again and again)', 
     expect(cheap.length).toBeGreaterThan(16);
     const got = index.wordsByCount(5, 16, minDocs, only);
     expect(got.narrow).toEqual(cheap.slice(0, 16));
-    expect(got.frequent).toEqual(index.frequentWords(5, only));
+    expect(got.frequent).toEqual(index.wordsByCount(5, 0, 0, only).frequent);
     // Each fills a page of answers.
     for (const w of got.narrow) expect(naive(w).hits.filter((h) => !h.quarantine).length, w).toBeGreaterThanOrEqual(minDocs);
     expect(index.wordsByCount(5, 0, minDocs, only).narrow).toEqual([]);

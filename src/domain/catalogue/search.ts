@@ -461,18 +461,11 @@ export class SearchIndex {
   /**
    * The `n` words on the most postings (most first, ties in word order): a new instance's likely
    * first queries. `fields`: only postings of these fields are counted (the words people search
-   * by: names, makers, types), each document once.
-   */
-  frequentWords(n: number, fields?: readonly SearchField[]): string[] {
-    return this.wordsByCount(n, 0, 0, fields).frequent;
-  }
-
-  /**
-   * The `n` most frequent words (frequentWords), and `narrowN` words that are cheap to search for
-   * although they fill a page: counted in at least `minDocs` documents (`fields` as above), asked
-   * as they are (a query of the word is the word itself), and with the fewest postings over all
-   * the words they start (a search matches those too), fewest first, ties in word order. One count
-   * of the postings serves both.
+   * by: names, makers, types), each document once. And `narrowN` words that are cheap to search
+   * for although they fill a page: counted in at least `minDocs` answered (not quarantined)
+   * documents (`fields` as above), asked as they are (a query of the word is the word itself), and
+   * with the fewest postings over all the words they start (a search matches those too), fewest
+   * first, ties in word order. One count of the postings serves both.
    */
   wordsByCount(n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[]): { frequent: string[]; narrow: string[] } {
     const counts: [number, number][] = [];
@@ -498,16 +491,12 @@ export class SearchIndex {
     }
     const narrow: string[] = [];
     if (narrowN > 0) {
-      // Each token's postings together with those of the longer words it starts (the sorted run after it).
-      const runEnd = new Int32Array(this.vocab.length);
-      const open: number[] = [];
-      for (let t = 0; t <= this.vocab.length; t++) {
-        while (open.length > 0 && (t === this.vocab.length || !this.vocab[t]!.startsWith(this.vocab[open[open.length - 1]!]!))) runEnd[open.pop()!] = t;
-        if (t < this.vocab.length) open.push(t);
-      }
+      // Each token's postings together with those of the longer words it starts (what a search of it walks).
       const cheap: [number, number][] = [];
       for (let t = 0; t < this.vocab.length; t++) {
-        if (answered[t]! >= Math.max(1, minDocs)) cheap.push([this.tokStart[runEnd[t]!]! - this.tokStart[t]!, t]);
+        if (answered[t]! < Math.max(1, minDocs)) continue;
+        const r = this.range(this.vocab[t]!);
+        cheap.push([this.tokStart[r.hi]! - this.tokStart[r.lo]!, t]);
       }
       cheap.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       for (const [, t] of cheap) {
