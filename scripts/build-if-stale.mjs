@@ -30,7 +30,7 @@ function newest(p) {
 }
 
 const built = fs.existsSync(path.join(root, 'dist', 'cli.js')) ? newest(stamp) : 0;
-const changed = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/browser-assets.mjs', 'scripts/app-views.mjs', 'scripts/tools-list-cache.mjs'].map((p) => newest(path.join(root, p)));
+const changed = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/bundle.mjs', 'scripts/browser-assets.mjs', 'scripts/app-views.mjs', 'scripts/tools-list-cache.mjs'].map((p) => newest(path.join(root, p)));
 if (built > 0 && changed.every((t) => t <= built)) {
   process.stderr.write('build is up to date (no source newer than dist/.build-stamp)\n');
   process.exit(0);

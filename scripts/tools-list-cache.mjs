@@ -1,4 +1,4 @@
-// Run by `npm run build` after tsc: writes dist/mcp/tools-list.json, the tools/list entries of the
+// Run by `npm run build` after tsc and the bundle (scripts/bundle.mjs): writes dist/mcp/tools-list.json, the tools/list entries of the
 // shipped registry converted from the built definitions (see src/mcp/tools-list-cache.ts).
 import fs from 'node:fs';
 

@@ -7,7 +7,8 @@
  * test/spine/tools-list-cache.test.ts checks the built file equals a fresh conversion.
  *
  * The file is stamped with the content (a SHA-256) of the compiled registry module and of every
- * module it imports statically, never with file times: an installed tarball (whose files get new
+ * module it imports statically (in the built package: the bundle's entry file for the registry and
+ * the chunks it imports, scripts/bundle.mjs), never with file times: an installed tarball (whose files get new
  * times on install) uses the prebuilt list, and a registry compiled again with other content
  * (a bare tsc after an edit) is never described by an older file.
  */

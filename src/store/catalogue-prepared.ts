@@ -65,6 +65,8 @@ let codeStampMemo: string | null | undefined;
 /**
  * The stamp of the code that derives a prepared start: this module, the catalogue reader and the
  * index worker, with their static imports (compiled .js, or the .ts sources when run from them).
+ * In the built package these are the bundle's entry files (scripts/bundle.mjs) and the chunks
+ * they import, so a change to any code in those chunks gives another stamp.
  */
 export function preparedCodeStamp(): string | null {
   if (codeStampMemo !== undefined) return codeStampMemo;

@@ -8,9 +8,11 @@ export default function setup(): void {
     cwd: root,
     stdio: 'inherit',
   });
-  // As `npm run build` does: the prebuilt tools/list, stamped for the registry just compiled (a
-  // stale stamp would leave every later stdio start converting the schemas again).
-  execFileSync(process.execPath, [path.join(root, 'scripts/tools-list-cache.mjs')], { cwd: root, stdio: 'inherit' });
   // The MCP Apps views (dist/views), which resources/read serves.
   execFileSync(process.execPath, [path.join(root, 'scripts/app-views.mjs')], { cwd: root, stdio: 'inherit' });
+  // As `npm run build` does: the compiled modules replaced by their bundle (what the package ships,
+  // so what the CLI tests spawn), then the prebuilt tools/list, stamped for the registry just built
+  // (a stale stamp would leave every later stdio start converting the schemas again).
+  execFileSync(process.execPath, [path.join(root, 'scripts/bundle.mjs')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts/tools-list-cache.mjs')], { cwd: root, stdio: 'inherit' });
 }
