@@ -55,14 +55,3 @@ for (const f of fs.readdirSync(src).filter((x) => x.endsWith('.entry.js')).sort(
   sizes.push(`${name} ${html.length}`);
 }
 process.stderr.write(`app-views: ${sizes.join(', ')} characters\n`);
-
-// ext-apps' server helpers, bundled into dist (src/mcp/ext-apps-server.ts): the package is a dev dependency.
-await esbuild.build({
-  entryPoints: [path.join(root, 'src/mcp/ext-apps-server.ts')],
-  outfile: path.join(root, 'dist/mcp/ext-apps-server.js'),
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-});

@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 /** The modules loaded by their path: the bin, the workers, what the build scripts and the bench import, the stamps' entries. */
-export const ENTRIES = [
+const ENTRIES = [
   'cli.js',
   'config.js',
   'deps.js',
@@ -56,7 +56,6 @@ try {
       b.onLoad({ filter: /\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + path.sep)) return undefined;
         const src = fs.readFileSync(args.path, 'utf8');
-        if (!src.includes('import.meta.url')) return undefined;
         const rel = path.relative(DIST, args.path).split(path.sep).join('/');
         return { contents: src.replaceAll('import.meta.url', `new URL(${JSON.stringify(`${MARK}/${rel}`)}, import.meta.url).href`), loader: 'js' };
       });
@@ -85,13 +84,15 @@ try {
     if (fs.existsSync(path.join(ROOT, 'src', rel.replace(/\.js(\.map)?$/, '.ts'))) || /^chunk-[A-Z0-9]+\.js(\.map)?$/.test(rel)) fs.rmSync(f); // a module, or an earlier build's chunk
   }
   const written = Object.keys(r.metafile.outputs);
+  let bytes = 0;
   for (const f of written) {
     const rel = path.relative(out, path.resolve(ROOT, f));
     const up = path.relative(path.dirname(rel), '.').split(path.sep).join('/') || '.';
+    const text = fs.readFileSync(path.resolve(ROOT, f), 'utf8').replaceAll(MARK, up);
     fs.mkdirSync(path.dirname(path.join(DIST, rel)), { recursive: true });
-    fs.writeFileSync(path.join(DIST, rel), fs.readFileSync(path.resolve(ROOT, f), 'utf8').replaceAll(MARK, up));
+    fs.writeFileSync(path.join(DIST, rel), text);
+    bytes += Buffer.byteLength(text);
   }
-  const bytes = written.reduce((s, f) => s + fs.statSync(path.join(DIST, path.relative(out, path.resolve(ROOT, f)))).size, 0);
   console.log(`bundle: ${ENTRIES.length} entries, ${written.length} files, ${(bytes / 1048576).toFixed(2)} MB, ${(performance.now() - t).toFixed(0)} ms`);
 } finally {
   fs.rmSync(out, { recursive: true, force: true });
