@@ -1,7 +1,8 @@
 /**
  * scripts/build-if-stale.mjs (npm start's prestart): builds only when a source is newer than the
  * last build's stamp. Run for real in a temporary project whose `build` script only records that
- * it ran (and writes the stamp, as the real build does).
+ * it ran, between removing the stamp and writing it again (as the real build does), and fails
+ * half-way when FAIL_BUILD is set.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,14 +24,19 @@ fs.writeFileSync(
   JSON.stringify({
     name: 'stale-check',
     private: true,
-    scripts: { build: `node -e "require('fs').mkdirSync('dist',{recursive:true});require('fs').writeFileSync('dist/cli.js','');require('fs').appendFileSync('builds.log','x')" && node scripts/build-if-stale.mjs --stamp` },
+    scripts: {
+      build: `node scripts/build-if-stale.mjs --unstamp && node -e "require('fs').mkdirSync('dist',{recursive:true});require('fs').writeFileSync('dist/cli.js','');require('fs').appendFileSync('builds.log','x');process.exit(process.env.FAIL_BUILD ? 1 : 0)" && node scripts/build-if-stale.mjs --stamp`,
+    },
   }),
 );
 
 const builds = () => (fs.existsSync(path.join(dir, 'builds.log')) ? fs.readFileSync(path.join(dir, 'builds.log'), 'utf8').length : 0);
-function prestart() {
-  const r = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-if-stale.mjs')], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
-  expect(r.status, r.stderr).toBe(0);
+function prestart(fail = false) {
+  const env = { ...process.env };
+  if (fail) env.FAIL_BUILD = '1';
+  else delete env.FAIL_BUILD;
+  const r = spawnSync(process.execPath, [path.join(dir, 'scripts', 'build-if-stale.mjs')], { cwd: dir, encoding: 'utf8', timeout: 120_000, env });
+  expect(r.status, r.stderr).toBe(fail ? 1 : 0);
   return r.stderr;
 }
 /** Makes `p` newer than the last build: the stamp is moved a minute back, `p` half a minute back. */
@@ -42,7 +48,7 @@ function changed(p: string) {
 
 describe('npm start builds only when sources changed', () => {
   it('no build yet: builds', () => {
-    expect(prestart()).toContain('no build yet');
+    expect(prestart()).toContain('no finished build yet');
     expect(builds()).toBe(1);
   });
   it('nothing changed: no build', () => {
@@ -70,5 +76,20 @@ describe('npm start builds only when sources changed', () => {
     fs.rmSync(path.join(dir, 'dist', 'cli.js'));
     prestart();
     expect(builds()).toBe(5);
+  });
+  it('a build that fails half-way leaves no stamp: the next start builds again', () => {
+    changed(path.join(dir, 'src', 'sub', 'b.ts'));
+    prestart(true); // fails after writing dist/cli.js, before the stamp
+    expect(builds()).toBe(6);
+    expect(fs.existsSync(path.join(dir, 'dist', '.build-stamp'))).toBe(false);
+    expect(prestart()).toContain('no finished build yet');
+    expect(builds()).toBe(7);
+    expect(prestart()).toContain('up to date');
+    expect(builds()).toBe(7);
+  });
+  it("the real build removes the stamp first and writes it last (what the project above does)", () => {
+    const build = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).scripts.build.split(' && ');
+    expect(build[0]).toBe('node scripts/build-if-stale.mjs --unstamp');
+    expect(build.at(-1)).toBe('node scripts/build-if-stale.mjs --stamp');
   });
 });
