@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildWithStampAside } from '../support/build-stamp.js';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/build-if-stale.mjs');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-stale-'));
@@ -91,5 +92,56 @@ describe('npm start builds only when sources changed', () => {
     const build = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).scripts.build.split(' && ');
     expect(build[0]).toBe('node scripts/build-if-stale.mjs --unstamp');
     expect(build.at(-1)).toBe('node scripts/build-if-stale.mjs --stamp');
+  });
+});
+
+describe("the test setup's build sets the stamp aside (test/support/build-stamp.ts)", () => {
+  const stamp = path.join(dir, 'dist', '.build-stamp');
+  const buildDist = () => fs.writeFileSync(path.join(dir, 'dist', 'cli.js'), '// rebuilt\n');
+
+  it('a fresh stamp is put back as it was when the build succeeds: npm start stays up to date', () => {
+    prestart();
+    expect(prestart()).toContain('up to date');
+    const before = fs.statSync(stamp);
+    const text = fs.readFileSync(stamp, 'utf8');
+    const n = builds();
+    let seenDuring: boolean | null = null;
+    buildWithStampAside(stamp, () => {
+      seenDuring = fs.existsSync(stamp);
+      buildDist();
+    });
+    expect(seenDuring).toBe(false);
+    expect(fs.readFileSync(stamp, 'utf8')).toBe(text);
+    expect(fs.statSync(stamp).mtimeMs).toBe(before.mtimeMs);
+    expect(fs.existsSync(`${stamp}.aside`)).toBe(false);
+    expect(prestart()).toContain('up to date');
+    expect(builds()).toBe(n);
+  });
+  it('a step that fails leaves no stamp: the next npm start builds', () => {
+    const n = builds();
+    expect(() =>
+      buildWithStampAside(stamp, () => {
+        buildDist();
+        throw new Error('bundle failed half-way');
+      }),
+    ).toThrow('bundle failed half-way');
+    expect(fs.existsSync(stamp)).toBe(false);
+    expect(fs.existsSync(`${stamp}.aside`)).toBe(false);
+    expect(prestart()).toContain('no finished build yet');
+    expect(builds()).toBe(n + 1);
+  });
+  it('a stale stamp stays stale, and no stamp stays none', () => {
+    changed(path.join(dir, 'src', 'sub', 'b.ts'));
+    buildWithStampAside(stamp, buildDist);
+    const n = builds();
+    expect(prestart()).toContain('sources changed');
+    expect(builds()).toBe(n + 1);
+    fs.rmSync(stamp);
+    buildWithStampAside(stamp, buildDist);
+    expect(fs.existsSync(stamp)).toBe(false);
+  });
+  it('the real test setup builds through it (what the cases above check)', () => {
+    const setup = fs.readFileSync(path.resolve(import.meta.dirname, '../support/global-setup.ts'), 'utf8');
+    expect(setup).toMatch(/export default function setup\(\): void \{\s*const root = [^;]+;\s*buildWithStampAside\(path\.join\(root, 'dist', '\.build-stamp'\), \(\) => buildSteps\(root\)\);\s*\}/);
   });
 });

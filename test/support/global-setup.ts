@@ -1,9 +1,18 @@
-/** Builds dist/ once before the suite, as `npm run build` does: the stdio and CLI tests spawn the real binary. */
+/**
+ * Builds dist/ once before the suite, as `npm run build` does: the stdio and CLI tests spawn the
+ * real binary. With npm start's build stamp set aside meanwhile (./build-stamp.ts): a step that
+ * fails half-way leaves no stamp, so the next npm start builds again.
+ */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { buildWithStampAside } from './build-stamp.js';
 
 export default function setup(): void {
   const root = path.resolve(import.meta.dirname, '../..');
+  buildWithStampAside(path.join(root, 'dist', '.build-stamp'), () => buildSteps(root));
+}
+
+function buildSteps(root: string): void {
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], {
     cwd: root,
     stdio: 'inherit',
