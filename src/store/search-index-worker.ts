@@ -12,7 +12,8 @@ const port = parentPort;
 if (!port) throw new Error('src/store/search-index-worker.ts runs as a worker thread (search-index-build.ts)');
 const { reply, signal } = workerData as IndexWorkerData;
 const state = new Int32Array(signal);
-const builder = new PostingsBuilder();
+// Ids not kept: the main thread gives the documents' order, and a kept id (a slice of its batch's string) would keep the batch alive.
+const builder = new PostingsBuilder({ keepIds: false });
 let done = false;
 
 function answer(m: IndexWorkerAnswer, transfer: ArrayBuffer[] = []): void {

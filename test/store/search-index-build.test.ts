@@ -201,6 +201,41 @@ describe('PostingsBuilder', () => {
     }
   });
 
+  it("a builder that does not keep the ids (as the worker's) gives the same postings when given the order, and asks for the order when it is not", () => {
+    const records = generated(2);
+    const order = idOrder(records);
+    const keeping = new PostingsBuilder();
+    const notKeeping = new PostingsBuilder({ keepIds: false });
+    for (const e of records) {
+      keeping.add(searchTexts(e));
+      notKeeping.add(searchTexts(e));
+    }
+    expect(notKeeping.added).toBe(records.length);
+    expect(notKeeping.finish(order.positions)).toEqual(keeping.finish());
+    // Added in id order: null is the order.
+    const inOrder = new PostingsBuilder({ keepIds: false });
+    for (const e of order.sorted) inOrder.add(searchTexts(e));
+    const reference = new PostingsBuilder();
+    for (const e of order.sorted) reference.add(searchTexts(e));
+    expect(inOrder.finish(null)).toEqual(reference.finish());
+    const asked = new PostingsBuilder({ keepIds: false });
+    asked.add(searchTexts(records[0]!));
+    expect(() => asked.finish()).toThrow(/order is needed \(positions, or null when added in id order\)/);
+  });
+
+  it('tokens are made whole from their characters: long words, words across the 4,096-character steps, astral letters', () => {
+    const astral = '\u{1D400}'; // MATHEMATICAL BOLD CAPITAL A: a letter of two UTF-16 units
+    const long = 'Q'.repeat(4095) + astral + 'z'.repeat(5000);
+    const texts = ['ID-1', `${long} Servo-Motor ${'b'.repeat(13)}`, '', '', '', 'drives'];
+    const builder = new PostingsBuilder();
+    builder.add(texts);
+    const { postings } = builder.finish();
+    // The independent reference: tokenize() (split, lower-cased, by slicing).
+    const expected = [...new Set(texts.flatMap((t) => tokenize(t)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(postings.vocab).toEqual(expected);
+    expect(postings.vocab).toContain(long.toLowerCase());
+  });
+
   it('parts that do not fit together are refused', () => {
     const parts = new SearchIndex(shipped.entities).parts();
     expect(() => SearchIndex.fromParts({ ...parts, ids: parts.ids.slice(1) })).toThrow(/do not fit/);

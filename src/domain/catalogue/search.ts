@@ -168,7 +168,7 @@ class TokenInterner {
       at = (at + 1) & mask;
     }
     const k = this.tokens.length;
-    this.tokens.push(s.slice(start, end));
+    this.tokens.push(ownCopy(s, start, end));
     this.hashes.push(h);
     this.slots[at] = k;
     if (this.tokens.length * 2 > this.slots.length) {
@@ -184,6 +184,23 @@ class TokenInterner {
     }
     return k;
   }
+}
+
+/**
+ * The characters s[start, end) as a string of their own. `s.slice` may make a view of `s` instead
+ * (V8 does for 13 characters or more), and a token is kept for the index's life: on the index
+ * worker, `s` is a slice of a batch's one string (256 documents' texts), which the view would keep
+ * alive. A token is new once per distinct token, so making it from its characters costs little.
+ */
+function ownCopy(s: string, start: number, end: number): string {
+  let out = '';
+  for (let at = start; at < end; at += 4096) {
+    const stop = Math.min(end, at + 4096);
+    const codes = new Array<number>(stop - at);
+    for (let i = at; i < stop; i++) codes[i - at] = s.charCodeAt(i);
+    out += String.fromCharCode(...codes);
+  }
+  return out;
 }
 
 /** The searched texts of a record, in SEARCH_FIELDS order (the first is its id). */
@@ -231,7 +248,9 @@ export interface SearchIndexParts extends SearchPostings {
  */
 export class PostingsBuilder {
   private readonly interner = new TokenInterner();
-  private readonly ids: string[] = [];
+  /** The documents' ids in the order added (null: not kept, `finish` is given the order). */
+  private readonly ids: string[] | null;
+  private count = 0;
   /** Pairs of the n-th added document: pairTok/pairField[addedStart[n] .. addedStart[n+1]). */
   private addedStart = new Int32Array(1024);
   private pairTok = new Int32Array(1 << 12);
@@ -242,19 +261,30 @@ export class PostingsBuilder {
   private countedIn = new Int32Array(1 << 12);
   private stamp = 0;
 
+  /**
+   * `keepIds: false`: the documents' ids are not kept, so `finish` must be given their order. The
+   * index worker's builder: it is handed each document's texts as slices of a batch's one string,
+   * and V8 makes a slice of 13 characters or more a view of that string, so a kept id would keep
+   * its whole batch alive until the end (~25-30 MB of the worker's heap at 100,000 records;
+   * measured, bench/README.md). The worker is given the order by the main thread anyway.
+   */
+  constructor(opts: { keepIds?: boolean } = {}) {
+    this.ids = opts.keepIds === false ? null : [];
+  }
+
   /** Documents added so far. */
   get added(): number {
-    return this.ids.length;
+    return this.count;
   }
 
   /** Adds a document: its texts in SEARCH_FIELDS order (searchTexts). */
   add(texts: readonly string[]): void {
     const interner = this.interner;
     const found = this.found;
-    const n = this.ids.length;
+    const n = this.count++;
     if (n + 1 >= this.addedStart.length) this.addedStart = grownInt32(this.addedStart, n + 2);
     this.addedStart[n] = this.p;
-    this.ids.push(texts[0]!);
+    this.ids?.push(texts[0]!);
     for (let f = 0; f < FIELD_COUNT; f++) {
       found.length = 0;
       interner.scan(texts[f]!, found);
@@ -283,12 +313,13 @@ export class PostingsBuilder {
    * The postings, documents numbered in id order, and that order: order[d] is the position (in the
    * order added) of document d; null when they were added in id order. `positions`: that order
    * when the caller knows it already (idOrder's positions over the same records), else computed
-   * from the documents' ids.
+   * from the documents' ids (a builder that keeps them).
    */
   finish(positions?: ArrayLike<number> | null): { postings: SearchPostings; order: Int32Array | null } {
-    const n = this.ids.length;
+    const n = this.count;
     if (positions && positions.length !== n) throw new Error(`PostingsBuilder.finish: an order of ${positions.length} positions for ${n} documents`);
-    const sorted = positions === undefined ? idOrderOf(this.ids) : positions;
+    if (positions === undefined && this.ids === null) throw new Error("PostingsBuilder.finish: the documents' order is needed (positions, or null when added in id order): this builder does not keep their ids");
+    const sorted = positions === undefined ? idOrderOf(this.ids!) : positions;
     const seenTokens = this.interner.tokens;
     const byText = seenTokens.map((_, i) => i).sort((a, b) => cmpStr(seenTokens[a]!, seenTokens[b]!));
     const vocab = byText.map((i) => seenTokens[i]!);
