@@ -36,6 +36,8 @@ export interface SortedRecords {
   readonly positions: readonly number[] | null;
   category(d: number): string;
   quarantine(d: number): boolean;
+  /** Every record's quarantine flag (1 or 0) and category, in id order: new arrays, made in one pass (the search index's columns). */
+  columns(): { quarantine: Uint8Array; categories: string[] };
   /** The record at position d (id order): read on first use when the records are read lazily. */
   record(d: number): StoredEntity;
   /** Every record in id order (those not read yet are read now). */
@@ -53,6 +55,15 @@ export function recordsInMemory(entities: readonly StoredEntity[]): SortedRecord
     positions,
     category: (d) => sorted[d]!.category,
     quarantine: (d) => sorted[d]!.quarantine,
+    columns: () => {
+      const quarantine = new Uint8Array(sorted.length);
+      const categories = new Array<string>(sorted.length);
+      for (let d = 0; d < sorted.length; d++) {
+        quarantine[d] = sorted[d]!.quarantine ? 1 : 0;
+        categories[d] = sorted[d]!.category;
+      }
+      return { quarantine, categories };
+    },
     record: (d) => sorted[d]!,
     all: () => sorted,
   };
@@ -272,11 +283,22 @@ export class LazyRecords {
     this.forEach(visit);
   }
 
-  /** The ids and manufacturers of the records, in the file's order (for the manufacturers the catalogue knows). */
-  makers(): { id: string; manufacturer: string | null }[] {
-    const out: { id: string; manufacturer: string | null }[] = [];
+  /**
+   * The manufacturers the records name, each name as written once, with the id of the first record
+   * (in the file's order) that writes it; records naming none are left out. What knownManufacturers
+   * reads (it judges each written name once, at its first record): the same answer as from every
+   * record, without an object per record (at 100,000 records, 40-70 ms of the start; bench/README.md).
+   */
+  makers(): { id: string; manufacturer: string }[] {
+    const out: { id: string; manufacturer: string }[] = [];
+    const seen = new Set<string>();
     const m = this.manufacturers;
-    for (let i = 0; i < this.size; i++) out.push({ id: this.ids[i]!, manufacturer: m === null ? this.records[i]!.manufacturer : m[i]! });
+    for (let i = 0; i < this.size; i++) {
+      const name = m === null ? this.records[i]!.manufacturer : m[i]!;
+      if (typeof name !== 'string' || seen.has(name)) continue;
+      seen.add(name);
+      out.push({ id: this.ids[i]!, manufacturer: name });
+    }
     return out;
   }
 
@@ -432,6 +454,20 @@ export function recordsLazily(records: LazyRecords, order?: IdsInOrder): SortedR
     positions,
     category: (d) => records.categories[at(d)]!,
     quarantine: (d) => records.quarantine[at(d)] === 1,
+    // One plain loop over the columns (through a closure per record, ~20 ms at 100,000 records; bench/README.md).
+    columns: () => {
+      const n = records.size;
+      const flags = records.quarantine;
+      const cats = records.categories;
+      const quarantine = new Uint8Array(n);
+      const categories = new Array<string>(n);
+      for (let d = 0; d < n; d++) {
+        const i = positions === null ? d : positions[d]!;
+        quarantine[d] = flags[i] === 1 ? 1 : 0;
+        categories[d] = cats[i]!;
+      }
+      return { quarantine, categories };
+    },
     record: (d) => records.record(at(d)),
     all: () => {
       if (sorted === null) {

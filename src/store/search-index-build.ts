@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worker } from 'node:worker_threads';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
-import { documentColumns, SEARCH_FIELDS, SearchIndex, searchTexts, type SearchPostings } from '../domain/catalogue/search.js';
+import { SEARCH_FIELDS, SearchIndex, searchTexts, type SearchPostings } from '../domain/catalogue/search.js';
 import type { SortedRecords } from './catalogue-records.js';
 import { startWorkerModule } from '../worker-thread.js';
 
@@ -63,7 +63,7 @@ export const fileSize = (file: string): number => fs.statSync(file, { throwIfNoE
 
 /** The index of the catalogue's records in id order from postings built elsewhere (a worker's, a prepared start's), documents numbered alike. */
 export function indexOver(sorted: SortedRecords, postings: SearchPostings): SearchIndex {
-  return SearchIndex.fromParts({ ...documentColumns([...sorted.ids], (d) => sorted.quarantine(d), (d) => sorted.category(d)), ...postings });
+  return SearchIndex.fromParts({ ids: [...sorted.ids], ...sorted.columns(), ...postings });
 }
 
 export class IndexBuild implements RecordObserver {

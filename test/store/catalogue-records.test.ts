@@ -11,7 +11,9 @@ import { buildDeps, type Deps, type LazyBuild } from '../../src/deps.js';
 import { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { silentLogger } from '../../src/log.js';
 import { preparedCatalogueData, readCatalogueData, type DerivedColumns } from '../../src/store/catalogue-data.js';
-import type { LazyRecords } from '../../src/store/catalogue-records.js';
+import { recordsInMemory, recordsLazily, type LazyRecords } from '../../src/store/catalogue-records.js';
+import { knownManufacturers } from '../../src/ingest/oss/where-used-layer.js';
+import { readManufacturers } from '../../src/store/spec-data.js';
 import { SPEC_SOURCE_KEYS } from '../../src/domain/specs/fields.js';
 import { SpecIndex } from '../../src/domain/specs/index.js';
 import { catalogueDir, removeCatalogueDirs, shipped } from '../support/catalogue-dir.js';
@@ -32,6 +34,13 @@ function containers(v: unknown, out: object[] = []): object[] {
   return out;
 }
 
+/** Each manufacturer name as written once, with the first record (in the file's order) writing it; records naming none left out. */
+function firstMakers(records: readonly Record<string, unknown>[]): { id: string; manufacturer: string }[] {
+  const firstOf = new Map<string, string>();
+  for (const e of records) if (typeof e.manufacturer === 'string' && !firstOf.has(e.manufacturer)) firstOf.set(e.manufacturer, String(e.id));
+  return [...firstOf].map(([manufacturer, id]) => ({ id, manufacturer }));
+}
+
 function lazyOf(dir: string): LazyRecords {
   const data = readCatalogueData(dir, undefined, { lazy: true });
   expect(data.lazy).toBeDefined();
@@ -47,7 +56,7 @@ describe('records read lazily', () => {
     expect(lazy.ids).toEqual(records.map((e) => e.id));
     expect(lazy.categories).toEqual(records.map((e) => e.category));
     expect(Array.from(lazy.quarantine)).toEqual(records.map((e) => (e.quarantine ? 1 : 0)));
-    expect(lazy.makers()).toEqual(records.map((e) => ({ id: e.id, manufacturer: e.manufacturer })));
+    expect(lazy.makers()).toEqual(firstMakers(records));
     for (const i of [5, 0, records.length - 1, 5]) {
       const e = lazy.record(i);
       expect(e).toEqual(StoredEntity.parse(records[i]));
@@ -113,7 +122,39 @@ describe('records read lazily', () => {
     expect(lazy.fileOpen).toBe(false);
     expect(lazy.all()).toBe(all);
     // The manufacturers read at start are let go: the records answer for them.
-    expect(lazy.makers()).toEqual(records.map((e) => ({ id: e.id, manufacturer: e.manufacturer })));
+    expect(lazy.makers()).toEqual(firstMakers(records));
+  });
+
+  it('makers(): one entry per manufacturer name, so where-used knows the same manufacturers as from every record', () => {
+    const { dir, records } = shuffledCatalogue(2);
+    const lazy = lazyOf(dir);
+    const makers = lazy.makers();
+    // The shipped records repeat names and leave some unnamed: fewer entries than records, one per name.
+    expect(makers.length).toBeLessThan(records.filter((e) => typeof e.manufacturer === 'string').length);
+    expect(new Set(makers.map((m) => m.manufacturer)).size).toBe(makers.length);
+    const table = readManufacturers(DATA);
+    const fromEvery = knownManufacturers(records.map((e) => StoredEntity.parse(e)), table);
+    expect(fromEvery.length).toBeGreaterThan(0);
+    expect(knownManufacturers(makers, table)).toEqual(fromEvery);
+    expect(lazy.readCount).toBe(0);
+  });
+
+  it('columns(): every record\'s quarantine flag and category in id order, from the columns (no record read) and from records in memory alike', () => {
+    const { dir, records } = shuffledCatalogue(2);
+    const parsed = records.map((e) => StoredEntity.parse(e));
+    const byId = [...parsed].sort((a, b) => {
+      const x = a.id.toLowerCase();
+      const y = b.id.toLowerCase();
+      return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    });
+    const expected = { quarantine: byId.map((e) => (e.quarantine ? 1 : 0)), categories: byId.map((e) => e.category) };
+    expect(expected.quarantine).toContain(1);
+    const lazy = lazyOf(dir);
+    const lazily = recordsLazily(lazy).columns();
+    expect({ quarantine: Array.from(lazily.quarantine), categories: lazily.categories }).toEqual(expected);
+    expect(lazy.readCount).toBe(0);
+    const inMemory = recordsInMemory(parsed).columns();
+    expect({ quarantine: Array.from(inMemory.quarantine), categories: inMemory.categories }).toEqual(expected);
   });
 
   it('forEach(): visits every record in the file order as zod validates it, keeps none it reads (those read before are the kept ones)', () => {

@@ -504,16 +504,18 @@ export class SearchIndex {
     const answered = new Int32Array(this.vocab.length);
     // The counted fields as bits (a posting's field f is counted when bit f is set).
     const only = fields ? fields.reduce((m, f) => m | (1 << SEARCH_FIELDS.indexOf(f)), 0) : -1;
+    // Run once, over every posting (2.7 million at 100,000 records): the arrays read from locals.
+    const { tokStart, postDoc, postField, quarantine } = this;
     for (let t = 0; t < this.vocab.length; t++) {
       let c = 0;
       let a = 0;
       let last = -1;
-      for (let k = this.tokStart[t]!; k < this.tokStart[t + 1]!; k++) {
-        const d = this.postDoc[k]!;
+      for (let k = tokStart[t]!, end = tokStart[t + 1]!; k < end; k++) {
+        const d = postDoc[k]!;
         if (only === -1) c++;
-        if (d !== last && ((only >> this.postField[k]!) & 1) === 1) {
+        if (d !== last && ((only >> postField[k]!) & 1) === 1) {
           if (only !== -1) c++;
-          if (this.quarantine[d] !== 1) a++;
+          if (quarantine[d] !== 1) a++;
           last = d;
         }
       }
