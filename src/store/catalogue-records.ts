@@ -57,10 +57,10 @@ export function recordsInMemory(entities: readonly StoredEntity[]): SortedRecord
     quarantine: (d) => sorted[d]!.quarantine,
     columns: () => {
       const quarantine = new Uint8Array(sorted.length);
-      const categories = new Array<string>(sorted.length);
+      const categories: string[] = []; // pushed, not new Array(n): a packed array, as the searches read it
       for (let d = 0; d < sorted.length; d++) {
         quarantine[d] = sorted[d]!.quarantine ? 1 : 0;
-        categories[d] = sorted[d]!.category;
+        categories.push(sorted[d]!.category);
       }
       return { quarantine, categories };
     },
@@ -460,11 +460,11 @@ export function recordsLazily(records: LazyRecords, order?: IdsInOrder): SortedR
       const flags = records.quarantine;
       const cats = records.categories;
       const quarantine = new Uint8Array(n);
-      const categories = new Array<string>(n);
+      const categories: string[] = []; // pushed, not new Array(n): a packed array, as the searches read it
       for (let d = 0; d < n; d++) {
         const i = positions === null ? d : positions[d]!;
         quarantine[d] = flags[i] === 1 ? 1 : 0;
-        categories[d] = cats[i]!;
+        categories.push(cats[i]!);
       }
       return { quarantine, categories };
     },
