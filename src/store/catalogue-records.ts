@@ -22,7 +22,7 @@
  */
 import fs from 'node:fs';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
-import { idsInOrder, type IdsInOrder } from '../domain/catalogue/search.js';
+import { documentColumns, idsInOrder, type IdsInOrder } from '../domain/catalogue/search.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
 import { SPEC_SOURCE_KEYS, type SpecSource } from '../domain/specs/fields.js';
 
@@ -56,12 +56,7 @@ export function recordsInMemory(entities: readonly StoredEntity[]): SortedRecord
     category: (d) => sorted[d]!.category,
     quarantine: (d) => sorted[d]!.quarantine,
     columns: () => {
-      const quarantine = new Uint8Array(sorted.length);
-      const categories: string[] = []; // pushed, not new Array(n): a packed array, as the searches read it
-      for (let d = 0; d < sorted.length; d++) {
-        quarantine[d] = sorted[d]!.quarantine ? 1 : 0;
-        categories.push(sorted[d]!.category);
-      }
+      const { quarantine, categories } = documentColumns(ids, (d) => sorted[d]!.quarantine, (d) => sorted[d]!.category);
       return { quarantine, categories };
     },
     record: (d) => sorted[d]!,
