@@ -39,7 +39,7 @@ import { recordsInMemory, recordsLazily, type LazyRecords, type SortedRecords } 
 import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, preparedCatalogueData, readCatalogueData, type CatalogueData, type DerivedColumns } from './store/catalogue-data.js';
-import { openPrepared, preparedCodeStamp, preparedPath, writePrepared } from './store/catalogue-prepared.js';
+import { hashUnchangedFile, openPrepared, preparedCodeStamp, preparedPath, writePrepared } from './store/catalogue-prepared.js';
 import { fileSize, IndexBuild, indexOver, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions } from './store/search-index-build.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
@@ -290,7 +290,11 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
   }
 }
 
-/** Writes the prepared start of a catalogue this start derived, once its index is built (in the background: the server does not wait). */
+/**
+ * Writes the prepared start of a catalogue this start derived, once its index is built and every
+ * record read again (in the background: the server does not wait), keyed by the catalogue file's
+ * hash taken then, when it is still the file the records were read from (hashUnchangedFile).
+ */
 function prepareNextStart(dataDir: string, log: Logger, derived: DerivedColumns, on: IndexOnWorker, lazy: LazyRecords): void {
   const code = preparedCodeStamp();
   if (code === null) return;
@@ -298,19 +302,22 @@ function prepareNextStart(dataDir: string, log: Logger, derived: DerivedColumns,
   // Once the index is built and every record read again (their spec sources made as they are read).
   const sourcesRead = lazy.specSourcesWhenRead();
   if (sourcesRead === null) return;
+  const file = preparedPath(dataDir);
   Promise.all([on.build.ready, sourcesRead]).then(
-    ([, specSources]) =>
-      setTimeout(() => {
-        const { vocab, tokStart, postDoc, postField, docStart, docTok, docField } = on.build.index().parts();
-        const key = { entities_sha256: derived.entities_sha256, bytes: derived.bytes, code_sha256: code };
-        const start = { members: derived.members, columns: derived.columns, positions: positions === null ? null : Int32Array.from(positions), postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, specSources };
-        void writePrepared(preparedPath(dataDir), key, start).then((ok) => {
-          if (ok) log.info('prepared start written: the next start reads it instead of deriving the catalogue', { file: preparedPath(dataDir) });
-          else log.warn('prepared start not written (the catalogue folder cannot be written); each start derives the catalogue', { file: preparedPath(dataDir) });
-        });
-      }, 0),
+    async ([, specSources]) => {
+      const hash = await hashUnchangedFile(derived.file, derived.identity);
+      if (hash === null) {
+        log.warn('prepared start not written: the catalogue file changed after its records were read; the next start derives it again', { file: derived.file });
+        return;
+      }
+      const { vocab, tokStart, postDoc, postField, docStart, docTok, docField } = on.build.index().parts();
+      const key = { entities_sha256: hash.sha256, bytes: hash.bytes, code_sha256: code };
+      const start = { members: derived.members, columns: derived.columns, positions: positions === null ? null : Int32Array.from(positions), postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, specSources };
+      if (await writePrepared(file, key, start)) log.info('prepared start written: the next start reads it instead of deriving the catalogue', { file });
+      else log.warn('prepared start not written (the catalogue folder cannot be written); each start derives the catalogue', { file });
+    },
     () => {},
-  );
+  ).catch((err: unknown) => log.warn('prepared start not written', { file, error: err instanceof Error ? err.message : String(err) }));
 }
 
 interface LoadedData {

@@ -12,7 +12,7 @@ import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
 import type { CatalogueMeta } from './catalogue.js';
-import { ContentHash } from './catalogue-prepared.js';
+import { fileIdentity, type FileIdentity } from './catalogue-prepared.js';
 import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
 import { readJsonRecordsFile } from './json-records.js';
 import type { RecordObserver } from './search-index-build.js';
@@ -90,9 +90,9 @@ export interface DerivedColumns {
   /** The document's other top-level members. */
   members: Record<string, unknown>;
   columns: RecordColumns;
-  /** SHA-256 of every byte of the file as it was read. */
-  entities_sha256: string;
-  bytes: number;
+  /** The file's identity taken before its records were read: the prepared start's key is the SHA-256 of its bytes when it is still that file (hashUnchangedFile). */
+  file: string;
+  identity: FileIdentity;
 }
 
 export interface ReadOptions {
@@ -206,7 +206,8 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
       const makers: (string | null)[] = [];
       const starts: number[] = [];
       const ends: number[] = [];
-      const hash = opts.derived ? new ContentHash() : null;
+      // A start that derives the catalogue: its file's identity before a byte is read (its hash is taken later, off the start's path).
+      const identity = opts.derived ? fileIdentity(fd) : null;
       members = readJsonRecordsFile(
         fd,
         'entities',
@@ -220,14 +221,12 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
           starts.push(start);
           ends.push(end);
         },
-        undefined,
-        hash ? (b) => hash.update(b) : undefined,
       );
       if (members) {
         const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
         // A derived start collects the spec sources as its records are read again (off the start's path), for the prepared start.
-        lazy = lazyRecords(entFile, fd, columns, readers, { collectSpecSources: hash !== null });
-        if (hash) opts.derived!({ members, columns, entities_sha256: hash.digest(), bytes: hash.bytes });
+        lazy = lazyRecords(entFile, fd, columns, readers, { collectSpecSources: identity !== null });
+        if (identity) opts.derived!({ members, columns, file: entFile, identity });
       }
     } else members = readJsonRecordsFile(fd, 'entities', (raw, i) => entities.push(validate(raw, i)));
   } finally {

@@ -194,26 +194,24 @@ export const RECORD_WINDOW_BYTES = 1 << 20;
 /**
  * readJsonRecords of a file (a path, or a descriptor open for reading, left open), read through a
  * window of `windowBytes` (grown for a record larger than it) instead of whole. Byte ranges are the
- * file's. `onBytes` is handed the file's bytes as they are read: each byte once, in order (all of
- * them when the document is of the shape read record by record).
+ * file's.
  */
 export function readJsonRecordsFile(
   file: string | number,
   key: string,
   onRecord: RecordCallback,
   windowBytes = RECORD_WINDOW_BYTES,
-  onBytes?: (bytes: Buffer) => void,
 ): Record<string, unknown> | null {
   const fd = typeof file === 'number' ? file : fs.openSync(file, 'r');
   try {
-    return readFrom(fileSource(fd, windowBytes, onBytes), key, onRecord);
+    return readFrom(fileSource(fd, windowBytes), key, onRecord);
   } finally {
     if (typeof file !== 'number') fs.closeSync(fd);
   }
 }
 
 /** A window over an open file from its start. */
-function fileSource(fd: number, windowBytes: number, onBytes?: (bytes: Buffer) => void): Source {
+function fileSource(fd: number, windowBytes: number): Source {
   let buf = Buffer.allocUnsafe(Math.max(16, windowBytes));
   let len = 0;
   const src: Source = {
@@ -234,7 +232,6 @@ function fileSource(fd: number, windowBytes: number, onBytes?: (bytes: Buffer) =
       }
       const n = fs.readSync(fd, buf, len, buf.length - len, src.base + len);
       if (n === 0) src.eof = true;
-      else onBytes?.(buf.subarray(len, len + n));
       len += n;
       src.view = buf.subarray(0, len);
     },

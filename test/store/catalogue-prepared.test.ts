@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/log.js';
-import { PREPARED_FILE } from '../../src/store/catalogue-prepared.js';
+import { fileIdentity, hashUnchangedFile, PREPARED_FILE } from '../../src/store/catalogue-prepared.js';
 import { catalogueDir, removeCatalogueDirs } from '../support/catalogue-dir.js';
 import { testConfig } from '../support/deps.js';
 
@@ -130,6 +130,77 @@ describe('a prepared start', () => {
     } finally {
       second.deps.close();
     }
+  });
+
+  it('is not written when the catalogue file is written in place after its records were read; the next start derives it and prepares it for the new bytes', async () => {
+    const { dir, records } = catalogue(1, 'shuffled');
+    const file = path.join(dir, 'catalogue/entities.json');
+    const first = start(dir, { prepared: true });
+    try {
+      // The records are read (buildDeps returns after the read); then one name changes, in place, same size (an ASCII name).
+      const text = fs.readFileSync(file, 'utf8');
+      const k = records.findIndex((r) => /^[ -~]*[A-Za-z]$/.test(String(r.name)));
+      const name = String(records[k]!.name);
+      const renamed = name.slice(0, -1) + (name.endsWith('X') ? 'Y' : 'X');
+      fs.writeFileSync(file, text.replace(JSON.stringify(name), JSON.stringify(renamed)));
+      expect(fs.statSync(file).size).toBe(Buffer.byteLength(text));
+      await first.deps.ready;
+      await until(() => first.lines.join('').includes('prepared start not written'));
+      expect(first.lines.join('')).toContain('the catalogue file changed after its records were read');
+      expect(fs.existsSync(preparedOf(dir))).toBe(false);
+      const second = start(dir, { prepared: true });
+      try {
+        await second.deps.ready;
+        expect(second.lines.join('')).not.toContain('catalogue read from its prepared start');
+        expect((await second.deps.catalogue.get(String(records[k]!.id)))?.name).toBe(renamed);
+        await until(() => second.lines.join('').includes('prepared start written'));
+        expect(fs.readFileSync(preparedOf(dir), 'latin1').slice(0, 4096)).toContain(sha256(file));
+      } finally {
+        second.deps.close();
+      }
+    } finally {
+      first.deps.close();
+    }
+  });
+
+  it("hashUnchangedFile: the file's SHA-256 while it is the file its identity was taken of; null once it was written in place, replaced, cut or removed", async () => {
+    const { dir } = catalogue(1, 'sorted');
+    const file = path.join(dir, 'catalogue/entities.json');
+    const text = fs.readFileSync(file);
+    const identityOf = (f: string) => {
+      const fd = fs.openSync(f, 'r');
+      try {
+        return fileIdentity(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    let id = identityOf(file);
+    expect(await hashUnchangedFile(file, id)).toEqual({ sha256: sha256(file), bytes: text.length });
+    // Written in place with the same bytes: its times moved.
+    await new Promise((r) => setTimeout(r, 20));
+    fs.writeFileSync(file, text);
+    expect(await hashUnchangedFile(file, id)).toBeNull();
+    // The modification time set back: the change time still moved.
+    id = identityOf(file);
+    await new Promise((r) => setTimeout(r, 20));
+    const st = fs.statSync(file);
+    fs.writeFileSync(file, text);
+    fs.utimesSync(file, st.atime, st.mtime);
+    expect(await hashUnchangedFile(file, id)).toBeNull();
+    // Another file renamed into its place, the same bytes.
+    id = identityOf(file);
+    fs.writeFileSync(`${file}.new`, text);
+    fs.renameSync(`${file}.new`, file);
+    expect(await hashUnchangedFile(file, id)).toBeNull();
+    // Cut.
+    id = identityOf(file);
+    fs.truncateSync(file, text.length - 10);
+    expect(await hashUnchangedFile(file, id)).toBeNull();
+    // Removed.
+    id = identityOf(file);
+    fs.rmSync(file);
+    expect(await hashUnchangedFile(file, id)).toBeNull();
   });
 
   it('is not used when made by other code, or when it does not hold together; the start derives the catalogue', async () => {

@@ -71,16 +71,6 @@ describe('readJsonRecords', () => {
     }
   });
 
-  it("onBytes is handed every byte of the file once, in order (its hash is the file's)", () => {
-    const file = path.resolve(import.meta.dirname, '../../data/catalogue/entities.json');
-    const whole = fs.readFileSync(file);
-    for (const w of [16, 700, 1 << 20]) {
-      const seen: Buffer[] = [];
-      readJsonRecordsFile(file, 'entities', () => {}, w, (b) => seen.push(Buffer.from(b)));
-      expect(Buffer.concat(seen).equals(whole), `window ${w}`).toBe(true);
-    }
-  });
-
   it('a record larger than the window grows it; a document that is not of the shape gives null from a file too', () => {
     const big = { id: 'BIG', blob: 'x'.repeat(50_000), list: Array.from({ length: 2000 }, (_, i) => ({ i })) };
     const text = JSON.stringify({ meta: { m: 1 }, entities: [{ id: 'A' }, big, { id: 'C' }], tail: 'z'.repeat(3000) });
