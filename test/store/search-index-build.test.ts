@@ -223,6 +223,35 @@ describe('PostingsBuilder', () => {
     expect(() => asked.finish()).toThrow(/order is needed \(positions, or null when added in id order\)/);
   });
 
+  it("postings equal those counted here from tokenize(), documents numbered in id order; the builder is spent after finish (its postings are in the pairs' own memory)", () => {
+    const records = generated(1);
+    const order = idOrder(records);
+    const builder = new PostingsBuilder({ keepIds: false });
+    for (const e of records) builder.add(searchTexts(e));
+    const { postings } = builder.finish(order.positions);
+    // The reference: each document's (token, field) pairs, each once per field, in the order found;
+    // a word holding a CJK character is followed by its tails from each character that is or follows one.
+    const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+    const withTails = (w: string) => {
+      const chars = [...w];
+      return [w, ...chars.flatMap((c, i) => (i > 0 && (cjk.test(c) || cjk.test(chars[i - 1]!)) ? [chars.slice(i).join('')] : []))];
+    };
+    const docs = order.sorted.map((e) => searchTexts(e).flatMap((text, f) => [...new Set(tokenize(text).flatMap(withTails))].map((t) => [t, f] as const)));
+    const vocab = [...new Set(docs.flat().map(([t]) => t))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const number = new Map(vocab.map((t, i) => [t, i]));
+    expect(postings.vocab).toEqual(vocab);
+    expect([...postings.docTok]).toEqual(docs.flat().map(([t]) => number.get(t)));
+    expect([...postings.docField]).toEqual(docs.flat().map(([, f]) => f));
+    expect([...postings.docStart]).toEqual(docs.reduce((acc, d) => [...acc, acc[acc.length - 1]! + d.length], [0]));
+    const byToken = vocab.map(() => [] as [number, number][]);
+    docs.forEach((pairs, d) => pairs.forEach(([t, f]) => byToken[number.get(t)!]!.push([d, f])));
+    expect([...postings.postDoc]).toEqual(byToken.flat().map(([d]) => d));
+    expect([...postings.postField]).toEqual(byToken.flat().map(([, f]) => f));
+    expect([...postings.tokStart]).toEqual(byToken.reduce((acc, l) => [...acc, acc[acc.length - 1]! + l.length], [0]));
+    expect(() => builder.finish(order.positions)).toThrow(/called twice/);
+    expect(() => builder.add(searchTexts(records[0]!))).toThrow(/after finish/);
+  });
+
   it('tokens are made whole from their characters: long words, words across the 4,096-character steps, astral letters', () => {
     const astral = '\u{1D400}'; // MATHEMATICAL BOLD CAPITAL A: a letter of two UTF-16 units
     const long = 'Q'.repeat(4095) + astral + 'z'.repeat(5000);
