@@ -14,7 +14,9 @@
  * the content stamp of the modules that derive it (src/store/module-stamp.ts: this module, the
  * catalogue reader and the index worker with their imports; another build, another stamp). So a
  * changed catalogue, or code that reads or indexes it differently, derives it again; never an
- * answer from stale postings. Its sections carry a SHA-256 of their own (a file damaged on disk),
+ * answer from stale postings. The start that derives it takes the key when it writes the file,
+ * seconds after it read the records (hashUnchangedFile: the same file, unchanged, or no prepared
+ * start is written). Its sections carry a SHA-256 of their own (a file damaged on disk),
  * and their structure is checked before use (sizes, ranges, the ids' order); a file that fails any
  * check is ignored and written again. It is written to a temporary name and
  * renamed (a reader never sees half a file); a folder that cannot be written keeps no prepared
