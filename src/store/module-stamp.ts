@@ -33,17 +33,6 @@ export function hashContents(files: readonly string[], contents: readonly Uint8A
   return h.digest('hex');
 }
 
-/** The hash of the listed modules (relative to `dir`), or null when one cannot be read. */
-export function hashFiles(dir: string, files: readonly string[]): string | null {
-  let contents: Buffer[];
-  try {
-    contents = files.map((f) => fs.readFileSync(path.join(dir, f)));
-  } catch {
-    return null;
-  }
-  return hashContents(files, contents);
-}
-
 /**
  * The stamp of the entry modules' static import closure as the files are now, paths relative to
  * `dir` (default: the first entry's folder). Null when a module cannot be read.
@@ -72,8 +61,8 @@ export function moduleStamp(entries: readonly (URL | string)[], dir?: string): M
   } catch {
     return null;
   }
-  const rel = (f: string) => path.relative(base, f).split(path.sep).join('/');
-  const sorted = [...bytes.keys()].sort((a, b) => (rel(a) < rel(b) ? -1 : rel(a) > rel(b) ? 1 : 0));
-  const files = sorted.map(rel);
-  return { files, sha256: hashContents(files, sorted.map((f) => bytes.get(f)!)) };
+  const modules = [...bytes].map(([f, b]) => ({ rel: path.relative(base, f).split(path.sep).join('/'), b }));
+  modules.sort((x, y) => (x.rel < y.rel ? -1 : x.rel > y.rel ? 1 : 0));
+  const files = modules.map((m) => m.rel);
+  return { files, sha256: hashContents(files, modules.map((m) => m.b)) };
 }
