@@ -363,7 +363,7 @@ function buildCatalogueParts(
   // (absent file -> no records; present but invalid -> fail here).
   const layer = live.doc ? { doc: live.doc, entities: live.doc.data.map(ossToStored) } : readOssLayer(config.dataDir);
   const oss = opts.ossEntities ?? layer.entities;
-  checkOssIds(records.ids, oss, records.lower);
+  checkOssIds(records, oss);
   const whereUsedOf = (doc: OssDocument | null) => whereUsedLayer(doc, data.lazy ? data.lazy.makers() : data.entities, manufacturers);
   const ossLayer = whereUsedOf(layer.doc);
   // The analytics inputs are read (and validated) now; the document is computed on first use
@@ -727,7 +727,7 @@ function wire(
       const p = parts();
       // The layer's records by id (get_part OSS-LIVE-...) follow the reloaded layer, like where-used.
       const entities = next.doc ? next.doc.data.map(ossToStored) : [];
-      checkOssIds(p.catalogue.sortedRecords.ids, entities);
+      checkOssIds(p.catalogue.sortedRecords, entities);
       p.catalogue.replaceOss(entities);
       p.ossCount = entities.length;
       p.ossLayer = p.whereUsedOf(next.doc);

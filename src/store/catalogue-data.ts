@@ -267,24 +267,35 @@ export function preparedCatalogueData(dataDir: string, fd: number, members: Reco
 }
 
 /**
- * Throws when an open-source-layer id is also a catalogue id (case-insensitive) or appears twice
- * (`catalogueLower`: the catalogue's ids lower-cased, when the caller has them):
+ * Throws when an open-source-layer id is also a catalogue id (case-insensitive) or appears twice:
  * a lookup by id must resolve to exactly one record. The "OSS-" prefix is the layer's (spec id
  * shapes), so a catalogue id using it is refused too: answers label such ids as layer records.
+ * `catalogue`: the catalogue's ids in id order and the same lower-cased, sorted by the latter
+ * (SortedRecords), so each question is a binary search: the layer's few hundred ids are looked
+ * up among the catalogue's, not the catalogue's 100,000 among the layer's (~9 ms of a start).
  */
-export function checkOssIds(catalogueIds: readonly string[], oss: readonly StoredEntity[], catalogueLower: readonly string[] = catalogueIds.map((id) => id.toLowerCase())): void {
-  const layer = new Set(oss.map((e) => e.id.toLowerCase()));
-  // The catalogue's ids that a layer id also spells (a set of layer ids, not one of 100,000 catalogue ids).
+export function checkOssIds(catalogue: { readonly ids: readonly string[]; readonly lower: readonly string[] }, oss: readonly StoredEntity[]): void {
+  const { ids, lower } = catalogue;
+  // The catalogue's ids that start with oss- in any case are together, from the first not below "oss-".
+  const reserved = lowerBound(lower, 'oss-');
+  if (reserved < lower.length && lower[reserved]!.startsWith('oss-')) throw new Error(`data/catalogue/entities.json: id ${ids[reserved]} uses the prefix OSS-, reserved for the open-source layer`);
   const seen = new Set<string>();
-  for (let i = 0; i < catalogueIds.length; i++) {
-    const k = catalogueLower[i]!;
-    // Only an id starting with o or O can match (the regex's case folding, checked on those few).
-    if (k.charCodeAt(0) === 0x6f && /^oss-/i.test(catalogueIds[i]!)) throw new Error(`data/catalogue/entities.json: id ${catalogueIds[i]} uses the prefix OSS-, reserved for the open-source layer`);
-    if (layer.has(k)) seen.add(k);
-  }
   for (const e of oss) {
     const k = e.id.toLowerCase();
-    if (seen.has(k)) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);
+    const at = lowerBound(lower, k);
+    if (seen.has(k) || (at < lower.length && lower[at] === k)) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);
     seen.add(k);
   }
+}
+
+/** The first position of `sorted` whose value is not below `k`. */
+function lowerBound(sorted: readonly string[], k: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -335,6 +335,19 @@ describe('lookups by id', () => {
       for (const [spelling, id] of [['sen-2', 'Sen-2'], ['SEN-2', 'Sen-2'], ['arm-10', 'ARM-10'], ['ARM-1', 'arm-1']] as const) expect((await c.get(spelling))?.id, spelling).toBe(id);
       for (const missing of ['act-', 'act-77', 'arm-100', '', 'zzz', '0']) expect(await c.get(missing), missing).toBeNull();
       expect((await c.getMany(['sen-2', 'nope', 'act-7'])).map((e) => e.id)).toEqual(['Sen-2', 'ACT-7']);
+      // With the search index's positions (id order): a record is taken from its position only when its id is the one asked.
+      const ids = ['ACT-7', 'act-7', 'Sen-2', 'arm-1', 'ARM-10'];
+      const order = (await c.all()).map((e) => e.id);
+      expect(order).toEqual(['ACT-7', 'act-7', 'arm-1', 'ARM-10', 'Sen-2']);
+      const right = ids.map((id) => order.indexOf(id));
+      expect((await c.getMany(ids, right)).map((e) => e.id)).toEqual(ids);
+      // Positions that do not hold the id (shifted, out of range, negative) are looked up instead: the same answer as without positions.
+      for (const wrong of [right.map((d) => (d + 1) % order.length), ids.map(() => 99), ids.map(() => -1)]) {
+        expect((await c.getMany(ids, wrong)).map((e) => e.id), wrong.join()).toEqual((await c.getMany(ids)).map((e) => e.id));
+      }
+      // act-7 asked at ACT-7's position is not ACT-7: looked up, every spelling answers the first of the two (ACT-7).
+      expect((await c.getMany(['act-7'], [order.indexOf('act-7')])).map((e) => e.id)).toEqual(['act-7']);
+      expect((await c.getMany(['act-7'], [order.indexOf('ACT-7')])).map((e) => e.id)).toEqual(['ACT-7']);
       // Records handed in unfrozen are frozen by the catalogue, as it shares them with every caller.
       expect(Object.isFrozen(await c.get('sen-2'))).toBe(true);
       expect(Object.isFrozen(await c.all())).toBe(false); // a copy for the caller

@@ -118,7 +118,10 @@ export async function searchParts(ctx: PartsContext, p: SearchParams): Promise<S
       : { category, includeQuarantine: includeQ, offset, limit, ...(filter ? { filter } : {}) },
   );
   // Records come from the store, so an unreadable store is a 503, never an empty result.
-  const records = await ctx.catalogue.getMany(page.map((m) => m.id));
+  const records = await ctx.catalogue.getMany(
+    page.map((m) => m.id),
+    page.map((m) => m.position),
+  );
   const data: SearchHit[] = [];
   const { detail: urlPrefix, page: pagePrefix } = linkPrefixes(ctx.baseUrl);
   for (let i = 0; i < page.length; i++) {

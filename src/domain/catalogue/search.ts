@@ -375,6 +375,11 @@ function grownInt32(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
 
 export interface SearchMatch {
   id: string;
+  /**
+   * The document's number: the record's position in the catalogue's id order (the index numbers
+   * its documents as the catalogue sorts its records). What Catalogue.getMany takes beside the id.
+   */
+  position: number;
   quarantine: boolean;
   category: string;
   relevance_score: number;
@@ -686,6 +691,7 @@ export class SearchIndex {
     const m = this.mask[d];
     return {
       id: this.ids[d],
+      position: d,
       quarantine: this.quarantine[d] === 1,
       category: this.categories[d],
       relevance_score: this.score[d] / 2,

@@ -38,8 +38,12 @@ export interface ListQuery {
 export interface Catalogue {
   /** Case-insensitive lookup (catalogue, then open-source layer). */
   get(id: string): Promise<StoredEntity | null>;
-  /** Records for ids, in the order given, skipping unknown ones (catalogue and open-source layer). */
-  getMany(ids: readonly string[]): Promise<StoredEntity[]>;
+  /**
+   * Records for ids, in the order given, skipping unknown ones (catalogue and open-source layer).
+   * `positions`: where the search index numbers each id (SearchMatch.position: the catalogue
+   * record's position in id order), a record taken from there when its id is the one asked.
+   */
+  getMany(ids: readonly string[], positions?: readonly number[]): Promise<StoredEntity[]>;
   list(q: ListQuery): Promise<{ total: number; items: StoredEntity[] }>;
   /** Every record, quarantined included, in stable id order. */
   all(): Promise<StoredEntity[]>;
