@@ -68,13 +68,20 @@ describe('records read lazily', () => {
 
   it('forEachSpecSource: what a start that derived the catalogue kept of each record for the spec fields, without reading a record; the same columns as the records give', async () => {
     const { dir, records } = shuffledCatalogue(2);
-    // A start that derives the catalogue makes them as it reads its records again (here all at once) ...
+    // A start that derives the catalogue makes them as it reads its records again: some on first use
+    // (their lines made once every record is read), the rest in the background (made as they are read) ...
     let derived: DerivedColumns | null = null;
     const first = readCatalogueData(dir, undefined, { lazy: true, derived: (d) => (derived = d) }).lazy!;
     const made = first.specSourcesWhenRead()!;
     expect(made).not.toBeNull();
-    first.all();
+    for (const i of [7, 0, records.length - 1]) first.record(i);
+    await new Promise<void>((resolve) => first.readInBackground(1, resolve));
     const sources = await made;
+    // ... the same bytes as when every record is read at once (all their lines made at the end).
+    const again = readCatalogueData(dir, undefined, { lazy: true, derived: () => {} }).lazy!;
+    const allAtOnce = again.specSourcesWhenRead()!;
+    again.all();
+    expect(Buffer.from(await allAtOnce).equals(Buffer.from(sources))).toBe(true);
     // ... and the next start gets them with its prepared start.
     const d = derived as DerivedColumns | null;
     const lazy = preparedCatalogueData(dir, fs.openSync(path.join(dir, 'catalogue/entities.json'), 'r'), d!.members, d!.columns, sources).lazy!;
