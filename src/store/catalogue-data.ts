@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
+import { lowerBound } from '../domain/shared/sorted.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { fileIdentity, type FileIdentity } from './catalogue-prepared.js';
 import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
@@ -286,16 +287,4 @@ export function checkOssIds(catalogue: { readonly ids: readonly string[]; readon
     if (seen.has(k) || (at < lower.length && lower[at] === k)) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);
     seen.add(k);
   }
-}
-
-/** The first position of `sorted` whose value is not below `k`. */
-function lowerBound(sorted: readonly string[], k: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

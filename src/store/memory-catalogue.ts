@@ -17,6 +17,7 @@
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
+import { lowerBound } from '../domain/shared/sorted.js';
 import { idOrder } from '../domain/catalogue/search.js';
 import type { SortedRecords } from './catalogue-records.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
@@ -166,13 +167,7 @@ export class MemoryCatalogue implements Catalogue {
   /** The first position (id order) whose lower-cased id is `k` (the ids sort by their lower-cased form first). */
   private lowerPosition(k: string): number | undefined {
     const lower = this.records.lower;
-    let lo = 0;
-    let hi = lower.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (lower[mid]! < k) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(lower, k);
     return lo < lower.length && lower[lo] === k ? lo : undefined;
   }
 
