@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
-import { lowerBound } from '../domain/shared/sorted.js';
+import { lowerBound, sortedIndexOf } from '../domain/shared/sorted.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { fileIdentity, type FileIdentity } from './catalogue-prepared.js';
 import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
@@ -283,8 +283,7 @@ export function checkOssIds(catalogue: { readonly ids: readonly string[]; readon
   const seen = new Set<string>();
   for (const e of oss) {
     const k = e.id.toLowerCase();
-    const at = lowerBound(lower, k);
-    if (seen.has(k) || (at < lower.length && lower[at] === k)) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);
+    if (seen.has(k) || sortedIndexOf(lower, k) >= 0) throw new Error(`data/oss/oss_components.json: id ${e.id} is already used by another record`);
     seen.add(k);
   }
 }

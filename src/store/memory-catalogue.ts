@@ -17,7 +17,7 @@
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { DomainError } from '../domain/shared/errors.js';
 import { deepFreeze } from '../domain/shared/freeze.js';
-import { lowerBound } from '../domain/shared/sorted.js';
+import { sortedIndexOf } from '../domain/shared/sorted.js';
 import { idOrder } from '../domain/catalogue/search.js';
 import type { SortedRecords } from './catalogue-records.js';
 import type { Catalogue, CatalogueMeta, CategoryInfo, ListQuery } from './catalogue.js';
@@ -166,9 +166,8 @@ export class MemoryCatalogue implements Catalogue {
 
   /** The first position (id order) whose lower-cased id is `k` (the ids sort by their lower-cased form first). */
   private lowerPosition(k: string): number | undefined {
-    const lower = this.records.lower;
-    const lo = lowerBound(lower, k);
-    return lo < lower.length && lower[lo] === k ? lo : undefined;
+    const d = sortedIndexOf(this.records.lower, k);
+    return d < 0 ? undefined : d;
   }
 
   /**

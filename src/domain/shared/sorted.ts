@@ -11,3 +11,9 @@ export function lowerBound(sorted: readonly string[], k: string): number {
   }
   return lo;
 }
+
+/** The first position of `sorted` holding `k`, or -1. */
+export function sortedIndexOf(sorted: readonly string[], k: string): number {
+  const at = lowerBound(sorted, k);
+  return at < sorted.length && sorted[at] === k ? at : -1;
+}
