@@ -293,21 +293,25 @@ function hostOf(baseUrl: string): string | null {
 const LAZY_COMPACT_MIN_RECORDS = 10_000;
 
 export async function startHttpServer(deps: Deps, opts: AppOptions = {}): Promise<RunningServer> {
+  // The app first, then the heap compacted, and only then the wait for deps.ready: a large
+  // catalogue's index is still being finished on its worker when the catalogue is built, and
+  // neither step reads it (its requests do), so the main thread does them while the worker runs
+  // instead of after it. The catalogue and everything built from it exist by now: the compaction
+  // releases what building them left behind, once, before the warm-up (the first full collection
+  // leaves the next tens of milliseconds of work several times slower while its sweeping runs: the
+  // start absorbs that instead of the first requests).
+  const { app, mcp, direct, directRoutes } = createApp(deps, opts);
+  compactHeap();
   await deps.ready;
   const exposed = sandboxExposure(deps.config, deps.payments.gateway.name);
   if (exposed) throw new Error(exposed);
-  const { app, mcp, direct, directRoutes } = createApp(deps, opts);
   const paths = warmUpPaths(directRoutes, deps.warmUpWords());
   // Requests that arrive while the server warms up wait for it (then are answered in order).
   let held: (() => void)[] | null = [];
   let stopCompacting = (): void => {};
-  /** Compacts the heap, warms the answers, then answers what waited and whatever comes next. */
+  /** Warms the answers, then answers what waited and whatever comes next. */
   const serveAfterWarmUp = async (): Promise<void> => {
     try {
-      // The catalogue and its indexes are built: release what building them left behind, once, before
-      // the warm-up (the first full collection leaves the next tens of milliseconds of work several
-      // times slower while its sweeping runs: the warm-up absorbs that instead of the first requests).
-      compactHeap();
       // A large catalogue's most frequent searches, asked over the server's own answer path (best
       // effort: one that cannot even open its private listener leaves the server serving without it).
       if (paths.length > 0) {

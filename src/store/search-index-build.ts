@@ -61,9 +61,12 @@ export interface IndexBuildOptions {
 /** A file's size in bytes (0 when there is none). */
 export const fileSize = (file: string): number => fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
-/** The index of the catalogue's records in id order from postings built elsewhere (a worker's, a prepared start's), documents numbered alike. */
-export function indexOver(sorted: SortedRecords, postings: SearchPostings): SearchIndex {
-  return SearchIndex.fromParts({ ids: [...sorted.ids], ...sorted.columns(), ...postings });
+/**
+ * The index of the catalogue's records in id order from postings built elsewhere (a worker's, a
+ * prepared start's), documents numbered alike. `columns`: the records' columns when made already.
+ */
+export function indexOver(sorted: SortedRecords, postings: SearchPostings, columns: ReturnType<SortedRecords['columns']> = sorted.columns()): SearchIndex {
+  return SearchIndex.fromParts({ ids: [...sorted.ids], ...columns, ...postings });
 }
 
 export class IndexBuild implements RecordObserver {
@@ -80,6 +83,8 @@ export class IndexBuild implements RecordObserver {
   private ids: string[] = [];
   /** The catalogue's records in id order (complete()). */
   private sorted: SortedRecords | null = null;
+  /** Their columns, made in complete(): while the worker still numbers its postings, as a rule. */
+  private columns: ReturnType<SortedRecords['columns']> | null = null;
   /** The worker's answer, kept until the sorted records are known. */
   private answer: IndexWorkerAnswer | null = null;
   private built: SearchIndex | null = null;
@@ -158,6 +163,9 @@ export class IndexBuild implements RecordObserver {
    */
   complete(sorted: SortedRecords): void {
     this.sorted = sorted;
+    // The columns now, not when the answer comes: the worker's last step (numbering its postings in
+    // id order) runs beside this, so the main thread's share of the index is made while it runs.
+    if (!this.abandoned && !this.built && !this.failure) this.columns = sorted.columns();
     if (this.abandoned && !this.built && !this.failure) {
       this.built = new SearchIndex(sorted.all());
       this.settle(null);
@@ -225,12 +233,13 @@ export class IndexBuild implements RecordObserver {
       return;
     }
     try {
-      this.built = indexOver(sorted, postings);
+      this.built = indexOver(sorted, postings, this.columns ?? undefined);
     } catch (err) {
       this.fail(err as Error);
       return;
     }
     this.ids = [];
+    this.columns = null;
     this.settle(null);
   }
 
