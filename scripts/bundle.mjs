@@ -47,6 +47,27 @@ function jsFiles(dir) {
   return out;
 }
 
+/**
+ * zod (v4) re-exports every language's error messages as `z.locales` (~40 modules, ~0.36 MB of the
+ * ~2.7 MB a server loads at start, each parsed by node at every start). Nothing in this package
+ * asks for a language: zod's schemas import English, its default, themselves. So the bundle's copy
+ * of that index exports English only; the build fails if the index is no longer zod's list of
+ * languages (each `export { default as xx } from "./xx.js"`), rather than drop something else.
+ */
+const zodLocales = {
+  name: 'zod-locales',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => {
+      const src = fs.readFileSync(args.path, 'utf8');
+      const lines = src.split('\n').filter((l) => l.trim() !== '');
+      if (!lines.every((l) => /^export \{ default as [a-zA-Z]+ \} from "\.\/[a-zA-Z-]+\.js";$/.test(l)) || !lines.includes('export { default as en } from "./en.js";')) {
+        throw new Error(`bundle: ${args.path} is not the list of zod's languages this build expects; see zodLocales in scripts/bundle.mjs`);
+      }
+      return { contents: 'export { default as en } from "./en.js";\n', loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
 const t = performance.now();
 const out = fs.mkdtempSync(path.join(ROOT, '.bundle-'));
 try {
@@ -71,7 +92,7 @@ try {
     target: 'node20',
     chunkNames: 'chunk-[hash]',
     external: EXTERNAL,
-    plugins: [ownUrl],
+    plugins: [ownUrl, zodLocales],
     metafile: true,
     logLevel: 'warning',
     legalComments: 'eof',
