@@ -229,7 +229,10 @@ export interface DirectRoute {
 export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly AnyTool[]): { direct: DirectRoute[] } {
   const direct: DirectRoute[] = [];
   for (const tool of tools) {
-    const types = propertyTypes(tool);
+    // Made on the route's first request, not at start: each is a JSON Schema of the tool's input
+    // (zod's conversion, ~13 ms for all the tools together at every start, most never asked over REST).
+    let types: Record<string, JsonType> | null = null;
+    const typesOf = () => (types ??= propertyTypes(tool));
     for (const route of tool.rest) {
       const handler: Handler<AppEnv> = async (c) => {
         let input: Record<string, unknown>;
@@ -237,7 +240,7 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
         const queries = c.req.queries();
         let archive: Uint8Array | null = null;
         try {
-          input = await readInput(c, route, types, queries, (bytes) => (archive = bytes));
+          input = await readInput(c, route, typesOf(), queries, (bytes) => (archive = bytes));
         } catch (err) {
           if (err instanceof DomainError) return errorResponse(c, err);
           throw err;
@@ -271,7 +274,7 @@ export function mountRestRoutes(app: Hono<AppEnv>, deps: Deps, tools: readonly A
           ...(route.warmUpArgument !== undefined ? { warmUpArgument: route.warmUpArgument } : {}),
           answer: (queries, exchange) => {
             // As readInput reads a GET route's arguments (no path parameters here).
-            const input = routeArguments(route, queryArguments(types, queries));
+            const input = routeArguments(route, queryArguments(typesOf(), queries));
             return jsonAnswer(tool, route, input, new RestToolContext(exchange, deps, queries.key));
           },
         });
