@@ -16,7 +16,7 @@ import { systemClock, type Clock } from './domain/shared/clock.js';
 import type { StoredEntity } from './domain/catalogue/entity.js';
 import type { FastenerTable } from './domain/plates/fasteners.js';
 import { createPaymentGateway, type PaymentGateway, type PlanCatalog } from './domain/payments/index.js';
-import { idsInGivenOrder, SearchIndex } from './domain/catalogue/search.js';
+import { idsInGivenOrder, SearchIndex, type WarmWords } from './domain/catalogue/search.js';
 import { SEARCH_LIMIT_DEFAULT } from './domain/catalogue/parts.js';
 import { SpecIndex } from './domain/specs/index.js';
 import { defaultSpecFields } from './domain/specs/fields.js';
@@ -40,7 +40,7 @@ import { MemoryCatalogue } from './store/memory-catalogue.js';
 import type { StoreHealth } from './store/pg.js';
 import { checkOssIds, preparedCatalogueData, readCatalogueData, type CatalogueData, type DerivedColumns } from './store/catalogue-data.js';
 import { hashUnchangedFile, openPrepared, preparedCodeStamp, preparedPath, writePrepared } from './store/catalogue-prepared.js';
-import { fileSize, IndexBuild, indexOver, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions } from './store/search-index-build.js';
+import { fileSize, IndexBuild, indexOver, INDEX_WORKER_MIN_BYTES, type IndexBuildOptions, type WarmWordsAsk } from './store/search-index-build.js';
 import { sqliteAccountStores } from './store/sqlite-ledger.js';
 import { readManufacturers } from './store/spec-data.js';
 import { StoreOutages } from './store/outage.js';
@@ -147,6 +147,8 @@ const WARM_FIELDS = ['name', 'manufacturer', 'type'] as const;
  * (src/http/warm-up.ts, compileAnswers).
  */
 const WARM_NARROW_WORDS = 64;
+/** What the warm-up's words are counted with (SearchIndex.wordsByCount), on the index's worker when it has one. */
+export const WARM_ASK: WarmWordsAsk = { n: WARM_WORDS, narrowN: WARM_NARROW_WORDS, minDocs: SEARCH_LIMIT_DEFAULT, fields: WARM_FIELDS };
 
 interface AccountStores {
   ledger: Ledger;
@@ -217,6 +219,8 @@ interface CatalogueParts {
   /** Where-used over another layer document (a live refresh); the catalogue's makers as at start. */
   whereUsedOf: (doc: OssDocument | null) => WhereUsedLayer;
   analytics: Intelligence;
+  /** The warm-up's words (WARM_ASK) when the index's worker counted them, once the index is built; else null. */
+  warmWords(): WarmWords | null;
 }
 
 /** The live layer as the database last gave it (set before the catalogue parts are built). */
@@ -235,6 +239,8 @@ interface IndexSource {
   index(): SearchIndex;
   readonly ready: Promise<void>;
   abandon(): void;
+  /** The warm-up's words when counted apart (on the worker), else null. */
+  warmWords(): WarmWords | null;
 }
 
 /** The search index made apart (on a worker, or read from a prepared start), and the catalogue's records in the id order it numbers documents by. */
@@ -272,7 +278,7 @@ function preparedStart(dataDir: string, log: Logger): { data: CatalogueData; on:
       notUsed();
       return null;
     }
-    const build: IndexSource = { complete: () => {}, index: () => index, ready: Promise.resolve(), abandon: () => {} };
+    const build: IndexSource = { complete: () => {}, index: () => index, ready: Promise.resolve(), abandon: () => {}, warmWords: () => null };
     log.info('catalogue read from its prepared start', { file, records: records.size });
     used = true;
     return { data, on: { build, records } };
@@ -423,6 +429,7 @@ function buildCatalogueParts(
     get analytics() {
       return analytics();
     },
+    warmWords: () => indexBuild?.warmWords() ?? null,
   };
 }
 
@@ -454,7 +461,7 @@ function loadData(config: Config, opts: BuildOptions, defer: boolean, log: Logge
     if (indexBuild && data) {
       // The records' id order, computed once: the worker numbers the documents by it, the catalogue sorts by it.
       onWorker = { build: indexBuild, records: recordsOf(data) };
-      indexBuild.end(onWorker.records.positions);
+      indexBuild.end(onWorker.records, WARM_ASK);
       if (derived && data.lazy) prepareNextStart(config.dataDir, log, derived, onWorker, data.lazy);
     }
     registries = loadRegistries(config);
@@ -690,7 +697,13 @@ function wire(
   const jobs = (opts.jobs ?? createJobRunner)(config, log, () => knowledge);
   // Counted once, for both lists, when the server first asks.
   let warm: { frequent: readonly string[]; narrow: readonly string[] } | null = null;
-  const warmWords = () => (warm ??= lazy ? parts().index.wordsByCount(WARM_WORDS, WARM_NARROW_WORDS, SEARCH_LIMIT_DEFAULT, WARM_FIELDS) : { frequent: [], narrow: [] });
+  const warmWords = () => {
+    if (warm === null && lazy) {
+      const p = parts();
+      warm = p.warmWords() ?? p.index.wordsByCount(WARM_ASK.n, WARM_ASK.narrowN, WARM_ASK.minDocs, WARM_ASK.fields);
+    }
+    return warm ?? { frequent: [], narrow: [] };
+  };
   const answers = new AnswerCache(config.answerCacheEntries);
   return {
     config,

@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worker } from 'node:worker_threads';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
-import { SEARCH_FIELDS, SearchIndex, searchTexts, type SearchPostings } from '../domain/catalogue/search.js';
+import { SEARCH_FIELDS, SearchIndex, searchTexts, type SearchField, type SearchPostings, type WarmWords } from '../domain/catalogue/search.js';
 import type { SortedRecords } from './catalogue-records.js';
 import { startWorkerModule } from '../worker-thread.js';
 
@@ -41,10 +41,24 @@ export interface IndexWorkerData {
   signal: SharedArrayBuffer;
 }
 
-/** `finish`: the documents' order (idOrder's positions over the records as added; null: added in id order). */
-export type IndexWorkerMessage = { kind: 'batch'; texts: string; lengths: Int32Array } | { kind: 'finish'; positions: Int32Array | null };
+/** The arguments of countWords (SearchIndex.wordsByCount): the words a new instance warms up with. */
+export interface WarmWordsAsk {
+  n: number;
+  narrowN: number;
+  minDocs: number;
+  fields: readonly SearchField[];
+}
 
-export type IndexWorkerAnswer = { ok: true; postings: SearchPostings; order: Int32Array | null } | { ok: false; message: string };
+/**
+ * `finish`: the documents' order (idOrder's positions over the records as added; null: added in id
+ * order); `warm`: the words to count once the postings are made (countWords), with each document's
+ * quarantine flag in that order, or null.
+ */
+export type IndexWorkerMessage =
+  | { kind: 'batch'; texts: string; lengths: Int32Array }
+  | { kind: 'finish'; positions: Int32Array | null; warm: (WarmWordsAsk & { quarantine: Uint8Array }) | null };
+
+export type IndexWorkerAnswer = { ok: true; postings: SearchPostings; order: Int32Array | null; warm: WarmWords | null } | { ok: false; message: string };
 
 /** Receives the catalogue's records as they are read (readCatalogueData). */
 export interface RecordObserver {
@@ -83,8 +97,10 @@ export class IndexBuild implements RecordObserver {
   private ids: string[] = [];
   /** The catalogue's records in id order (complete()). */
   private sorted: SortedRecords | null = null;
-  /** Their columns, made in complete(): while the worker still numbers its postings, as a rule. */
-  private columns: ReturnType<SortedRecords['columns']> | null = null;
+  /** The records given to end() and their columns, made there: while the worker numbers its postings. */
+  private ended: { records: SortedRecords; columns: ReturnType<SortedRecords['columns']> } | null = null;
+  /** The warm-up's words the worker counted (end()'s `warm`), once built. */
+  private warm: WarmWords | null = null;
   /** The worker's answer, kept until the sorted records are known. */
   private answer: IndexWorkerAnswer | null = null;
   private built: SearchIndex | null = null;
@@ -147,13 +163,21 @@ export class IndexBuild implements RecordObserver {
 
   /**
    * Every record is read: the worker numbers the documents in id order and answers with the
-   * postings. `positions`: that order as idOrder gives it over the records (the catalogue's own).
+   * postings. `records`: the catalogue's records in id order (their positions give that order as
+   * idOrder gives it over the records as read). `warm`: the words of a new instance's warm-up, which
+   * the worker then counts over its postings too (warmWords()), instead of the main thread.
    */
-  end(positions: readonly number[] | null): void {
+  end(records: SortedRecords, warm?: WarmWordsAsk): void {
     if (this.abandoned) return;
     this.flush();
-    const order = positions === null ? null : Int32Array.from(positions);
-    this.post({ kind: 'finish', positions: order }, order ? [order.buffer] : []);
+    // The index's columns now: the worker's last step (numbering its postings in id order) runs
+    // beside what the main thread does next, so its share of the index is made while it runs.
+    const columns = records.columns();
+    this.ended = { records, columns };
+    const order = records.positions === null ? null : Int32Array.from(records.positions);
+    const quarantine = warm ? columns.quarantine.slice() : null;
+    const transfer = [order?.buffer, quarantine?.buffer].filter((b): b is ArrayBuffer => b !== undefined);
+    this.post({ kind: 'finish', positions: order, warm: warm && quarantine ? { ...warm, fields: [...warm.fields], quarantine } : null }, transfer);
   }
 
   /**
@@ -163,9 +187,6 @@ export class IndexBuild implements RecordObserver {
    */
   complete(sorted: SortedRecords): void {
     this.sorted = sorted;
-    // The columns now, not when the answer comes: the worker's last step (numbering its postings in
-    // id order) runs beside this, so the main thread's share of the index is made while it runs.
-    if (!this.abandoned && !this.built && !this.failure) this.columns = sorted.columns();
     if (this.abandoned && !this.built && !this.failure) {
       this.built = new SearchIndex(sorted.all());
       this.settle(null);
@@ -187,6 +208,11 @@ export class IndexBuild implements RecordObserver {
     }
     if (this.failure) throw this.failure;
     return this.built!;
+  }
+
+  /** The warm-up's words counted on the worker (end()'s `warm`), once the index is built; else null (count them over index()). */
+  warmWords(): WarmWords | null {
+    return this.built ? this.warm : null;
   }
 
   /** Stops the worker; complete() then builds the index on the main thread. */
@@ -223,7 +249,7 @@ export class IndexBuild implements RecordObserver {
     const answer = this.answer;
     const sorted = this.sorted;
     if (!answer?.ok || !sorted || this.built || this.failure) return;
-    const { postings, order } = answer;
+    const { postings, order, warm } = answer;
     const n = this.ids.length;
     const ids = sorted.ids;
     let same = sorted.size === n && (order === null || order.length === n);
@@ -233,13 +259,15 @@ export class IndexBuild implements RecordObserver {
       return;
     }
     try {
-      this.built = indexOver(sorted, postings, this.columns ?? undefined);
+      // The columns made at end(), when these are the records it was given.
+      this.built = indexOver(sorted, postings, this.ended?.records === sorted ? this.ended.columns : undefined);
     } catch (err) {
       this.fail(err as Error);
       return;
     }
     this.ids = [];
-    this.columns = null;
+    this.ended = null;
+    this.warm = warm;
     this.settle(null);
   }
 

@@ -5,7 +5,7 @@
  * main thread that waits for them. Any error is answered too, as a message, and ends the build.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PostingsBuilder, SEARCH_FIELDS } from '../domain/catalogue/search.js';
+import { countWords, PostingsBuilder, SEARCH_FIELDS } from '../domain/catalogue/search.js';
 import type { IndexWorkerAnswer, IndexWorkerData, IndexWorkerMessage } from './search-index-build.js';
 
 const port = parentPort;
@@ -48,8 +48,11 @@ port.on('message', (m: IndexWorkerMessage) => {
     if (m.kind === 'batch') addBatch(m.texts, m.lengths);
     else {
       const { postings, order } = builder.finish(m.positions);
+      // The warm-up's words, counted here over the postings (the main thread has enough to do).
+      const w = m.warm;
+      const warm = w ? countWords({ ...postings, quarantine: w.quarantine }, w.n, w.narrowN, w.minDocs, w.fields) : null;
       const buffers = [postings.tokStart, postings.postDoc, postings.postField, postings.docStart, postings.docTok, postings.docField, order].map((a) => a?.buffer as ArrayBuffer | undefined);
-      answer({ ok: true, postings, order }, buffers.filter((b): b is ArrayBuffer => b !== undefined));
+      answer({ ok: true, postings, order, warm }, buffers.filter((b): b is ArrayBuffer => b !== undefined));
     }
   } catch (err) {
     answer({ ok: false, message: err instanceof Error ? err.message : String(err) });

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildDeps, type Deps } from '../../src/deps.js';
+import { buildDeps, WARM_ASK, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
-import { documentsOf, idOrder, PostingsBuilder, SearchIndex, searchTexts, sortedById, tokenize } from '../../src/domain/catalogue/search.js';
+import { documentsOf, idOrder, PostingsBuilder, SearchIndex, searchTexts, sortedById, tokenize, type SearchField } from '../../src/domain/catalogue/search.js';
 import { startHttpServer } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
@@ -111,6 +111,37 @@ describe('the search index built on a worker thread', () => {
     }
   });
 
+  it("the warm-up's words, counted on the worker, are those the main thread's index counts (both lists, quarantined records among them)", async () => {
+    const records = generated(4);
+    // Some records quarantined, so that the narrow words' count of answered documents differs from the postings'.
+    for (let i = 0; i < records.length; i += 7) records[i] = { ...records[i]!, quarantine: true };
+    expect(records.filter((e) => e.quarantine).length).toBeGreaterThan(records.length / 8);
+    const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
+    const reference = new SearchIndex(readCatalogueData(dir).entities);
+    const ask = (fields?: readonly SearchField[]) => reference.wordsByCount(WARM_ASK.n, WARM_ASK.narrowN, WARM_ASK.minDocs, fields);
+    const expected = ask(WARM_ASK.fields);
+    // Both lists full, and the fields and the quarantine flags matter to them (else the check below could not fail).
+    expect(expected.frequent).toHaveLength(WARM_ASK.n);
+    expect(expected.narrow.length).toBeGreaterThan(0);
+    expect(ask()).not.toEqual(expected);
+    // Through a build of its own: the worker's count, given the ask at end().
+    const build = IndexBuild.forFile(path.join(dir, 'catalogue/entities.json'), true)!;
+    const sorted = recordsInMemory(readCatalogueData(dir, build).entities);
+    build.end(sorted, WARM_ASK);
+    build.complete(sorted);
+    expect(build.warmWords()).toBeNull(); // not before the index is built
+    await build.ready;
+    expect(build.warmWords()).toEqual(expected);
+    // And what a server's deps hand the warm-up.
+    const onWorker = deps(dir, true);
+    try {
+      await onWorker.ready;
+      expect({ frequent: onWorker.warmUpWords(), narrow: onWorker.warmUpNarrowWords() }).toEqual(expected);
+    } finally {
+      onWorker.close();
+    }
+  });
+
   it('asked for before it is announced ready, the index is waited for, never missing', () => {
     const onWorker = deps(DATA, true);
     try {
@@ -162,7 +193,7 @@ describe('the search index built on a worker thread', () => {
     const build = IndexBuild.forFile(path.join(DATA, 'catalogue/entities.json'), { resourceLimits: TINY_HEAP })!;
     const data = readCatalogueData(DATA, build);
     const records = recordsInMemory(data.entities);
-    build.end(records.positions);
+    build.end(records);
     build.complete(records);
     await expect(build.ready).rejects.toThrow(/search index.*worker thread/);
     expect(() => build.index()).toThrow(/search index.*worker thread/);

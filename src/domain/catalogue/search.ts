@@ -502,58 +502,10 @@ export class SearchIndex {
     return this.ids.length;
   }
 
-  /**
-   * The `n` words on the most postings (most first, ties in word order): a new instance's likely
-   * first queries. `fields`: only postings of these fields are counted (the words people search
-   * by: names, makers, types), each document once. And `narrowN` words that are cheap to search
-   * for although they fill a page: counted in at least `minDocs` answered (not quarantined)
-   * documents (`fields` as above), asked as they are (a query of the word is the word itself), and
-   * with the fewest postings over all the words they start (a search matches those too), fewest
-   * first, ties in word order. One count of the postings serves both.
-   */
-  wordsByCount(n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[]): { frequent: string[]; narrow: string[] } {
-    const counts: [number, number][] = [];
-    /** Per token, the documents it is counted in that a search answers (not quarantined). */
-    const answered = new Int32Array(this.vocab.length);
-    // The counted fields as bits (a posting's field f is counted when bit f is set).
-    const only = fields ? fields.reduce((m, f) => m | (1 << SEARCH_FIELDS.indexOf(f)), 0) : -1;
-    // Run once, over every posting (2.7 million at 100,000 records): the arrays read from locals.
-    const { tokStart, postDoc, postField, quarantine } = this;
-    for (let t = 0; t < this.vocab.length; t++) {
-      let c = 0;
-      let a = 0;
-      let last = -1;
-      for (let k = tokStart[t]!, end = tokStart[t + 1]!; k < end; k++) {
-        const d = postDoc[k]!;
-        if (only === -1) c++;
-        if (d !== last && ((only >> postField[k]!) & 1) === 1) {
-          if (only !== -1) c++;
-          if (quarantine[d] !== 1) a++;
-          last = d;
-        }
-      }
-      counts.push([c, t]);
-      answered[t] = a;
-    }
-    const narrow: string[] = [];
-    if (narrowN > 0) {
-      // Each token's postings together with those of the longer words it starts (what a search of it walks).
-      const cheap: [number, number][] = [];
-      for (let t = 0; t < this.vocab.length; t++) {
-        if (answered[t]! < Math.max(1, minDocs)) continue;
-        const r = this.range(this.vocab[t]!);
-        cheap.push([this.tokStart[r.hi]! - this.tokStart[r.lo]!, t]);
-      }
-      cheap.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-      for (const [, t] of cheap) {
-        if (narrow.length >= narrowN) break;
-        const word = this.vocab[t]!;
-        const q = tokenize(word);
-        if (q.length === 1 && q[0] === word) narrow.push(word);
-      }
-    }
-    counts.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-    return { frequent: counts.slice(0, Math.max(0, n)).map(([, t]) => this.vocab[t]!), narrow };
+  /** countWords over this index's postings (see there). */
+  wordsByCount(n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[]): WarmWords {
+    const { vocab, tokStart, postDoc, postField, quarantine } = this;
+    return countWords({ vocab, tokStart, postDoc, postField, quarantine }, n, narrowN, minDocs, fields);
   }
 
   /** The indexed words, sorted (for close-spelling suggestions on a query that finds nothing). */
@@ -563,24 +515,7 @@ export class SearchIndex {
 
   /** Token numbers [lo, hi) equal to or starting with `term`, and the number of `term` itself (-1 if absent). */
   private range(term: string): { lo: number; hi: number; exact: number } {
-    const v = this.vocab;
-    let lo = 0;
-    let hi = v.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (v[mid] < term) lo = mid + 1;
-      else hi = mid;
-    }
-    const start = lo;
-    // The tokens starting with `term` are the run from `start` on (each sorts at or after it, and
-    // before any token at or after it that does not start with it): the end of the run.
-    hi = v.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (v[mid]!.startsWith(term)) lo = mid + 1;
-      else hi = mid;
-    }
-    return { lo: start, hi: lo, exact: start < v.length && v[start] === term ? start : -1 };
+    return vocabRange(this.vocab, term);
   }
 
   /**
@@ -805,6 +740,96 @@ export function documentsOf(docs: readonly StoredEntity[]): Pick<SearchIndexPart
     (d) => docs[d]!.quarantine,
     (d) => docs[d]!.category,
   );
+}
+
+/** The words of countWords: the most frequent, and the narrow ones (see there). */
+export interface WarmWords {
+  frequent: string[];
+  narrow: string[];
+}
+
+/** What countWords reads of an index: its postings and each document's quarantine flag (documents numbered alike). */
+export interface WordCountParts {
+  vocab: readonly string[];
+  tokStart: Int32Array;
+  postDoc: Int32Array;
+  postField: Uint8Array;
+  quarantine: Uint8Array;
+}
+
+/**
+ * The `n` words on the most postings (most first, ties in word order): a new instance's likely
+ * first queries. `fields`: only postings of these fields are counted (the words people search
+ * by: names, makers, types), each document once. And `narrowN` words that are cheap to search
+ * for although they fill a page: counted in at least `minDocs` answered (not quarantined)
+ * documents (`fields` as above), asked as they are (a query of the word is the word itself), and
+ * with the fewest postings over all the words they start (a search matches those too), fewest
+ * first, ties in word order. One count of the postings serves both.
+ */
+export function countWords(postings: WordCountParts, n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[]): WarmWords {
+  // Run once, over every posting (2.7 million at 100,000 records): the arrays read from locals.
+  const { vocab, tokStart, postDoc, postField, quarantine } = postings;
+  const counts: [number, number][] = [];
+  /** Per token, the documents it is counted in that a search answers (not quarantined). */
+  const answered = new Int32Array(vocab.length);
+  // The counted fields as bits (a posting's field f is counted when bit f is set).
+  const only = fields ? fields.reduce((m, f) => m | (1 << SEARCH_FIELDS.indexOf(f)), 0) : -1;
+  for (let t = 0; t < vocab.length; t++) {
+    let c = 0;
+    let a = 0;
+    let last = -1;
+    for (let k = tokStart[t]!, end = tokStart[t + 1]!; k < end; k++) {
+      const d = postDoc[k]!;
+      if (only === -1) c++;
+      if (d !== last && ((only >> postField[k]!) & 1) === 1) {
+        if (only !== -1) c++;
+        if (quarantine[d] !== 1) a++;
+        last = d;
+      }
+    }
+    counts.push([c, t]);
+    answered[t] = a;
+  }
+  const narrow: string[] = [];
+  if (narrowN > 0) {
+    // Each token's postings together with those of the longer words it starts (what a search of it walks).
+    const cheap: [number, number][] = [];
+    for (let t = 0; t < vocab.length; t++) {
+      if (answered[t]! < Math.max(1, minDocs)) continue;
+      const r = vocabRange(vocab, vocab[t]!);
+      cheap.push([tokStart[r.hi]! - tokStart[r.lo]!, t]);
+    }
+    cheap.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    for (const [, t] of cheap) {
+      if (narrow.length >= narrowN) break;
+      const word = vocab[t]!;
+      const q = tokenize(word);
+      if (q.length === 1 && q[0] === word) narrow.push(word);
+    }
+  }
+  counts.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  return { frequent: counts.slice(0, Math.max(0, n)).map(([, t]) => vocab[t]!), narrow };
+}
+
+/** Token numbers [lo, hi) of the sorted vocabulary `v` equal to or starting with `term`, and the number of `term` itself (-1 if absent). */
+export function vocabRange(v: readonly string[], term: string): { lo: number; hi: number; exact: number } {
+  let lo = 0;
+  let hi = v.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (v[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  const start = lo;
+  // The tokens starting with `term` are the run from `start` on (each sorts at or after it, and
+  // before any token at or after it that does not start with it): the end of the run.
+  hi = v.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (v[mid]!.startsWith(term)) lo = mid + 1;
+    else hi = mid;
+  }
+  return { lo: start, hi: lo, exact: start < v.length && v[start] === term ? start : -1 };
 }
 
 /**
