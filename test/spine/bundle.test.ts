@@ -68,4 +68,18 @@ describe('the built bundle', () => {
     expect(seen).toBeGreaterThan(5);
     expect(wrong).toEqual([]);
   });
+
+  it("holds zod's English messages and none of its other languages (nothing here asks for one); zod's errors still read in English", async () => {
+    const all = [...text.values()].join('\n');
+    // esbuild names each bundled module in a comment: English is there, the others are not.
+    expect(all).toMatch(/\/\/ node_modules\/zod\/v4\/locales\/en\.js/);
+    const others = [...all.matchAll(/\/\/ node_modules\/zod\/v4\/locales\/([a-zA-Z-]+)\.js/g)].map((m) => m[1]).filter((l) => l !== 'en' && l !== 'index');
+    expect(others).toEqual([]);
+    // A schema of the bundle refuses in English: the tool registry's search_parts, given a number for its query.
+    const { TOOLS } = (await import(path.join(DIST, 'tools/index.js'))) as { TOOLS: { name: string; inputSchema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } } }[] };
+    const search = TOOLS.find((t) => t.name === 'search_parts')!;
+    const r = search.inputSchema.safeParse({ q: 42 });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]!.message).toMatch(/^Invalid input: expected string, received number$/);
+  });
 });
