@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { BomLine } from '../domain/analytics/adoption.js';
 import type { OssInput } from '../domain/analytics/document.js';
 import { MomentumMethod, TrlTable } from '../domain/analytics/tables.js';
+import { PARSE_ONCE } from '../domain/shared/parse-once.js';
 
 export const TRL_FILE = path.join('analytics', 'trl.json');
 export const MOMENTUM_FILE = path.join('analytics', 'momentum.json');
@@ -24,7 +25,7 @@ function readJson(dataDir: string, rel: string): unknown {
 }
 
 function parse<T>(schema: z.ZodType<T>, dataDir: string, rel: string): T {
-  const r = schema.safeParse(readJson(dataDir, rel));
+  const r = schema.safeParse(readJson(dataDir, rel), PARSE_ONCE);
   if (!r.success) throw new Error(`${path.join(dataDir, rel)}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return r.data;
 }

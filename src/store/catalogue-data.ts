@@ -18,6 +18,7 @@ import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records
 import { readJsonRecordsFile } from './json-records.js';
 import type { RecordObserver } from './search-index-build.js';
 import { compileAcceptor } from './zod-acceptor.js';
+import { PARSE_ONCE } from '../domain/shared/parse-once.js';
 
 export const CatalogueFile = z.object({
   meta: z
@@ -140,7 +141,7 @@ function lazyRecords(entFile: string, fd: number, columns: RecordColumns, reader
 
 /** The catalogue's meta and categories from the document's other members and categories.json. */
 function metaAndCategories(dir: string, members: Record<string, unknown>): Pick<CatalogueData, 'meta' | 'categories'> {
-  const file = CatalogueFile.parse({ ...members, entities: [] });
+  const file = CatalogueFile.parse({ ...members, entities: [] }, PARSE_ONCE);
   return { meta: metaOf(file.meta), categories: readCategories(dir) };
 }
 

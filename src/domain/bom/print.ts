@@ -9,6 +9,7 @@ import type { FlangeRulingRecord } from '../knowledge/flange.js';
 import { parseParameter } from '../parameters/index.js';
 import type { AdapterPlateSuggestion } from './schema.js';
 import { normaliseName } from './suppliers.js';
+import { PARSE_ONCE } from '../shared/parse-once.js';
 
 export const PrintRules = z
   .object({
@@ -46,7 +47,7 @@ export const PrintRules = z
 export type PrintRules = z.infer<typeof PrintRules>;
 
 export function parsePrintRules(json: unknown): PrintRules {
-  return PrintRules.parse(json);
+  return PrintRules.parse(json, PARSE_ONCE);
 }
 
 

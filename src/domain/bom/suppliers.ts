@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { DataEvidence } from '../knowledge/evidence.js';
 import type { LineSuppliers, SupplierSuggestion } from './schema.js';
+import { PARSE_ONCE } from '../shared/parse-once.js';
 
 /** A channel's role: manufacturer = the brand's official store; tool_maker = makes bus tools and interfaces (never a distributor of other makers' parts). */
 export const CHANNEL_KINDS = ['manufacturer', 'distributor', 'marketplace', 'print_service', 'printer_maker', 'tool_maker'] as const;
@@ -69,7 +70,7 @@ export const SupplierRegistry = z
 export type SupplierRegistry = z.infer<typeof SupplierRegistry>;
 
 export function parseSupplierRegistry(json: unknown): SupplierRegistry {
-  return SupplierRegistry.parse(json);
+  return SupplierRegistry.parse(json, PARSE_ONCE);
 }
 
 

@@ -19,6 +19,7 @@ import type { StoredEntity } from '../catalogue/entity.js';
 import { ROLES } from './roles.js';
 import { isSoftwareMention, rosMention } from './software-tokens.js';
 import { memoReading } from '../shared/memo.js';
+import { PARSE_ONCE } from '../shared/parse-once.js';
 
 const BUS_KINDS = ['fieldbus', 'network', 'serial', 'host', 'wireless', 'board'] as const;
 
@@ -110,7 +111,7 @@ export function foldForm(s: string): string {
 }
 
 export function parseBusTable(raw: unknown): BusTable {
-  const file = BusTableFile.parse(raw);
+  const file = BusTableFile.parse(raw, PARSE_ONCE);
   const buses = new Map(file.buses.map((b) => [b.id, b]));
   const protocols = new Map(file.protocols.map((p) => [p.id, p]));
   if (buses.size !== file.buses.length) throw new Error('bus table: duplicate bus id');

@@ -26,6 +26,7 @@
 import { z } from 'zod';
 import { SOURCE_TIERS } from '../catalogue/entity.js';
 import { DataEvidence } from './evidence.js';
+import { PARSE_ONCE } from '../shared/parse-once.js';
 
 export const FLANGE_SCHEMA_ID = 'negative_compat/v1';
 
@@ -100,7 +101,7 @@ export function joinKey(s: string): string {
 
 /** Validates a registry document; throws on invalid shape or on two rows sharing a written form. */
 export function parseFlangeRegistry(raw: unknown): FlangeRegistry {
-  const file = FlangeRegistryFile.parse(raw);
+  const file = FlangeRegistryFile.parse(raw, PARSE_ONCE);
   const byKey = new Map<string, FlangeDesignation>();
   for (const row of file.designations) {
     for (const form of [row.designation, ...(row.aliases ?? []).map((a) => a.form)]) {

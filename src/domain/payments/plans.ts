@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { invalidInput } from '../shared/errors.js';
+import { PARSE_ONCE } from '../shared/parse-once.js';
 
 export const FREE_PLAN = 'free';
 
@@ -82,7 +83,7 @@ export function formatMinorUnits(minor: number): string {
 }
 
 export function parsePlans(json: unknown): PlanCatalog {
-  const parsed = PlansFileSchema.parse(json);
+  const parsed = PlansFileSchema.parse(json, PARSE_ONCE);
   return new PlanCatalog(
     parsed.plans.map((p) => {
       const amountMinor = toMinorUnits(p.price);

@@ -4,6 +4,7 @@
  * counterbores (DIN 974-2), hexagon nuts (ISO 4032). Each column names its standard in the file.
  */
 import { z } from 'zod';
+import { PARSE_ONCE } from '../shared/parse-once.js';
 
 const mm = z.number().positive();
 
@@ -69,7 +70,7 @@ export const FastenerFile = z
 export type FastenerTable = z.infer<typeof FastenerFile>;
 
 export function parseFastenerTable(json: unknown): FastenerTable {
-  return FastenerFile.parse(json);
+  return FastenerFile.parse(json, PARSE_ONCE);
 }
 
 export const FASTENER_FILE = 'data/plate/fasteners.json';
