@@ -47,10 +47,11 @@ port.on('message', (m: IndexWorkerMessage) => {
   try {
     if (m.kind === 'batch') addBatch(m.texts, m.lengths);
     else {
-      const { postings, order } = builder.finish(m.positions);
-      // The warm-up's words, counted here over the postings (the main thread has enough to do).
+      // The warm-up's words, counted here (the main thread has enough to do): the tokens' counts
+      // made while the postings are, the words chosen from them.
       const w = m.warm;
-      const warm = w ? countWords({ ...postings, quarantine: w.quarantine }, w.n, w.narrowN, w.minDocs, w.fields) : null;
+      const { postings, order, counts } = builder.finish(m.positions, w ? { quarantine: w.quarantine, fields: w.fields } : undefined);
+      const warm = w && counts ? countWords({ ...postings, quarantine: w.quarantine }, w.n, w.narrowN, w.minDocs, w.fields, counts) : null;
       const buffers = [postings.tokStart, postings.postDoc, postings.postField, postings.docStart, postings.docTok, postings.docField, order].map((a) => a?.buffer as ArrayBuffer | undefined);
       answer({ ok: true, postings, order, warm }, buffers.filter((b): b is ArrayBuffer => b !== undefined));
     }

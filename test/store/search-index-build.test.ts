@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildDeps, WARM_ASK, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
-import { documentsOf, idOrder, PostingsBuilder, SearchIndex, searchTexts, sortedById, tokenize, type SearchField } from '../../src/domain/catalogue/search.js';
+import { documentsOf, idOrder, PostingsBuilder, SearchIndex, searchTexts, sortedById, tokenCounts, tokenize, type SearchField } from '../../src/domain/catalogue/search.js';
 import { startHttpServer } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
@@ -252,6 +252,28 @@ describe('PostingsBuilder', () => {
     const asked = new PostingsBuilder({ keepIds: false });
     asked.add(searchTexts(records[0]!));
     expect(() => asked.finish()).toThrow(/order is needed \(positions, or null when added in id order\)/);
+  });
+
+  it("asked to, finish counts each token's documents beside the postings: the counts tokenCounts makes over them, with and without fields, and the same postings", () => {
+    const records = generated(2).map((e, i) => (i % 5 === 0 ? { ...e, quarantine: true } : e));
+    const order = idOrder(records);
+    const quarantine = Uint8Array.from(order.sorted, (e) => (e.quarantine ? 1 : 0));
+    const plain = new PostingsBuilder({ keepIds: false });
+    for (const e of records) plain.add(searchTexts(e));
+    const { postings } = plain.finish(order.positions);
+    for (const fields of [undefined, ['name', 'manufacturer', 'type'] as const, ['id'] as const]) {
+      const counting = new PostingsBuilder({ keepIds: false });
+      for (const e of records) counting.add(searchTexts(e));
+      const made = counting.finish(order.positions, { quarantine, fields });
+      expect(made.postings).toEqual(postings);
+      const expected = tokenCounts({ ...postings, quarantine }, fields);
+      expect(made.counts).toEqual(expected);
+      // The quarantine flags count: fewer answered than counted for some token.
+      expect(expected.answered.some((a, t) => a < expected.counted[t]!)).toBe(true);
+    }
+    const wrong = new PostingsBuilder({ keepIds: false });
+    wrong.add(searchTexts(records[0]!));
+    expect(() => wrong.finish(null, { quarantine: new Uint8Array(2) })).toThrow(/2 quarantine flags for 1 documents/);
   });
 
   it("postings equal those counted here from tokenize(), documents numbered in id order; the builder is spent after finish (its postings are in the pairs' own memory)", () => {

@@ -318,7 +318,7 @@ export class PostingsBuilder {
    * when the caller knows it already (idOrder's positions over the same records), else computed
    * from the documents' ids (a builder that keeps them).
    */
-  finish(positions?: ArrayLike<number> | null): { postings: SearchPostings; order: Int32Array | null } {
+  finish(positions?: ArrayLike<number> | null, count?: TokenCountAsk): { postings: SearchPostings; order: Int32Array | null; counts: TokenCounts | null } {
     if (this.spent) throw new Error('PostingsBuilder.finish: called twice (the postings were made in its own memory)');
     const n = this.count;
     if (positions && positions.length !== n) throw new Error(`PostingsBuilder.finish: an order of ${positions.length} positions for ${n} documents`);
@@ -335,14 +335,23 @@ export class PostingsBuilder {
     const docTok = new Int32Array(pairs);
     const docField = new Uint8Array(pairs);
     const counts = new Int32Array(vocab.length + 1);
+    // tokenCounts' counts, when asked, made in this loop (documents in id order, as the postings list
+    // them): one more look at each pair here instead of a pass over every posting afterwards.
+    if (count && count.quarantine.length !== n) throw new Error(`PostingsBuilder.finish: ${count.quarantine.length} quarantine flags for ${n} documents`);
+    const tally = count ? emptyTokenCounts(vocab.length) : null;
+    const seen = new Int32Array(count ? vocab.length : 0);
+    const only = fieldBits(count?.fields);
+    const quarantine = count?.quarantine ?? [];
     for (let d = 0, q = 0; d < n; d++) {
       docStart[d] = q;
       const a = sorted === null ? d : sorted[d]!;
       for (let at = this.addedStart[a]!, end = this.addedStart[a + 1]!; at < end; at++, q++) {
         const t = renumber[this.pairTok[at]!]!;
+        const f = this.pairField[at]!;
         docTok[q] = t;
-        docField[q] = this.pairField[at]!;
+        docField[q] = f;
         counts[t + 1]++;
+        if (tally !== null) tallyPosting(tally.counted, tally.answered, seen, quarantine, only, t, f, d);
       }
     }
     docStart[n] = pairs;
@@ -362,7 +371,7 @@ export class PostingsBuilder {
         postField[at] = docField[q]!;
       }
     }
-    return { postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, order: sorted === null ? null : Int32Array.from(sorted) };
+    return { postings: { vocab, tokStart, postDoc, postField, docStart, docTok, docField }, order: sorted === null ? null : Int32Array.from(sorted), counts: tally };
   }
 }
 
@@ -764,32 +773,14 @@ export interface WordCountParts {
  * for although they fill a page: counted in at least `minDocs` answered (not quarantined)
  * documents (`fields` as above), asked as they are (a query of the word is the word itself), and
  * with the fewest postings over all the words they start (a search matches those too), fewest
- * first, ties in word order. One count of the postings serves both.
+ * first, ties in word order. One count of the postings serves both (`tokens`: tokenCounts' counts
+ * when made already, as PostingsBuilder.finish makes them when asked).
  */
-export function countWords(postings: WordCountParts, n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[]): WarmWords {
-  // Run once, over every posting (2.7 million at 100,000 records): the arrays read from locals.
-  const { vocab, tokStart, postDoc, postField, quarantine } = postings;
+export function countWords(postings: WordCountParts, n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[], tokens: TokenCounts = tokenCounts(postings, fields)): WarmWords {
+  const { vocab, tokStart } = postings;
+  const { counted, answered } = tokens;
   const counts: [number, number][] = [];
-  /** Per token, the documents it is counted in that a search answers (not quarantined). */
-  const answered = new Int32Array(vocab.length);
-  // The counted fields as bits (a posting's field f is counted when bit f is set).
-  const only = fields ? fields.reduce((m, f) => m | (1 << SEARCH_FIELDS.indexOf(f)), 0) : -1;
-  for (let t = 0; t < vocab.length; t++) {
-    let c = 0;
-    let a = 0;
-    let last = -1;
-    for (let k = tokStart[t]!, end = tokStart[t + 1]!; k < end; k++) {
-      const d = postDoc[k]!;
-      if (only === -1) c++;
-      if (d !== last && ((only >> postField[k]!) & 1) === 1) {
-        if (only !== -1) c++;
-        if (quarantine[d] !== 1) a++;
-        last = d;
-      }
-    }
-    counts.push([c, t]);
-    answered[t] = a;
-  }
+  for (let t = 0; t < vocab.length; t++) counts.push([counted[t]!, t]);
   const narrow: string[] = [];
   if (narrowN > 0) {
     // Each token's postings together with those of the longer words it starts (what a search of it walks).
@@ -809,6 +800,53 @@ export function countWords(postings: WordCountParts, n: number, narrowN: number,
   }
   counts.sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   return { frequent: counts.slice(0, Math.max(0, n)).map(([, t]) => vocab[t]!), narrow };
+}
+
+/** What finish() counts beside the postings when asked (tokenCounts' counts): each document's quarantine flag in id order, and the counted fields. */
+export interface TokenCountAsk {
+  quarantine: ArrayLike<number>;
+  fields?: readonly SearchField[];
+}
+
+/**
+ * Per token t: `counted[t]`, the documents holding it in one of the counted fields (with no
+ * fields: its postings); `answered[t]`, those of them a search answers (not quarantined).
+ */
+export interface TokenCounts {
+  counted: Int32Array;
+  answered: Int32Array;
+}
+
+const emptyTokenCounts = (tokens: number): TokenCounts => ({ counted: new Int32Array(tokens), answered: new Int32Array(tokens) });
+
+/** The fields as bits (a posting's field f is counted when bit f is set); -1: every field, each posting counted. */
+const fieldBits = (fields?: readonly SearchField[]): number => (fields ? fields.reduce((m, f) => m | (1 << SEARCH_FIELDS.indexOf(f)), 0) : -1);
+
+/**
+ * Counts one posting (token t, field f, document d; `only`: fieldBits) into `counted` and
+ * `answered`. A token's postings come in document order (as the postings list them, or as
+ * finish() reads the documents); `seen[t]` holds the last document counted for t, plus one.
+ */
+function tallyPosting(counted: Int32Array, answered: Int32Array, seen: Int32Array, quarantine: ArrayLike<number>, only: number, t: number, f: number, d: number): void {
+  if (only === -1) counted[t]++;
+  if (seen[t] !== d + 1 && ((only >> f) & 1) === 1) {
+    if (only !== -1) counted[t]++;
+    if (quarantine[d] !== 1) answered[t]++;
+    seen[t] = d + 1;
+  }
+}
+
+/** The counts of countWords over the postings (each token's postings in document order). */
+export function tokenCounts(postings: WordCountParts, fields?: readonly SearchField[]): TokenCounts {
+  const { vocab, tokStart, postDoc, postField, quarantine } = postings;
+  const { counted, answered } = emptyTokenCounts(vocab.length);
+  const seen = new Int32Array(vocab.length);
+  const only = fieldBits(fields);
+  // Run once, over every posting (2.7 million at 100,000 records): the arrays read from locals.
+  for (let t = 0; t < vocab.length; t++) {
+    for (let k = tokStart[t]!, end = tokStart[t + 1]!; k < end; k++) tallyPosting(counted, answered, seen, quarantine, only, t, postField[k]!, postDoc[k]!);
+  }
+  return { counted, answered };
 }
 
 /** Token numbers [lo, hi) of the sorted vocabulary `v` equal to or starting with `term`, and the number of `term` itself (-1 if absent). */
