@@ -1,7 +1,8 @@
 /**
  * A worker thread that builds the search index's postings (started by search-index-build.ts): the
  * documents' texts arrive in batches while the main thread reads the catalogue; on `finish` it
- * answers on the reply port with the postings (typed arrays transferred, not copied) and wakes a
+ * answers on the reply port with the postings (typed arrays transferred, not copied), and the
+ * warm-up's words when asked for (counted while the postings are made), and wakes a
  * main thread that waits for them. Any error is answered too, as a message, and ends the build.
  */
 import { parentPort, workerData } from 'node:worker_threads';

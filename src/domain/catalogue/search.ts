@@ -316,7 +316,8 @@ export class PostingsBuilder {
    * The postings, documents numbered in id order, and that order: order[d] is the position (in the
    * order added) of document d; null when they were added in id order. `positions`: that order
    * when the caller knows it already (idOrder's positions over the same records), else computed
-   * from the documents' ids (a builder that keeps them).
+   * from the documents' ids (a builder that keeps them). `count`: tokenCounts' counts are made too,
+   * over the documents' quarantine flags (in id order) and the fields given (`counts`; else null).
    */
   finish(positions?: ArrayLike<number> | null, count?: TokenCountAsk): { postings: SearchPostings; order: Int32Array | null; counts: TokenCounts | null } {
     if (this.spent) throw new Error('PostingsBuilder.finish: called twice (the postings were made in its own memory)');
