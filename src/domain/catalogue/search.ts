@@ -24,6 +24,7 @@
  */
 import type { StoredEntity } from './entity.js';
 import { fnv1a, FNV_BASIS, FNV_PRIME } from '../shared/fnv.js';
+import { lowerBound } from '../shared/sorted.js';
 
 // forEachWord's FNV-1a constants as this module's own: an imported binding read per character (a
 // module cell, not a constant) made tokenize 15-30% slower (measured).
@@ -852,17 +853,11 @@ export function tokenCounts(postings: WordCountParts, fields?: readonly SearchFi
 
 /** Token numbers [lo, hi) of the sorted vocabulary `v` equal to or starting with `term`, and the number of `term` itself (-1 if absent). */
 export function vocabRange(v: readonly string[], term: string): { lo: number; hi: number; exact: number } {
-  let lo = 0;
-  let hi = v.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (v[mid]! < term) lo = mid + 1;
-    else hi = mid;
-  }
-  const start = lo;
+  const start = lowerBound(v, term);
   // The tokens starting with `term` are the run from `start` on (each sorts at or after it, and
   // before any token at or after it that does not start with it): the end of the run.
-  hi = v.length;
+  let lo = start;
+  let hi = v.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (v[mid]!.startsWith(term)) lo = mid + 1;
