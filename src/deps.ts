@@ -696,7 +696,7 @@ function wire(
   // The pool is infrastructure the composition root made; deps only hands it to the handlers.
   const jobs = (opts.jobs ?? createJobRunner)(config, log, () => knowledge);
   // Counted once, for both lists, when the server first asks.
-  let warm: { frequent: readonly string[]; narrow: readonly string[] } | null = null;
+  let warm: WarmWords | null = null;
   const warmWords = () => {
     if (warm === null && lazy) {
       const p = parts();

@@ -41,7 +41,7 @@ export interface IndexWorkerData {
   signal: SharedArrayBuffer;
 }
 
-/** The arguments of countWords (SearchIndex.wordsByCount): the words a new instance warms up with. */
+/** The arguments of SearchIndex.wordsByCount (tokenCounts' fields, countWords' numbers): the words a new instance warms up with. */
 export interface WarmWordsAsk {
   n: number;
   narrowN: number;
@@ -177,7 +177,7 @@ export class IndexBuild implements RecordObserver {
     const order = records.positions === null ? null : Int32Array.from(records.positions);
     const quarantine = warm ? columns.quarantine.slice() : null;
     const transfer = [order?.buffer, quarantine?.buffer].filter((b): b is ArrayBuffer => b !== undefined);
-    this.post({ kind: 'finish', positions: order, warm: warm && quarantine ? { ...warm, fields: [...warm.fields], quarantine } : null }, transfer);
+    this.post({ kind: 'finish', positions: order, warm: warm && quarantine ? { ...warm, quarantine } : null }, transfer);
   }
 
   /**

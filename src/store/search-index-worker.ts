@@ -52,7 +52,7 @@ port.on('message', (m: IndexWorkerMessage) => {
       // made while the postings are, the words chosen from them.
       const w = m.warm;
       const { postings, order, counts } = builder.finish(m.positions, w ? { quarantine: w.quarantine, fields: w.fields } : undefined);
-      const warm = w && counts ? countWords({ ...postings, quarantine: w.quarantine }, w.n, w.narrowN, w.minDocs, w.fields, counts) : null;
+      const warm = w && counts ? countWords(postings.vocab, postings.tokStart, counts, w.n, w.narrowN, w.minDocs) : null;
       const buffers = [postings.tokStart, postings.postDoc, postings.postField, postings.docStart, postings.docTok, postings.docField, order].map((a) => a?.buffer as ArrayBuffer | undefined);
       answer({ ok: true, postings, order, warm }, buffers.filter((b): b is ArrayBuffer => b !== undefined));
     }

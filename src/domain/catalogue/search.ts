@@ -516,7 +516,7 @@ export class SearchIndex {
   /** countWords over this index's postings (see there). */
   wordsByCount(n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[]): WarmWords {
     const { vocab, tokStart, postDoc, postField, quarantine } = this;
-    return countWords({ vocab, tokStart, postDoc, postField, quarantine }, n, narrowN, minDocs, fields);
+    return countWords(vocab, tokStart, tokenCounts({ vocab, tokStart, postDoc, postField, quarantine }, fields), n, narrowN, minDocs);
   }
 
   /** The indexed words, sorted (for close-spelling suggestions on a query that finds nothing). */
@@ -759,7 +759,7 @@ export interface WarmWords {
   narrow: string[];
 }
 
-/** What countWords reads of an index: its postings and each document's quarantine flag (documents numbered alike). */
+/** What tokenCounts reads of an index: its postings and each document's quarantine flag (documents numbered alike). */
 export interface WordCountParts {
   vocab: readonly string[];
   tokStart: Int32Array;
@@ -769,17 +769,16 @@ export interface WordCountParts {
 }
 
 /**
- * The `n` words on the most postings (most first, ties in word order): a new instance's likely
- * first queries. `fields`: only postings of these fields are counted (the words people search
- * by: names, makers, types), each document once. And `narrowN` words that are cheap to search
- * for although they fill a page: counted in at least `minDocs` answered (not quarantined)
- * documents (`fields` as above), asked as they are (a query of the word is the word itself), and
- * with the fewest postings over all the words they start (a search matches those too), fewest
- * first, ties in word order. One count of the postings serves both (`tokens`: tokenCounts' counts
- * when made already, as PostingsBuilder.finish makes them when asked).
+ * From each token's counts (`tokens`: tokenCounts' over the postings, or PostingsBuilder.finish's
+ * made with them, whose `fields` decide what is counted: the words people search by, names, makers,
+ * types, each document once), the `n` words counted most (most first, ties in word order): a new
+ * instance's likely first queries. And `narrowN` words that are cheap to search for although they
+ * fill a page: counted in at least `minDocs` answered (not quarantined) documents, asked as they
+ * are (a query of the word is the word itself), and with the fewest postings over all the words
+ * they start (a search matches those too), fewest first, ties in word order. `vocab` and
+ * `tokStart`: the postings' sorted vocabulary and where each token's postings start.
  */
-export function countWords(postings: WordCountParts, n: number, narrowN: number, minDocs: number, fields?: readonly SearchField[], tokens: TokenCounts = tokenCounts(postings, fields)): WarmWords {
-  const { vocab, tokStart } = postings;
+export function countWords(vocab: readonly string[], tokStart: Int32Array, tokens: TokenCounts, n: number, narrowN: number, minDocs: number): WarmWords {
   const { counted, answered } = tokens;
   const counts: [number, number][] = [];
   for (let t = 0; t < vocab.length; t++) counts.push([counted[t]!, t]);
@@ -838,7 +837,7 @@ function tallyPosting(counted: Int32Array, answered: Int32Array, seen: Int32Arra
   }
 }
 
-/** The counts of countWords over the postings (each token's postings in document order). */
+/** Each token's counts for countWords, over the postings (each token's postings in document order). */
 export function tokenCounts(postings: WordCountParts, fields?: readonly SearchField[]): TokenCounts {
   const { vocab, tokStart, postDoc, postField, quarantine } = postings;
   const { counted, answered } = emptyTokenCounts(vocab.length);
