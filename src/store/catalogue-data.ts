@@ -15,9 +15,9 @@ import { lowerBound, sortedIndexOf } from '../domain/shared/sorted.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { fileIdentity, type FileIdentity } from './catalogue-prepared.js';
 import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
-import { readJsonRecordsFile } from './json-records.js';
+import { readJsonRecordsFile, type RecordSplit } from './json-records.js';
 import type { RecordObserver } from './search-index-build.js';
-import { compileAcceptor } from './zod-acceptor.js';
+import { checkRecord } from './catalogue-check.js';
 import { PARSE_ONCE } from '../domain/shared/parse-once.js';
 
 export const CatalogueFile = z.object({
@@ -46,8 +46,6 @@ export interface CatalogueData {
   /** Set when the records are read lazily (readCatalogueData's `lazy`): their columns now, each record on first use. */
   lazy?: LazyRecords;
 }
-
-const acceptRecord = compileAcceptor(StoredEntity);
 
 /**
  * Equal values that many records hold, made one shared value: each record's provenance lists
@@ -110,16 +108,7 @@ const EMPTY_META: CatalogueMeta = { dataset_version: 'empty', license: 'CC BY 4.
 function recordReaders(): { checked: (raw: unknown, i: number) => StoredEntity; kept: (raw: unknown, i: number) => StoredEntity } {
   const share = sharedValues();
   /** The record as the catalogue keeps it, validated, not yet shared or frozen. */
-  const checked = (raw: unknown, i: number): StoredEntity => {
-    // A record the fast acceptor takes is exactly what zod would give back (src/store/zod-acceptor.ts).
-    if (acceptRecord?.(raw)) return raw as StoredEntity;
-    const r = StoredEntity.safeParse(raw);
-    if (!r.success) {
-      const id = (raw as { id?: string })?.id ?? `#${i}`;
-      throw new Error(`data/catalogue/entities.json: record ${id} is invalid: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
-    }
-    return r.data;
-  };
+  const checked = checkRecord;
   /** The record validated, its common values shared (when taken as parsed) and frozen. */
   const kept = (raw: unknown, i: number): StoredEntity => {
     const e = checked(raw, i);
@@ -137,6 +126,13 @@ function lazyRecords(entFile: string, fd: number, columns: RecordColumns, reader
     return raw;
   };
   return new LazyRecords(new RecordFile(entFile, fd), columns, { kept: (raw, i) => readers.kept(sameId(raw, i), i), checked: (raw, i) => readers.checked(sameId(raw, i), i) }, opts);
+}
+
+/** The file's bytes [start, end) as text. */
+function readRange(fd: number, start: number, end: number): string {
+  const buf = Buffer.allocUnsafe(end - start);
+  const n = fs.readSync(fd, buf, 0, buf.length, start);
+  return buf.toString('utf8', 0, n);
 }
 
 /** The catalogue's meta and categories from the document's other members and categories.json. */
@@ -210,6 +206,36 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
       const ends: number[] = [];
       // A start that derives the catalogue: its file's identity before a byte is read (its hash is taken later, off the start's path).
       const identity = opts.derived ? fileIdentity(fd) : null;
+      // The file's last records read by the observer (the index worker) meanwhile, when it offers to.
+      const tail = observer?.tail?.(entFile, fd, fs.fstatSync(fd).size) ?? null;
+      const split: RecordSplit | undefined = tail
+        ? {
+            from: tail.from,
+            start: (at) => tail.start(at),
+            missed: () => tail.drop(),
+            reached: () => {
+              const r = tail.result();
+              if (r?.ok) {
+                if (r.members === null) return null;
+                const c = r.columns;
+                for (let j = 0; j < c.ids.length; j++) {
+                  ids.push(c.ids[j]!);
+                  cats.push(c.categories[j]!);
+                  quarantine.push(c.quarantine[j]!);
+                  makers.push(c.manufacturers[j]!);
+                  starts.push(c.starts[j]!);
+                  ends.push(c.ends[j]!);
+                }
+                return r.members;
+              }
+              // A record the worker refused: read again here, it is refused with the error reading it here gives.
+              if (r && 'invalid' in r) readers.checked(JSON.parse(readRange(fd, r.invalid.start, r.invalid.end)), ids.length + r.invalid.index);
+              // No answer, a failure, or a refusal not repeated here: the tail is read here.
+              tail.drop();
+              return 'here';
+            },
+          }
+        : undefined;
       members = readJsonRecordsFile(
         fd,
         'entities',
@@ -223,6 +249,8 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
           starts.push(start);
           ends.push(end);
         },
+        undefined,
+        split,
       );
       if (members) {
         const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };

@@ -120,6 +120,8 @@ const guessLimit = (longest: number) => Math.max(1 << 16, 8 * longest);
  */
 class BoundaryGuess {
   private sep: Buffer | null = null;
+  /** Where in `sep` the next record begins (its opening brace). */
+  private sepRecord = 0;
   /** Whether learning was tried (once, on the first pair of records the window holds together). */
   learned = false;
   private tried = 0;
@@ -141,6 +143,12 @@ class BoundaryGuess {
     const colon = skipSpace(buf, keyEnd, true);
     if (buf[colon] !== COLON) return;
     this.sep = Buffer.from(buf.subarray(end - 1, colon + 1));
+    this.sepRecord = next - (end - 1);
+  }
+
+  /** The separator learned (while guesses are still made), and where in it the next record begins. */
+  separator(): { bytes: Buffer; record: number } | null {
+    return this.sep === null ? null : { bytes: this.sep, record: this.sepRecord };
   }
 
   /** The end of the record starting at `i` (its value in `this.value`), or -1: scan it. */
@@ -168,6 +176,34 @@ class BoundaryGuess {
 
 /** An array element: its parsed value, its index, and the bytes [start, end) of the file it was parsed from. */
 export type RecordCallback = (value: unknown, index: number, start: number, end: number) => void;
+
+/**
+ * The last records of a file read elsewhere (the search index's worker: readJsonRecordsTail) while
+ * the scan reads the first ones. Once the scan has learned how records are separated, it looks for
+ * that separator from byte `from` on and offers the record start it finds there (`start`); a guess,
+ * since the separator's bytes may also occur inside a record. The scan then reads records up to
+ * that byte and decides: when a record of the array starts exactly there, the guess was right and
+ * `reached` hands back what the other reader found after it; when it passes that byte inside a
+ * record (or the array ends before it, or the scan fails), `missed`, and the scan reads the rest
+ * itself. The records of the tail are never handed to this scan's `onRecord`.
+ */
+export interface RecordSplit {
+  /** The byte from which a record start is looked for. */
+  readonly from: number;
+  /** A record is guessed to start at byte `at`: whether its reading elsewhere has begun. */
+  start(at: number): boolean;
+  /**
+   * A record of the array starts at the guessed byte: the document's members after the array as
+   * the other reader found them; null when the rest is not of the shape (the caller parses the
+   * file whole); 'here' when the rest is to be read by this scan after all.
+   */
+  reached(): Record<string, unknown> | null | 'here';
+  /** The guessed byte is not where a record of the array starts: the rest is read by this scan. */
+  missed(): void;
+}
+
+/** How many bytes from RecordSplit.from are looked through for the separator. */
+const SPLIT_LOOK_BYTES = 1 << 18;
 
 /** The bytes a scan reads: `view` holds the document's bytes [base, base + view.length). */
 interface Source {
@@ -201,22 +237,34 @@ export function readJsonRecordsFile(
   key: string,
   onRecord: RecordCallback,
   windowBytes = RECORD_WINDOW_BYTES,
+  split?: RecordSplit,
 ): Record<string, unknown> | null {
   const fd = typeof file === 'number' ? file : fs.openSync(file, 'r');
   try {
-    return readFrom(fileSource(fd, windowBytes), key, onRecord);
+    return readFrom(fileSource(fd, windowBytes), key, onRecord, split ? { split: { split, fd } } : undefined);
   } finally {
     if (typeof file !== 'number') fs.closeSync(fd);
   }
 }
 
-/** A window over an open file from its start. */
-function fileSource(fd: number, windowBytes: number): Source {
+/**
+ * The records of the array under `key` from byte `from` of the file open at `fd` (left open), where
+ * one of them starts (RecordSplit: a guess the reader of the first records checks), to the
+ * document's end: each handed to `onRecord` with its index from there and its byte range in the
+ * file; returns the document's members after the array, or null when the bytes from there are not
+ * the rest of such a document (the caller then parses the file whole).
+ */
+export function readJsonRecordsTail(fd: number, key: string, from: number, onRecord: RecordCallback, windowBytes = RECORD_WINDOW_BYTES): Record<string, unknown> | null {
+  return readFrom(fileSource(fd, windowBytes, from), key, onRecord, { tail: true });
+}
+
+/** A window over an open file from byte `from`. */
+function fileSource(fd: number, windowBytes: number, from = 0): Source {
   let buf = Buffer.allocUnsafe(Math.max(16, windowBytes));
   let len = 0;
   const src: Source = {
     view: buf.subarray(0, 0),
-    base: 0,
+    base: from,
     eof: false,
     more(keep: number) {
       if (keep > 0) {
@@ -240,13 +288,59 @@ function fileSource(fd: number, windowBytes: number): Source {
   return src;
 }
 
-function readFrom(src: Source, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
+/** How a scan starts: `tail`, at a record of the array (readJsonRecordsTail); `split`, with the tail read elsewhere (RecordSplit). */
+interface ScanOptions {
+  tail?: boolean;
+  split?: { split: RecordSplit; fd: number };
+}
+
+function readFrom(src: Source, key: string, onRecord: RecordCallback, opts: ScanOptions = {}): Record<string, unknown> | null {
+  const tail = new TailOffer(opts.split);
   try {
-    return scan(src, key, onRecord);
+    return scan(src, key, onRecord, opts.tail === true, tail);
   } catch (err) {
     if (err instanceof NotJson) return null;
     throw err; // the caller's own error (a record it refused)
+  } finally {
+    // A scan that ends (or fails) before the tail's start: the tail is not this document's rest.
+    tail.miss();
   }
+}
+
+/** A scan's RecordSplit: the tail offered once the separator is learned, then reached or missed. */
+class TailOffer {
+  /** Where the tail is guessed to start; NaN: not offered yet; -1: none (no split, or decided). */
+  at: number;
+  constructor(private readonly split?: { split: RecordSplit; fd: number }) {
+    this.at = split ? Number.NaN : -1;
+  }
+
+  /** Offers the tail (the record at byte `next` is the next one the scan reads): once, after the separator is learned. */
+  offer(sep: { bytes: Buffer; record: number } | null, next: number): void {
+    const { split, fd } = this.split!;
+    this.at = -1;
+    if (sep === null || split.from <= next) return;
+    const start = guessRecordStart(fd, split.from, sep);
+    if (start > next && split.start(start)) this.at = start;
+  }
+
+  reached(): Record<string, unknown> | null | 'here' {
+    this.at = -1;
+    return this.split!.split.reached();
+  }
+
+  miss(): void {
+    if (this.at >= 0) this.split!.split.missed();
+    this.at = -1;
+  }
+}
+
+/** Where the first `sep` at or after byte `from` of the file puts a record's start (sep.record bytes into it), or -1. */
+function guessRecordStart(fd: number, from: number, sep: { bytes: Buffer; record: number }): number {
+  const buf = Buffer.allocUnsafe(SPLIT_LOOK_BYTES);
+  const n = fs.readSync(fd, buf, 0, buf.length, from);
+  const at = buf.subarray(0, n).indexOf(sep.bytes);
+  return at < 0 ? -1 : from + at + sep.record;
 }
 
 const START = 0;
@@ -260,11 +354,11 @@ const AFTER_MEMBER = 4;
  * all the bytes they need: a step that runs past the window throws NEED_MORE before it commits,
  * and runs again from `i` on the window moved on.
  */
-function scan(src: Source, key: string, onRecord: RecordCallback): Record<string, unknown> | null {
+function scan(src: Source, key: string, onRecord: RecordCallback, fromElement: boolean, tail: TailOffer): Record<string, unknown> | null {
   const members: Record<string, unknown> = {};
   const guess = new BoundaryGuess();
-  let sawKey = false;
-  let step = START;
+  let sawKey = fromElement;
+  let step = fromElement ? ELEMENT : START;
   let i = 0;
   let n = 0;
   /** The view index just past the last record handed on (-1: not in the window), for learning the separator. */
@@ -332,11 +426,26 @@ function scan(src: Source, key: string, onRecord: RecordCallback): Record<string
           if (buf[i] === COMMA) {
             const next = skipSpace(buf, i + 1, eof);
             if (!guess.learned && lastEnd > 0) guess.learn(buf, lastEnd, next);
+            if (Number.isNaN(tail.at) && guess.learned) tail.offer(guess.separator(), src.base + next);
+            if (tail.at >= 0 && src.base + next >= tail.at) {
+              if (src.base + next !== tail.at) tail.miss();
+              else {
+                // The first records read here, the rest read elsewhere.
+                const rest = tail.reached();
+                if (rest === null) return null;
+                if (rest !== 'here') {
+                  // Members after the array, as JSON.parse takes them (a later one of the same name wins).
+                  for (const name of Object.keys(rest)) Object.defineProperty(members, name, { value: rest[name], enumerable: true, writable: true, configurable: true });
+                  return members;
+                }
+              }
+            }
             i = next;
             step = ELEMENT;
             break;
           }
           // The array's closing bracket (an element's step has seen one of the two).
+          tail.miss();
           i = skipSpace(buf, i + 1, eof);
           step = AFTER_MEMBER;
           break;

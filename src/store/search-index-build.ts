@@ -10,6 +10,10 @@
  * the worker numbered the documents as the catalogue sorts them: the index is the one
  * `new SearchIndex(records)` builds on the main thread (test/store/search-index-build.test.ts).
  *
+ * The file's last fifth (TAIL_SHARE of its bytes) the worker reads itself (tail()): it parses,
+ * validates and indexes those records while the main thread parses the rest, which it would
+ * otherwise wait for with time to spare; the main thread takes their columns from its answer.
+ *
  * Readiness: `ready` settles when the index is built, or rejects with the worker's error (or its
  * exit); servers await it (through Deps.ready) before they listen. `index()` asked before that
  * blocks until the worker answers (Atomics.wait), so no caller ever sees a missing index.
@@ -33,12 +37,66 @@ const BATCH_DOCS = 256;
 /** How long `index()` blocks for a worker that does not answer before giving up (it has died without a word). */
 const SYNC_WAIT_MS = 300_000;
 
+/**
+ * A catalogue file's bytes per (document, token) pair of its index, about: the shipped catalogue
+ * has ~58 (1.2 MB, 20,542 pairs). The worker's builder is made room for the file's size over this
+ * (a little more than it needs: room not written to costs no memory), so that its pairs are not
+ * copied to ever larger arrays as they come.
+ */
+const BYTES_PER_PAIR = 48;
+
+/** The least time the main thread waits for the worker's tail before reading it itself (IndexBuild.tail). */
+const TAIL_WAIT_MIN_MS = 5_000;
+
+/**
+ * The share of a large catalogue file's bytes whose records the worker reads itself, from the end
+ * (IndexBuild.tail): the worker has time to spare while the main thread parses (it tokenises faster
+ * than the main thread parses), and each record it parses is one the main thread does not.
+ */
+export const TAIL_SHARE = 0.2;
+
 /** What the worker is given (workerData). */
 export interface IndexWorkerData {
   /** Where it answers (one message: IndexWorkerAnswer). */
   reply: MessagePort;
-  /** Int32 slot 0 set to 1 and notified once it has answered. */
+  /** Where it answers a tail's reading (TailAnswer). */
+  tailReply: MessagePort;
+  /** Int32 slot 0 set to 1 and notified once it has answered; slot 1 once it has answered a tail. */
   signal: SharedArrayBuffer;
+  /** About how many (document, token) pairs the catalogue holds (PostingsBuilder's `pairs`). */
+  pairs: number;
+}
+
+/** The columns of the records the worker read itself (a tail), in the file's order (catalogue-records.ts, RecordColumns). */
+export interface TailColumns {
+  ids: string[];
+  categories: string[];
+  quarantine: Uint8Array;
+  manufacturers: (string | null)[];
+  starts: Float64Array;
+  ends: Float64Array;
+}
+
+/**
+ * The worker's reading of a tail: its records' columns and the document's members after the array
+ * (null: the bytes from there are not the rest of such a document); or the first record it refused
+ * (its index in the tail and its bytes: the main thread reads it again for the error); or a failure.
+ */
+export type TailAnswer =
+  | { ok: true; columns: TailColumns; members: Record<string, unknown> | null }
+  | { ok: false; invalid: { index: number; start: number; end: number } }
+  | { ok: false; message: string };
+
+/** A tail of the catalogue file read on the worker while the main thread reads the rest (RecordSplit, json-records.ts). */
+export interface TailRead {
+  /** The byte from which its first record is looked for. */
+  readonly from: number;
+  /** Starts the worker reading from byte `at`: false when it cannot (the file is not the one open at the descriptor). */
+  start(at: number): boolean;
+  /** The worker's answer, waiting for it; null when it gave none in time (the main thread then reads the tail itself, after drop()). */
+  result(): TailAnswer | null;
+  /** The tail is read by the main thread after all: the worker forgets what it read. */
+  drop(): void;
 }
 
 /** The arguments of SearchIndex.wordsByCount (tokenCounts' fields, countWords' numbers): the words a new instance warms up with. */
@@ -56,6 +114,8 @@ export interface WarmWordsAsk {
  */
 export type IndexWorkerMessage =
   | { kind: 'batch'; texts: string; lengths: Int32Array }
+  | { kind: 'tail'; fd: number; from: number }
+  | { kind: 'tail-drop' }
   | { kind: 'finish'; positions: Int32Array | null; warm: (WarmWordsAsk & { quarantine: Uint8Array }) | null };
 
 export type IndexWorkerAnswer = { ok: true; postings: SearchPostings; order: Int32Array | null; warm: WarmWords | null } | { ok: false; message: string };
@@ -65,11 +125,15 @@ export interface RecordObserver {
   record(e: StoredEntity): void;
   /** The records are read again from the first (the file is parsed whole after all): forget those seen. */
   restart(): void;
+  /** A tail of the file (`file`, open at `fd`, `size` bytes) that the observer reads itself, or null. */
+  tail?(file: string, fd: number, size: number): TailRead | null;
 }
 
 export interface IndexBuildOptions {
   /** The worker's heap limits (tests). */
   resourceLimits?: ResourceLimits;
+  /** The share of the file the worker reads itself (IndexBuild.tail): TAIL_SHARE for a file of INDEX_WORKER_MIN_BYTES or more by default; given (tests), for any file; 0: none. */
+  tailShare?: number;
 }
 
 /** A file's size in bytes (0 when there is none). */
@@ -88,7 +152,11 @@ export class IndexBuild implements RecordObserver {
   readonly ready: Promise<void>;
   private worker: Worker | null;
   private readonly reply: MessagePort;
+  private readonly tailReply: MessagePort;
   private readonly state: Int32Array;
+  private readonly tailShare: number | undefined;
+  /** The descriptor the worker reads a tail from (its own, closed once it has answered or stopped). */
+  private tailFd: number | null = null;
   /** The batch's texts, concatenated. */
   private texts = '';
   private lengths = new Int32Array(BATCH_DOCS * SEARCH_FIELDS.length);
@@ -114,7 +182,8 @@ export class IndexBuild implements RecordObserver {
    * null; `choice`: always (true, or the worker's options) or never (false).
    */
   static forFile(entitiesFile: string, choice?: boolean | IndexBuildOptions): IndexBuild | null {
-    return IndexBuild.wanted(fileSize(entitiesFile), choice) ? new IndexBuild(typeof choice === 'object' ? choice : {}) : null;
+    const bytes = fileSize(entitiesFile);
+    return IndexBuild.wanted(bytes, choice) ? new IndexBuild(typeof choice === 'object' ? choice : {}, bytes) : null;
   }
 
   /** Whether forFile builds on a worker for a catalogue file of `bytes` (and so the catalogue is read lazily). */
@@ -122,14 +191,17 @@ export class IndexBuild implements RecordObserver {
     return choice !== false && (choice !== undefined || bytes >= INDEX_WORKER_MIN_BYTES);
   }
 
-  private constructor(opts: IndexBuildOptions) {
+  private constructor(opts: IndexBuildOptions, bytes: number) {
     const { port1, port2 } = new MessageChannel();
-    const signal = new SharedArrayBuffer(4);
+    const tail = new MessageChannel();
+    const signal = new SharedArrayBuffer(8);
     this.reply = port1;
+    this.tailReply = tail.port1;
     this.state = new Int32Array(signal);
-    const data: IndexWorkerData = { reply: port2, signal };
+    this.tailShare = opts.tailShare;
+    const data: IndexWorkerData = { reply: port2, tailReply: tail.port2, signal, pairs: Math.ceil(bytes / BYTES_PER_PAIR) };
     // Stopped (terminated) as soon as it has answered, failed or been abandoned.
-    this.worker = startWorkerModule(import.meta.url, 'search-index-worker', { workerData: data, transferList: [port2], resourceLimits: opts.resourceLimits });
+    this.worker = startWorkerModule(import.meta.url, 'search-index-worker', { workerData: data, transferList: [port2, tail.port2], resourceLimits: opts.resourceLimits });
     this.ready = new Promise<void>((resolve, reject) => {
       this.settle = (err) => (err ? reject(err) : resolve());
     });
@@ -159,6 +231,63 @@ export class IndexBuild implements RecordObserver {
 
   restart(): void {
     this.abandon();
+  }
+
+  /**
+   * The last TAIL_SHARE of a large catalogue file's bytes, read on the worker: it parses and
+   * validates those records itself (checkRecord, as the main thread does) and indexes them, and
+   * answers their columns; the main thread reads the records before them. Their documents follow
+   * the main thread's in the order added (PostingsBuilder.append), so the postings are the ones
+   * of a worker handed every record. Null when the file is not large (or tailShare is 0).
+   */
+  tail(file: string, fd: number, size: number): TailRead | null {
+    const share = this.tailShare ?? (size >= INDEX_WORKER_MIN_BYTES ? TAIL_SHARE : 0);
+    if (this.abandoned || !this.worker || !(share > 0 && share < 1)) return null;
+    let started = 0;
+    return {
+      from: Math.floor(size * (1 - share)),
+      start: (at) => {
+        if (this.abandoned || !this.worker || this.tailFd !== null) return false;
+        // The worker's own descriptor (closed only once it is done with it), on the same file.
+        const own = fs.openSync(file, 'r');
+        const a = fs.fstatSync(fd);
+        const b = fs.fstatSync(own);
+        if (a.dev !== b.dev || a.ino !== b.ino) {
+          fs.closeSync(own);
+          return false;
+        }
+        this.tailFd = own;
+        started = Date.now();
+        this.post({ kind: 'tail', fd: own, from: at });
+        return true;
+      },
+      result: () => this.tailResult(started),
+      drop: () => this.post({ kind: 'tail-drop' }),
+    };
+  }
+
+  /** The worker's answer to its tail: blocks for it, up to four times as long as the main thread took for the rest (at least TAIL_WAIT_MIN_MS). */
+  private tailResult(started: number): TailAnswer | null {
+    const deadline = Date.now() + Math.max(TAIL_WAIT_MIN_MS, 4 * (Date.now() - started));
+    for (;;) {
+      // The worker posts its answer, then signals: a signal (read first) without a message is a broken promise.
+      const signalled = Atomics.load(this.state, 1) === 1;
+      const m = receiveMessageOnPort(this.tailReply);
+      if (m) {
+        this.closeTail();
+        const answer = m.message as TailAnswer;
+        if (answer.ok) for (const id of answer.columns.ids) this.ids.push(id);
+        return answer;
+      }
+      if (signalled || this.abandoned || !this.worker || Date.now() > deadline) return null;
+      Atomics.wait(this.state, 1, 0, 100);
+    }
+  }
+
+  private closeTail(): void {
+    if (this.tailFd === null) return;
+    fs.closeSync(this.tailFd);
+    this.tailFd = null;
   }
 
   /**
@@ -282,6 +411,9 @@ export class IndexBuild implements RecordObserver {
     const w = this.worker;
     this.worker = null;
     this.reply.close();
-    if (w) void w.terminate();
+    this.tailReply.close();
+    // The tail's descriptor once the worker can no longer read it (a number closed sooner could be reused meanwhile).
+    if (w) void w.terminate().finally(() => this.closeTail());
+    else this.closeTail();
   }
 }

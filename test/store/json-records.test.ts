@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJsonRecords, readJsonRecordsFile } from '../../src/store/json-records.js';
+import { readJsonRecords, readJsonRecordsFile, readJsonRecordsTail, type RecordSplit } from '../../src/store/json-records.js';
 import { rng } from '../support/rng.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rp-json-records-'));
@@ -134,5 +134,104 @@ describe('readJsonRecords', () => {
     expect(() => readJsonRecords(Buffer.from(text), 'entities', refuse)).toThrow('record B is invalid');
     fs.writeFileSync(path.join(tmp, 'refused.json'), text);
     expect(() => readJsonRecordsFile(path.join(tmp, 'refused.json'), 'entities', refuse, 16)).toThrow('record B is invalid');
+  });
+});
+
+/**
+ * A scan with its tail read elsewhere (RecordSplit), the tail read here by readJsonRecordsTail at
+ * once when offered: what the two give together, and whether the tail was reached or missed.
+ */
+function viaSplit(file: string, from: number, window: number) {
+  const fd = fs.openSync(file, 'r');
+  const bytes = fs.readFileSync(file);
+  try {
+    const head: unknown[] = [];
+    let tail: { records: unknown[]; members: Record<string, unknown> | null } | null = null;
+    const seen = { outcome: 'none' as 'none' | 'reached' | 'missed' };
+    const onRecord = (records: unknown[]) => (v: unknown, i: number, start: number, end: number) => {
+      expect(i).toBe(records.length);
+      expect(JSON.parse(bytes.toString('utf8', start, end))).toEqual(v);
+      records.push(v);
+    };
+    const split: RecordSplit = {
+      from,
+      start: (at) => {
+        const records: unknown[] = [];
+        tail = { records, members: readJsonRecordsTail(fd, 'entities', at, onRecord(records), window) };
+        return true;
+      },
+      reached: () => {
+        seen.outcome = 'reached';
+        return tail!.members;
+      },
+      missed: () => {
+        seen.outcome = 'missed';
+      },
+    };
+    const members = readJsonRecordsFile(fd, 'entities', onRecord(head), window, split);
+    const records = seen.outcome === 'reached' ? [...head, ...tail!.records] : head;
+    return { doc: members === null ? null : { ...members, entities: records }, outcome: seen.outcome };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+describe('readJsonRecordsFile with its tail read elsewhere (RecordSplit)', () => {
+  it('gives what JSON.parse gives wherever the tail is guessed to start: a record start (reached) or inside a record (missed)', () => {
+    const next = rng(53);
+    // Records whose nested objects start with the same key as the records: the separator
+    // ('},{"id":') also occurs inside them, so some guesses fall inside a record.
+    const record = (n: number): Record<string, unknown> => ({
+      id: `r${n}`,
+      kids: Array.from({ length: Math.floor(next() * 4) }, (_, k) => ({ id: `k${n}.${k}`, note: next() < 0.3 ? '},{"id":"quoted"}' : k })),
+      name: 'x'.repeat(Math.floor(next() * 40)),
+    });
+    const outcomes = { reached: 0, missed: 0, none: 0 };
+    for (const [round, layout] of [[0, 0], [1, 2], [2, 0]] as const) {
+      const doc = { meta: { round }, entities: Array.from({ length: 40 }, (_, n) => record(n)), after: { round, list: [{ id: 'a' }, { id: 'b' }] } };
+      const text = JSON.stringify(doc, null, layout);
+      const file = path.join(tmp, `split-${round}.json`);
+      fs.writeFileSync(file, text);
+      const size = Buffer.byteLength(text);
+      for (let from = 0; from < size; from += 23) {
+        for (const window of [61, 1 << 20]) {
+          const { doc: got, outcome } = viaSplit(file, from, window);
+          expect(got, `from ${from}, window ${window}`).toEqual(doc);
+          outcomes[outcome]++;
+        }
+      }
+    }
+    // Both ways were taken (else the test shows nothing of the split).
+    expect(outcomes.reached).toBeGreaterThan(50);
+    expect(outcomes.missed).toBeGreaterThan(20);
+  });
+
+  it('a tail that is not the rest of such a document: null, as for the file read by one scan', () => {
+    const good = JSON.stringify({ meta: 1, entities: Array.from({ length: 30 }, (_, n) => ({ id: `r${n}`, pad: 'y'.repeat(30) })) });
+    for (const text of [good + ' x', good.slice(0, -2) + ',]}', good.replace('"r25"', '"r25" "oops"'), good.slice(0, -1) + ',"entities":[]}']) {
+      const file = path.join(tmp, 'split-bad.json');
+      fs.writeFileSync(file, text);
+      const { doc, outcome } = viaSplit(file, Math.floor(text.length / 2), 1 << 20);
+      expect(outcome, text.slice(-40)).toBe('reached');
+      expect(doc).toBeNull();
+    }
+  });
+
+  it('readJsonRecordsTail on its own: the records from a record start to the end, and the members after the array', () => {
+    const text = JSON.stringify({ before: 1, entities: [{ id: 'A' }, { id: 'B', v: [1, { id: 'n' }] }, { id: 'C' }], after: { z: true } });
+    const at = text.indexOf('{"id":"B"');
+    const fd = fs.openSync(path.join(tmp, 'tail.json'), 'w+');
+    try {
+      fs.writeSync(fd, text);
+      const got: [unknown, number, string][] = [];
+      const members = readJsonRecordsTail(fd, 'entities', at, (v, i, start, end) => got.push([v, i, text.slice(start, end)]), 16);
+      expect(got).toEqual([
+        [{ id: 'B', v: [1, { id: 'n' }] }, 0, '{"id":"B","v":[1,{"id":"n"}]}'],
+        [{ id: 'C' }, 1, '{"id":"C"}'],
+      ]);
+      expect(members).toEqual({ after: { z: true } });
+    } finally {
+      fs.closeSync(fd);
+    }
   });
 });

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { buildDeps, WARM_ASK, type Deps } from '../../src/deps.js';
 import type { StoredEntity } from '../../src/domain/catalogue/entity.js';
 import { documentsOf, idOrder, PostingsBuilder, SearchIndex, searchTexts, sortedById, tokenCounts, tokenize, type SearchField } from '../../src/domain/catalogue/search.js';
@@ -15,7 +15,7 @@ import { startHttpServer } from '../../src/http/app.js';
 import { silentLogger } from '../../src/log.js';
 import { readCatalogueData } from '../../src/store/catalogue-data.js';
 import { recordsInMemory } from '../../src/store/catalogue-records.js';
-import { IndexBuild, type IndexBuildOptions } from '../../src/store/search-index-build.js';
+import { IndexBuild, type IndexBuildOptions, type TailAnswer, type TailRead } from '../../src/store/search-index-build.js';
 import { testConfig } from '../support/deps.js';
 import { rng } from '../support/rng.js';
 
@@ -211,13 +211,140 @@ describe('the search index built on a worker thread', () => {
 
   it('a catalogue that fails to load stops the worker and fails the start with the record at fault', () => {
     const records = generated(1);
-    (records[5] as { category: unknown }).category = 42;
+    records[5] = { ...records[5]!, category: 42 as unknown as string }; // a copy: generated() shares the shipped records
     const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
     expect(() => deps(dir, true)).toThrow(new RegExp(`record ${records[5]!.id} is invalid`));
   });
 });
 
+/** Watches the tails the index worker reads (IndexBuild.tail, the real one, called through): what each start, answer and drop was. */
+function watchTails() {
+  const seen = { offered: 0, started: 0, answers: [] as (TailAnswer | null)[], drops: 0 };
+  const tail = IndexBuild.prototype.tail;
+  vi.spyOn(IndexBuild.prototype, 'tail').mockImplementation(function (this: IndexBuild, ...args: Parameters<IndexBuild['tail']>): TailRead | null {
+    const t = tail.apply(this, args);
+    if (!t) return t;
+    seen.offered++;
+    return {
+      from: t.from,
+      start: (at) => {
+        const ok = t.start(at);
+        if (ok) seen.started++;
+        return ok;
+      },
+      result: () => {
+        const r = t.result();
+        seen.answers.push(r);
+        return r;
+      },
+      drop: () => {
+        seen.drops++;
+        t.drop();
+      },
+    };
+  });
+  return seen;
+}
+
+describe("a large catalogue's last records read on the index worker (IndexBuild.tail)", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('the worker reads the tail, the main thread the rest: the same index and the same records as one reader gives', async () => {
+    const records = generated(4);
+    const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
+    const seen = watchTails();
+    const onWorker = deps(dir, { tailShare: 0.4 });
+    try {
+      await onWorker.ready;
+      expect(seen).toMatchObject({ offered: 1, started: 1, drops: 0 });
+      const answer = seen.answers[0]!;
+      expect(answer?.ok).toBe(true);
+      // Its records are the file's last ones, about the share asked for.
+      const tailIds = answer?.ok ? answer.columns.ids : [];
+      expect(tailIds).toEqual(records.slice(records.length - tailIds.length).map((e) => e.id));
+      expect(tailIds.length / records.length).toBeGreaterThan(0.3);
+      expect(tailIds.length / records.length).toBeLessThan(0.5);
+      expectSameIndex(onWorker.index, new SearchIndex(readCatalogueData(dir).entities));
+    } finally {
+      onWorker.close();
+    }
+    // The records themselves (read lazily, by the byte ranges the two readers found), in the file's order.
+    const build = IndexBuild.forFile(path.join(dir, 'catalogue/entities.json'), { tailShare: 0.4 })!;
+    const lazy = readCatalogueData(dir, build, { lazy: true });
+    try {
+      expect(seen.answers.at(-1)?.ok).toBe(true);
+      expect(lazy.entities).toEqual(readCatalogueData(dir).entities);
+      expect(lazy.meta).toEqual(readCatalogueData(dir).meta);
+    } finally {
+      build.abandon();
+      lazy.lazy?.close();
+    }
+  });
+
+  it('a record the worker refuses fails the start with the error one reader gives (and a record refused before it is the one named)', () => {
+    const records = generated(2);
+    records[records.length - 3] = { ...records[records.length - 3]!, category: 42 as unknown as string };
+    const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
+    const oneReader = (() => {
+      try {
+        deps(dir, false).close();
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return null;
+    })();
+    expect(oneReader).toMatch(/record .* is invalid: category/);
+    const seen = watchTails();
+    expect(() => deps(dir, { tailShare: 0.4 })).toThrow(oneReader!);
+    expect(seen.answers[0]).toMatchObject({ ok: false, invalid: { index: expect.any(Number) } });
+    // A record refused in the main thread's part as well: that one, the first in the file, is named.
+    records[4] = { ...records[4]!, name: 7 as unknown as string };
+    const both = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
+    expect(() => deps(both, { tailShare: 0.4 })).toThrow(`record ${records[4]!.id} is invalid`);
+  });
+
+  it('a guess past the array (another array of records after it, members after it): missed, dropped, and read by the main thread alone', async () => {
+    const records = generated(2);
+    // The document's other members after the array, one of them an array of objects that start as the records do.
+    const extra = Array.from({ length: 30_000 }, (_, i) => ({ id: `extra-${i}` }));
+    const text = `{"entities":${JSON.stringify(records)},"meta":${JSON.stringify(shipped.meta)},"extra":${JSON.stringify(extra)}}`;
+    const dir = dataDirWith(text);
+    const seen = watchTails();
+    const onWorker = deps(dir, { tailShare: 0.05 });
+    try {
+      await onWorker.ready;
+      expect(seen).toMatchObject({ offered: 1, started: 1, drops: 1, answers: [] });
+      expectSameIndex(onWorker.index, new SearchIndex(readCatalogueData(dir).entities));
+      expect(onWorker.index.size).toBe(records.length);
+    } finally {
+      onWorker.close();
+    }
+  });
+});
+
 describe('PostingsBuilder', () => {
+  it("append: another builder's documents after this one's, the postings of one builder given them all (in both kinds, with and without the order given)", () => {
+    const records = generated(2);
+    const order = idOrder(records);
+    for (const cut of [0, 1, 700, records.length - 1, records.length]) {
+      for (const keepIds of [true, false]) {
+        const one = new PostingsBuilder({ keepIds });
+        for (const e of records) one.add(searchTexts(e));
+        const first = new PostingsBuilder({ keepIds, ...(cut % 2 ? { pairs: 50_000 } : {}) });
+        const second = new PostingsBuilder({ keepIds });
+        records.forEach((e, i) => (i < cut ? first : second).add(searchTexts(e)));
+        first.append(second);
+        expect(first.added).toBe(records.length);
+        const positions = keepIds ? undefined : order.positions;
+        expect(first.finish(positions), `cut ${cut}, keepIds ${keepIds}`).toEqual(one.finish(positions));
+        expect(() => second.add(['x'])).toThrow(/after finish/);
+      }
+    }
+    expect(() => new PostingsBuilder().append(new PostingsBuilder({ keepIds: false }))).toThrow(/keeps its ids/);
+  });
+
   it('documents added in any order: the postings of the records in id order, whether it computes the order or is given it', () => {
     const records = generated(2);
     const reference = new SearchIndex(records);

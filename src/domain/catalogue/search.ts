@@ -146,6 +146,16 @@ class TokenInterner {
     });
   }
 
+  /** The number of `token` (a token another interner made, `h` its hash there: hashOf), added when new. */
+  internToken(token: string, h: number): number {
+    return this.intern(token, 0, token.length, h);
+  }
+
+  /** The hash token number k was interned with. */
+  hashOf(k: number): number {
+    return this.hashes[k]!;
+  }
+
   private intern(s: string, start: number, end: number, h: number): number {
     const len = end - start;
     let mask = this.slots.length - 1;
@@ -270,9 +280,16 @@ export class PostingsBuilder {
    * and V8 makes a slice of 13 characters or more a view of that string, so a kept id would keep
    * its whole batch alive until the end (~25-30 MB of the worker's heap at 100,000 records;
    * measured, bench/README.md). The worker is given the order by the main thread anyway.
+   * `pairs`: room for about that many (document, token) pairs from the start (the index worker's
+   * guess from the file's size), instead of arrays doubled and copied as pairs come.
    */
-  constructor(opts: { keepIds?: boolean } = {}) {
+  constructor(opts: { keepIds?: boolean; pairs?: number } = {}) {
     this.ids = opts.keepIds === false ? null : [];
+    // Room for about this many pairs from the start (a guess from the catalogue's size: the index worker's).
+    if (opts.pairs !== undefined && opts.pairs > this.pairTok.length) {
+      this.pairTok = new Int32Array(opts.pairs);
+      this.pairField = new Uint8Array(opts.pairs);
+    }
   }
 
   /** Documents added so far. */
@@ -311,6 +328,39 @@ export class PostingsBuilder {
       }
     }
     this.addedStart[n + 1] = this.p;
+  }
+
+  /**
+   * Adds `other`'s documents after this builder's, in their order, as if each had been added here
+   * with add() (the same postings come out of finish()). `other` is spent. The index worker reads
+   * the catalogue's last records itself while the main thread sends the first ones (readJsonRecordsTail):
+   * those are added after them once the main thread has read up to where they begin.
+   */
+  append(other: PostingsBuilder): void {
+    if (this.spent || other.spent) throw new Error('PostingsBuilder.append: after finish');
+    if (other === this) throw new Error('PostingsBuilder.append: a builder to itself');
+    if ((this.ids === null) !== (other.ids === null)) throw new Error('PostingsBuilder.append: one builder keeps its ids, the other does not');
+    const theirs = other.interner;
+    // Their token numbers as this builder's (each token interned here with the hash it has there).
+    const mine = new Int32Array(theirs.tokens.length);
+    for (let k = 0; k < mine.length; k++) mine[k] = this.interner.internToken(theirs.tokens[k]!, theirs.hashOf(k));
+    const m = other.count;
+    const pairs = other.p;
+    if (this.count + m + 1 >= this.addedStart.length) this.addedStart = grownInt32(this.addedStart, this.count + m + 2);
+    if (this.p + pairs > this.pairTok.length) {
+      this.pairTok = grownInt32(this.pairTok, this.p + pairs);
+      const grownField = new Uint8Array(this.pairTok.length);
+      grownField.set(this.pairField);
+      this.pairField = grownField;
+    }
+    for (let j = 0; j < m; j++) this.addedStart[this.count + j] = this.p + other.addedStart[j]!;
+    for (let q = 0; q < pairs; q++) this.pairTok[this.p + q] = mine[other.pairTok[q]!]!;
+    this.pairField.set(other.pairField.subarray(0, pairs), this.p);
+    if (this.ids && other.ids) for (const id of other.ids) this.ids.push(id);
+    this.count += m;
+    this.p += pairs;
+    this.addedStart[this.count] = this.p;
+    other.spent = true;
   }
 
   /**
