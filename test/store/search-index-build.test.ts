@@ -305,6 +305,21 @@ describe("a large catalogue's last records read on the index worker (IndexBuild.
     expect(() => deps(both, { tailShare: 0.4 })).toThrow(`record ${records[4]!.id} is invalid`);
   });
 
+  it('a worker that dies while it reads the tail: the main thread waits a bounded time, reads the tail itself, and the start fails naming the search index', async () => {
+    const records = generated(4);
+    const dir = dataDirWith(JSON.stringify({ meta: shipped.meta, entities: records }));
+    const seen = watchTails();
+    const failing = deps(dir, { tailShare: 0.4, resourceLimits: TINY_HEAP });
+    try {
+      // No answer came (the worker ran out of memory): the main thread read the tail, and dropped the worker's.
+      expect(seen).toMatchObject({ started: 1, answers: [null], drops: 1 });
+      // The start ends (the wait for the tail is bounded, not the index's own 300 s): with the worker's failure.
+      await expect(startHttpServer(failing)).rejects.toThrow(/search index could not be built|search index's worker thread/);
+    } finally {
+      failing.close();
+    }
+  });
+
   it('a guess past the array (another array of records after it, members after it): missed, dropped, and read by the main thread alone', async () => {
     const records = generated(2);
     // The document's other members after the array, one of them an array of objects that start as the records do.
