@@ -14,7 +14,7 @@ import { deepFreezeSharingEmpty } from '../domain/shared/freeze.js';
 import { lowerBound, sortedIndexOf } from '../domain/shared/sorted.js';
 import type { CatalogueMeta } from './catalogue.js';
 import { fileIdentity, type FileIdentity } from './catalogue-prepared.js';
-import { LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
+import { ColumnCollector, LazyRecords, RecordFile, type RecordColumns } from './catalogue-records.js';
 import { readJsonRecordsFile, type RecordSplit } from './json-records.js';
 import type { RecordObserver } from './search-index-build.js';
 import { checkRecord } from './catalogue-check.js';
@@ -198,12 +198,7 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
   let members: Record<string, unknown> | null;
   try {
     if (opts.lazy) {
-      const ids: string[] = [];
-      const cats: string[] = [];
-      const quarantine: number[] = [];
-      const makers: (string | null)[] = [];
-      const starts: number[] = [];
-      const ends: number[] = [];
+      const collected = new ColumnCollector();
       // A start that derives the catalogue: its file's identity before a byte is read (its hash is taken later, off the start's path).
       const identity = opts.derived ? fileIdentity(fd) : null;
       // The file's last records read by the observer (the index worker) meanwhile, when it offers to.
@@ -217,19 +212,11 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
               const r = tail.result();
               if (r?.ok) {
                 if (r.members === null) return null;
-                const c = r.columns;
-                for (let j = 0; j < c.ids.length; j++) {
-                  ids.push(c.ids[j]!);
-                  cats.push(c.categories[j]!);
-                  quarantine.push(c.quarantine[j]!);
-                  makers.push(c.manufacturers[j]!);
-                  starts.push(c.starts[j]!);
-                  ends.push(c.ends[j]!);
-                }
+                collected.addColumns(r.columns);
                 return r.members;
               }
               // A record the worker refused: read again here, it is refused with the error reading it here gives.
-              if (r && 'invalid' in r) readers.checked(JSON.parse(readRange(fd, r.invalid.start, r.invalid.end)), ids.length + r.invalid.index);
+              if (r && 'invalid' in r) readers.checked(JSON.parse(readRange(fd, r.invalid.start, r.invalid.end)), collected.size + r.invalid.index);
               // No answer, a failure, or a refusal not repeated here: the tail is read here.
               tail.drop();
               return 'here';
@@ -242,18 +229,13 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
         (raw, i, start, end) => {
           const e = readers.checked(raw, i);
           observer?.record(e);
-          ids.push(e.id);
-          cats.push(e.category);
-          quarantine.push(e.quarantine ? 1 : 0);
-          makers.push(e.manufacturer);
-          starts.push(start);
-          ends.push(end);
+          collected.add(e, start, end);
         },
         undefined,
         split,
       );
       if (members) {
-        const columns = { ids, categories: cats, quarantine: Uint8Array.from(quarantine), manufacturers: makers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
+        const columns = collected.columns();
         // A derived start collects the spec sources as its records are read again (off the start's path), for the prepared start.
         lazy = lazyRecords(entFile, fd, columns, readers, { collectSpecSources: identity !== null });
         if (identity) opts.derived!({ members, columns, file: entFile, identity });

@@ -75,6 +75,48 @@ export interface RecordColumns {
   ends: Float64Array;
 }
 
+/** RecordColumns gathered record by record, in the file's order (the main thread's reading, and the index worker's of a tail). */
+export class ColumnCollector {
+  private readonly ids: string[] = [];
+  private readonly categories: string[] = [];
+  private readonly quarantine: number[] = [];
+  private readonly manufacturers: (string | null)[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  /** Records gathered so far. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** A record, read from the file's bytes [start, end). */
+  add(e: StoredEntity, start: number, end: number): void {
+    this.ids.push(e.id);
+    this.categories.push(e.category);
+    this.quarantine.push(e.quarantine ? 1 : 0);
+    this.manufacturers.push(e.manufacturer);
+    this.starts.push(start);
+    this.ends.push(end);
+  }
+
+  /** The columns of records that follow (read elsewhere). */
+  addColumns(c: RecordColumns): void {
+    for (let j = 0; j < c.ids.length; j++) {
+      this.ids.push(c.ids[j]!);
+      this.categories.push(c.categories[j]!);
+      this.quarantine.push(c.quarantine[j]!);
+      this.manufacturers.push(c.manufacturers[j]!);
+      this.starts.push(c.starts[j]!);
+      this.ends.push(c.ends[j]!);
+    }
+  }
+
+  columns(): RecordColumns {
+    const { ids, categories, manufacturers } = this;
+    return { ids, categories, quarantine: Uint8Array.from(this.quarantine), manufacturers, starts: Float64Array.from(this.starts), ends: Float64Array.from(this.ends) };
+  }
+}
+
 /** Records between two looks at the clock while reading in the background (one read of the file for them). */
 const BACKGROUND_CHECK_EVERY = 32;
 

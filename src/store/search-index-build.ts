@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type ResourceLimits, type Worker } from 'node:worker_threads';
 import type { StoredEntity } from '../domain/catalogue/entity.js';
 import { SEARCH_FIELDS, SearchIndex, searchTexts, type SearchField, type SearchPostings, type WarmWords } from '../domain/catalogue/search.js';
-import type { SortedRecords } from './catalogue-records.js';
+import type { RecordColumns, SortedRecords } from './catalogue-records.js';
 import { startWorkerModule } from '../worker-thread.js';
 
 /** A catalogue file at least this large gets its index built on a worker (below, starting one costs more than it saves). */
@@ -67,23 +67,13 @@ export interface IndexWorkerData {
   pairs: number;
 }
 
-/** The columns of the records the worker read itself (a tail), in the file's order (catalogue-records.ts, RecordColumns). */
-export interface TailColumns {
-  ids: string[];
-  categories: string[];
-  quarantine: Uint8Array;
-  manufacturers: (string | null)[];
-  starts: Float64Array;
-  ends: Float64Array;
-}
-
 /**
  * The worker's reading of a tail: its records' columns and the document's members after the array
  * (null: the bytes from there are not the rest of such a document); or the first record it refused
  * (its index in the tail and its bytes: the main thread reads it again for the error); or a failure.
  */
 export type TailAnswer =
-  | { ok: true; columns: TailColumns; members: Record<string, unknown> | null }
+  | { ok: true; columns: RecordColumns; members: Record<string, unknown> | null }
   | { ok: false; invalid: { index: number; start: number; end: number } }
   | { ok: false; message: string };
 

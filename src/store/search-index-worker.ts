@@ -13,6 +13,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { countWords, PostingsBuilder, SEARCH_FIELDS, searchTexts } from '../domain/catalogue/search.js';
 import { checkRecord } from './catalogue-check.js';
+import { ColumnCollector } from './catalogue-records.js';
 import { readJsonRecordsTail } from './json-records.js';
 import type { IndexWorkerAnswer, IndexWorkerData, IndexWorkerMessage, TailAnswer } from './search-index-build.js';
 
@@ -60,12 +61,7 @@ class Refused {
 /** Reads the records from byte `from` of the file open at `fd` to its end (readJsonRecordsTail) and answers their columns. */
 function readTail(fd: number, from: number): TailAnswer {
   const own = new PostingsBuilder({ keepIds: false });
-  const ids: string[] = [];
-  const categories: string[] = [];
-  const quarantine: number[] = [];
-  const manufacturers: (string | null)[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const columns = new ColumnCollector();
   try {
     const members = readJsonRecordsTail(fd, 'entities', from, (raw, i, start, end) => {
       let e;
@@ -75,16 +71,10 @@ function readTail(fd: number, from: number): TailAnswer {
         throw new Refused(i, start, end);
       }
       own.add(searchTexts(e));
-      ids.push(e.id);
-      categories.push(e.category);
-      quarantine.push(e.quarantine ? 1 : 0);
-      manufacturers.push(e.manufacturer);
-      starts.push(start);
-      ends.push(end);
+      columns.add(e, start, end);
     });
     tail = members ? own : null;
-    const columns = { ids, categories, quarantine: Uint8Array.from(quarantine), manufacturers, starts: Float64Array.from(starts), ends: Float64Array.from(ends) };
-    return { ok: true, columns, members };
+    return { ok: true, columns: columns.columns(), members };
   } catch (err) {
     if (err instanceof Refused) return { ok: false, invalid: { index: err.index, start: err.start, end: err.end } };
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
