@@ -38,12 +38,13 @@ const BATCH_DOCS = 256;
 const SYNC_WAIT_MS = 300_000;
 
 /**
- * A catalogue file's bytes per (document, token) pair of its index, about: the shipped catalogue
- * has ~58 (1.2 MB, 20,542 pairs). The worker's builder is made room for the file's size over this
- * (a little more than it needs: room not written to costs no memory), so that its pairs are not
- * copied to ever larger arrays as they come.
+ * At most about this many bytes of a catalogue file per (document, token) pair of its index: the
+ * shipped catalogue has ~58 (1.2 MB, 20,542 pairs), the bench's 100,000 copies of it ~38 (101 MB,
+ * 2,674,624 pairs: each copy's id adds a word). The worker's builders are made room for their
+ * bytes over this (more than they need: room not written to costs no memory), so that their pairs
+ * are not copied to ever larger arrays as they come.
  */
-const BYTES_PER_PAIR = 48;
+const BYTES_PER_PAIR = 32;
 
 /** The least time the main thread waits for the worker's tail before reading it itself (IndexBuild.tail). */
 const TAIL_WAIT_MIN_MS = 5_000;
@@ -104,7 +105,7 @@ export interface WarmWordsAsk {
  */
 export type IndexWorkerMessage =
   | { kind: 'batch'; texts: string; lengths: Int32Array }
-  | { kind: 'tail'; fd: number; from: number }
+  | { kind: 'tail'; fd: number; from: number; pairs: number }
   | { kind: 'tail-drop' }
   | { kind: 'finish'; positions: Int32Array | null; warm: (WarmWordsAsk & { quarantine: Uint8Array }) | null };
 
@@ -248,7 +249,7 @@ export class IndexBuild implements RecordObserver {
         }
         this.tailFd = own;
         started = Date.now();
-        this.post({ kind: 'tail', fd: own, from: at });
+        this.post({ kind: 'tail', fd: own, from: at, pairs: Math.ceil((size - at) / BYTES_PER_PAIR) });
         return true;
       },
       result: () => this.tailResult(started),

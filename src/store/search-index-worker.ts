@@ -59,8 +59,8 @@ class Refused {
 }
 
 /** Reads the records from byte `from` of the file open at `fd` to its end (readJsonRecordsTail) and answers their columns. */
-function readTail(fd: number, from: number): TailAnswer {
-  const own = new PostingsBuilder({ keepIds: false });
+function readTail(fd: number, from: number, pairs: number): TailAnswer {
+  const own = new PostingsBuilder({ keepIds: false, pairs });
   const columns = new ColumnCollector();
   try {
     const members = readJsonRecordsTail(fd, 'entities', from, (raw, i, start, end) => {
@@ -91,7 +91,7 @@ port.on('message', (m: IndexWorkerMessage) => {
   if (done) return;
   try {
     if (m.kind === 'batch') addBatch(m.texts, m.lengths);
-    else if (m.kind === 'tail') answerTail(readTail(m.fd, m.from));
+    else if (m.kind === 'tail') answerTail(readTail(m.fd, m.from, m.pairs));
     else if (m.kind === 'tail-drop') tail = null;
     else {
       // The tail's documents follow the main thread's, as the records follow in the file.
