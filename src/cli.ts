@@ -311,9 +311,14 @@ async function readyOrClose(deps: Deps): Promise<void> {
   try {
     await deps.ready;
   } catch (err) {
-    await Promise.resolve(deps.close()).catch(() => {});
+    await closeQuietly(deps);
     throw err;
   }
+}
+
+/** Closes the stores, waiting for them (a failure to close is not the error being reported). */
+async function closeQuietly(deps: Deps): Promise<void> {
+  await Promise.resolve(deps.close()).catch(() => {});
 }
 
 function onShutdown(log: ReturnType<typeof createLogger>, stop: () => Promise<void>, closeDeps: () => void | Promise<void>, endWithStdin: boolean): void {
@@ -343,8 +348,8 @@ async function serveHttp(config: Config, log: ReturnType<typeof createLogger>, d
     const { startHttpServer } = await http;
     running = await startHttpServer(deps);
   } catch (err) {
-    // Closed first (awaited), so a refused start leaves nothing behind (readyOrClose).
-    await Promise.resolve(deps.close()).catch(() => {});
+    // Closed first (awaited), so a refused start leaves nothing behind (as readyOrClose does).
+    await closeQuietly(deps);
     fail(listenError(err, config));
   }
   // Handlers first: a supervisor that sends SIGTERM as soon as it reads "listening" gets a clean stop.

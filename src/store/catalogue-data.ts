@@ -128,13 +128,6 @@ function lazyRecords(entFile: string, fd: number, columns: RecordColumns, reader
   return new LazyRecords(new RecordFile(entFile, fd), columns, { kept: (raw, i) => readers.kept(sameId(raw, i), i), checked: (raw, i) => readers.checked(sameId(raw, i), i) }, opts);
 }
 
-/** The file's bytes [start, end) as text. */
-function readRange(fd: number, start: number, end: number): string {
-  const buf = Buffer.allocUnsafe(end - start);
-  const n = fs.readSync(fd, buf, 0, buf.length, start);
-  return buf.toString('utf8', 0, n);
-}
-
 /** The catalogue's meta and categories from the document's other members and categories.json. */
 function metaAndCategories(dir: string, members: Record<string, unknown>): Pick<CatalogueData, 'meta' | 'categories'> {
   const file = CatalogueFile.parse({ ...members, entities: [] }, PARSE_ONCE);
@@ -215,8 +208,9 @@ export function readCatalogueData(dataDir: string, observer?: RecordObserver, op
                 collected.addColumns(r.columns);
                 return r.members;
               }
-              // A record the worker refused: read again here, it is refused with the error reading it here gives.
-              if (r && 'invalid' in r) readers.checked(JSON.parse(readRange(fd, r.invalid.start, r.invalid.end)), collected.size + r.invalid.index);
+              // A record the worker refused: read again here (its bytes through a RecordFile over the same
+              // descriptor, which stays open), it is refused with the error reading it here gives.
+              if (r && 'invalid' in r) readers.checked(JSON.parse(new RecordFile(entFile, fd).read(r.invalid.start, r.invalid.end).toString('utf8')), collected.size + r.invalid.index);
               // No answer, a failure, or a refusal not repeated here: the tail is read here.
               tail.drop();
               return 'here';

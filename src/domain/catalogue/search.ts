@@ -286,10 +286,15 @@ export class PostingsBuilder {
   constructor(opts: { keepIds?: boolean; pairs?: number } = {}) {
     this.ids = opts.keepIds === false ? null : [];
     // Room for about this many pairs from the start (a guess from the catalogue's size: the index worker's).
-    if (opts.pairs !== undefined && opts.pairs > this.pairTok.length) {
-      this.pairTok = new Int32Array(opts.pairs);
-      this.pairField = new Uint8Array(opts.pairs);
-    }
+    if (opts.pairs !== undefined && opts.pairs > this.pairTok.length) this.growPairs(opts.pairs);
+  }
+
+  /** Room for at least `min` pairs (doubling): the pairs so far copied to larger arrays. */
+  private growPairs(min: number): void {
+    this.pairTok = grownInt32(this.pairTok, min);
+    const grownField = new Uint8Array(this.pairTok.length);
+    grownField.set(this.pairField);
+    this.pairField = grownField;
   }
 
   /** Documents added so far. */
@@ -316,12 +321,7 @@ export class PostingsBuilder {
         const k = found[i]!;
         if (countedIn[k] === this.stamp) continue;
         countedIn[k] = this.stamp;
-        if (this.p === this.pairTok.length) {
-          this.pairTok = grownInt32(this.pairTok, this.p + 1);
-          const grownField = new Uint8Array(this.pairTok.length);
-          grownField.set(this.pairField);
-          this.pairField = grownField;
-        }
+        if (this.p === this.pairTok.length) this.growPairs(this.p + 1);
         this.pairTok[this.p] = k;
         this.pairField[this.p] = f;
         this.p++;
@@ -347,12 +347,7 @@ export class PostingsBuilder {
     const m = other.count;
     const pairs = other.p;
     if (this.count + m + 1 >= this.addedStart.length) this.addedStart = grownInt32(this.addedStart, this.count + m + 2);
-    if (this.p + pairs > this.pairTok.length) {
-      this.pairTok = grownInt32(this.pairTok, this.p + pairs);
-      const grownField = new Uint8Array(this.pairTok.length);
-      grownField.set(this.pairField);
-      this.pairField = grownField;
-    }
+    if (this.p + pairs > this.pairTok.length) this.growPairs(this.p + pairs);
     for (let j = 0; j < m; j++) this.addedStart[this.count + j] = this.p + other.addedStart[j]!;
     for (let q = 0; q < pairs; q++) this.pairTok[this.p + q] = mine[other.pairTok[q]!]!;
     this.pairField.set(other.pairField.subarray(0, pairs), this.p);
