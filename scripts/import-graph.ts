@@ -20,12 +20,23 @@ export interface ImportEdge {
   /** The module specifier as written. */
   specifier: string;
   typeOnly: boolean;
+  /** `import('…')` or `require('…')`: loaded when that code runs, not with the file. */
+  dynamic: boolean;
+}
+
+/** An import of a package or a node built-in (not part of the tree). */
+export interface PackageImport {
+  from: string;
+  specifier: string;
+  typeOnly: boolean;
+  dynamic: boolean;
 }
 
 export interface ImportGraph {
   /** Files relative to the root, '/'-separated, sorted. */
   files: string[];
   edges: ImportEdge[];
+  packages: PackageImport[];
 }
 
 function sourceFiles(dir: string): string[] {
@@ -39,8 +50,8 @@ function sourceFiles(dir: string): string[] {
     .sort();
 }
 
-function specifiers(sf: ts.SourceFile): { specifier: string; typeOnly: boolean }[] {
-  const out: { specifier: string; typeOnly: boolean }[] = [];
+function specifiers(sf: ts.SourceFile): { specifier: string; typeOnly: boolean; dynamic?: boolean }[] {
+  const out: { specifier: string; typeOnly: boolean; dynamic?: boolean }[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const c = node.importClause;
@@ -55,7 +66,7 @@ function specifiers(sf: ts.SourceFile): { specifier: string; typeOnly: boolean }
     } else if (ts.isCallExpression(node) && node.arguments.length >= 1 && ts.isStringLiteralLike(node.arguments[0]!)) {
       const isImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
-      if (isImport || isRequire) out.push({ specifier: (node.arguments[0] as ts.StringLiteralLike).text, typeOnly: false });
+      if (isImport || isRequire) out.push({ specifier: (node.arguments[0] as ts.StringLiteralLike).text, typeOnly: false, dynamic: true });
     }
     ts.forEachChild(node, visit);
   };
@@ -73,18 +84,40 @@ export function importGraph(root: string, options: ts.CompilerOptions = OPTIONS)
   const rel = (f: string) => path.relative(abs, f).split(path.sep).join('/');
   const host = ts.createCompilerHost(options);
   const edges: ImportEdge[] = [];
+  const packages: PackageImport[] = [];
   for (const file of files) {
     const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-    for (const { specifier, typeOnly } of specifiers(sf)) {
-      if (!specifier.startsWith('.') && !specifier.startsWith('/')) continue; // a package or a built-in
+    for (const { specifier, typeOnly, dynamic = false } of specifiers(sf)) {
+      if (!specifier.startsWith('.') && !specifier.startsWith('/')) {
+        packages.push({ from: rel(file), specifier, typeOnly, dynamic }); // a package or a built-in
+        continue;
+      }
       const r = ts.resolveModuleName(specifier, file, options, host, undefined, undefined, ts.ModuleKind.ESNext).resolvedModule;
       if (!r) throw new Error(`${rel(file)}: cannot resolve ${specifier}`);
       const target = path.normalize(r.resolvedFileName);
       if (!inTree.has(target)) continue;
-      edges.push({ from: rel(file), to: rel(target), specifier, typeOnly });
+      edges.push({ from: rel(file), to: rel(target), specifier, typeOnly, dynamic });
     }
   }
-  return { files: files.map(rel), edges };
+  return { files: files.map(rel), edges, packages };
+}
+
+/**
+ * What loading the file `entry` loads with it: the files its static value imports reach, and the
+ * packages those import (type-only imports, erased, and dynamic ones, run later, are left out).
+ */
+export function loadedWith(g: ImportGraph, entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>([entry]);
+  const todo = [entry];
+  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
+    for (const e of g.edges) {
+      if (e.from !== f || e.typeOnly || e.dynamic || files.has(e.to)) continue;
+      files.add(e.to);
+      todo.push(e.to);
+    }
+  }
+  const packages = new Set(g.packages.filter((p) => files.has(p.from) && !p.typeOnly && !p.dynamic).map((p) => p.specifier));
+  return { files: [...files].sort(), packages: [...packages].sort() };
 }
 
 /**

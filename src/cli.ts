@@ -8,12 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { loadConfig, type Config } from './config.js';
 import type { Deps } from './deps.js';
 import { createLogger } from './log.js';
-import { LineStdioTransport } from './mcp/stdio-transport.js';
 import { prebuiltToolListSoon } from './mcp/tools-list-cache.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -372,7 +370,8 @@ async function serveStdioCommand(config: Config, log: ReturnType<typeof createLo
   // The prebuilt tools/list is checked against its stamp now, its reads overlapping the imports
   // below, not when the handshake asks for it.
   void prebuiltToolListSoon();
-  const { createServer } = await import('./server.js');
+  // The MCP SDK is imported here, not with this file: `serve` answers /mcp with it only once asked (src/http/mcp.ts).
+  const [{ createServer }, { serveStdio }, { LineStdioTransport }] = await Promise.all([import('./server.js'), import('@modelcontextprotocol/server/stdio'), import('./mcp/stdio-transport.js')]);
   let real: Deps | null = null;
   let opening: Promise<Deps> | null = null;
   const open = (): Promise<Deps> =>

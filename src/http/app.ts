@@ -150,7 +150,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): { app: Hono<AppEnv
   app.use('/api/*', corsHandler);
 
   // Per-route body limits: routes that carry file content declare a larger one; /mcp takes the
-  // largest and lets only those tools' calls use it (src/http/mcp.ts).
+  // largest and lets only those tools' calls use it (src/http/mcp-serve.ts).
   const limits = routeBodyLimits(tools, config.bodyLimitBytes);
   const limiters = new Map<number, ReturnType<typeof bodyLimit>>();
   const limiter = (max: number) => {

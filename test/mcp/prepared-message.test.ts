@@ -9,7 +9,7 @@ import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage } from '@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import { writesPreparedJson } from '../../src/http/mcp.js';
+import { writesPreparedJson } from '../../src/http/mcp-serve.js';
 import { isPreparedResult, messageJson } from '../../src/mcp/prepared-message.js';
 import { createServer } from '../../src/server.js';
 import { outputEscaped, outputEscapedPieces, outputJson, writeAll } from '../../src/wire/prepared.js';

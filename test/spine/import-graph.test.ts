@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importCircles, importGraph, importsLeaving, layerOf, layerReport, LAYERS, type Layer } from '../../scripts/import-graph.js';
+import { importCircles, importGraph, importsLeaving, layerOf, layerReport, LAYERS, loadedWith, type Layer } from '../../scripts/import-graph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BASE = LAYERS.length - 1;
@@ -49,6 +49,21 @@ describe('the source tree (issue 46)', () => {
 
   it('has no import circle, type-only imports included', () => {
     expect(importCircles(g).map((c) => c.cycle.join(' → '))).toEqual([]);
+  });
+
+  it("the HTTP app and the CLI load without the MCP SDK: /mcp's serving imports it on the first request, stdio when it starts", () => {
+    const sdk = (p: string) => p === '@modelcontextprotocol/server' || p.startsWith('@modelcontextprotocol/server/');
+    const app = loadedWith(g, 'http/app.ts');
+    expect(app.files).toContain('http/mcp.ts'); // /mcp is mounted
+    expect(app.files).not.toContain('http/mcp-serve.ts');
+    expect(app.files).not.toContain('server.ts');
+    expect(app.packages).toContain('hono'); // packages are seen
+    expect(app.packages.filter(sdk)).toEqual([]);
+    expect(loadedWith(g, 'cli.ts').packages.filter(sdk)).toEqual([]);
+    // What the first /mcp request imports does load it; so does the stdio command.
+    expect(g.edges).toContainEqual(expect.objectContaining({ from: 'http/mcp.ts', to: 'http/mcp-serve.ts', dynamic: true }));
+    expect(loadedWith(g, 'http/mcp-serve.ts').packages.filter(sdk)).toEqual(['@modelcontextprotocol/server']);
+    expect(g.packages).toContainEqual({ from: 'cli.ts', specifier: '@modelcontextprotocol/server/stdio', typeOnly: false, dynamic: true });
   });
 
   it('src/domain imports only src/domain and the base (config, log, lazy-require ...): its ports are declared there, the store implements them', () => {
@@ -92,7 +107,12 @@ describe('the checker', () => {
       'y/two.ts': "export { one as two } from '../x/one.js';\n",
       'self.ts': "import * as me from './self.js';\nexport const s = me;\n",
     });
-    expect(importCircles(importGraph(root)).map((c) => c.files)).toEqual([['self.ts'], ['x/one.ts', 'y/two.ts']]);
+    const g = importGraph(root);
+    expect(importCircles(g).map((c) => c.files)).toEqual([['self.ts'], ['x/one.ts', 'y/two.ts']]);
+    // The dynamic import is an edge of the graph, but not loaded with its file; the re-export is.
+    expect(g.edges.find((e) => e.from === 'x/one.ts')).toMatchObject({ to: 'y/two.ts', dynamic: true });
+    expect(loadedWith(g, 'x/one.ts').files).toEqual(['x/one.ts']);
+    expect(loadedWith(g, 'y/two.ts').files).toEqual(['x/one.ts', 'y/two.ts']);
     const clean = tree({ 'a.ts': "import { b } from './b.js';\nexport const a = b;\n", 'b.ts': 'export const b = 1;\n' });
     expect(importCircles(importGraph(clean))).toEqual([]);
   });

@@ -1,10 +1,10 @@
 /**
- * The fast 2025-era check in front of the SDK's isLegacyRequest (src/http/mcp.ts): whenever it
+ * The fast 2025-era check in front of the SDK's isLegacyRequest (src/http/mcp-serve.ts): whenever it
  * says "legacy", the SDK says so too, over requests of every shape, header and envelope.
  */
 import { describe, expect, it } from 'vitest';
 import { isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
-import { plainLegacyRequest } from '../../src/http/mcp.js';
+import { plainLegacyRequest } from '../../src/http/mcp-serve.js';
 
 const claim = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28' };
 const bodies: unknown[] = [

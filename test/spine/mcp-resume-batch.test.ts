@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EVENT_STORE_MAX_BYTES, LONG_STRING, messageBytes, SessionEventStore } from '../../src/http/event-store.js';
-import { SSE_RETRY_MS } from '../../src/http/mcp.js';
+import { SSE_RETRY_MS } from '../../src/http/mcp-common.js';
 import { startTestServer } from '../support/http.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

@@ -13,7 +13,7 @@ import { testConfig } from '../support/deps.js';
 import { catalogueData, sampleEntities } from '../support/factory.js';
 import { startTestServer } from '../support/http.js';
 import { z } from 'zod';
-import { SESSION_BUSY_RETRY_SECONDS } from '../../src/http/mcp.js';
+import { SESSION_BUSY_RETRY_SECONDS } from '../../src/http/mcp-common.js';
 import { defineTool, READ_ONLY } from '../../src/tools/define.js';
 import { TOOLS } from '../../src/tools/index.js';
 
