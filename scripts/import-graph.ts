@@ -25,12 +25,7 @@ export interface ImportEdge {
 }
 
 /** An import of a package or a node built-in (not part of the tree). */
-export interface PackageImport {
-  from: string;
-  specifier: string;
-  typeOnly: boolean;
-  dynamic: boolean;
-}
+export type PackageImport = Omit<ImportEdge, 'to'>;
 
 export interface ImportGraph {
   /** Files relative to the root, '/'-separated, sorted. */
@@ -50,19 +45,19 @@ function sourceFiles(dir: string): string[] {
     .sort();
 }
 
-function specifiers(sf: ts.SourceFile): { specifier: string; typeOnly: boolean; dynamic?: boolean }[] {
-  const out: { specifier: string; typeOnly: boolean; dynamic?: boolean }[] = [];
+function specifiers(sf: ts.SourceFile): { specifier: string; typeOnly: boolean; dynamic: boolean }[] {
+  const out: { specifier: string; typeOnly: boolean; dynamic: boolean }[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const c = node.importClause;
       const typeOnly = !!c && (c.isTypeOnly || (!c.name && !!c.namedBindings && ts.isNamedImports(c.namedBindings) && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)));
-      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly, dynamic: false });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      out.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly, dynamic: false });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      out.push({ specifier: node.argument.literal.text, typeOnly: true });
+      out.push({ specifier: node.argument.literal.text, typeOnly: true, dynamic: false });
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
-      out.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly });
+      out.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly, dynamic: false });
     } else if (ts.isCallExpression(node) && node.arguments.length >= 1 && ts.isStringLiteralLike(node.arguments[0]!)) {
       const isImport = node.expression.kind === ts.SyntaxKind.ImportKeyword;
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
@@ -87,7 +82,7 @@ export function importGraph(root: string, options: ts.CompilerOptions = OPTIONS)
   const packages: PackageImport[] = [];
   for (const file of files) {
     const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
-    for (const { specifier, typeOnly, dynamic = false } of specifiers(sf)) {
+    for (const { specifier, typeOnly, dynamic } of specifiers(sf)) {
       if (!specifier.startsWith('.') && !specifier.startsWith('/')) {
         packages.push({ from: rel(file), specifier, typeOnly, dynamic }); // a package or a built-in
         continue;

@@ -19,7 +19,8 @@ import { bodyFraming, errorResponse, peerAddress, requestHeaders, type AppEnv } 
 import { resolveClientAddress, trustedProxies } from './client-address.js';
 import { httpServerOptions, isClientAbort, sandboxExposure } from './hardening.js';
 import { DATASETS } from '../resources/datasets.js';
-import { mcpPaths, mountMcp, type McpHttpHandle } from './mcp.js';
+import { mcpPaths, mountMcp } from './mcp.js';
+import type { McpHttpHandle } from './mcp-common.js';
 import { buildOpenApi, FREE, json, operation, type OpenApiPaths } from './openapi.js';
 import { pagePaths } from './page-docs.js';
 import { mountPaymentRoutes } from './payments.js';

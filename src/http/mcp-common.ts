@@ -15,11 +15,15 @@ export const SESSION_BUSY_RETRY_SECONDS = 5;
 /** The `retry` hint (ms) of the SSE streams of stateful 2025-era sessions. */
 export const SSE_RETRY_MS = 2000;
 
-/** /mcp's serving (src/http/mcp-serve.ts): `serve` answers a request; its open sessions, and closing them all. */
-export interface McpServing {
-  serve: (c: Context<AppEnv>) => Promise<Response>;
+/** What the app holds of /mcp: its open sessions, and closing them all. */
+export interface McpHttpHandle {
   sessions: () => number;
   closeAll: () => Promise<void>;
+}
+
+/** /mcp's serving (src/http/mcp-serve.ts): `serve` answers a request. */
+export interface McpServing extends McpHttpHandle {
+  serve: (c: Context<AppEnv>) => Promise<Response>;
 }
 
 /** What mountMcp is given: the limits of /mcp's bodies and the tools it serves. */

@@ -19,13 +19,8 @@
 import type { Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { coalesced, type AppEnv } from './common.js';
-import type { McpOptions, McpServing } from './mcp-common.js';
+import type { McpHttpHandle, McpOptions, McpServing } from './mcp-common.js';
 import { json, KEY_OPTIONAL, operation, type OpenApiPaths } from './openapi.js';
-
-export interface McpHttpHandle {
-  sessions: () => number;
-  closeAll: () => Promise<void>;
-}
 
 const JSON_RPC_ERROR = {
   type: 'object',
@@ -91,8 +86,9 @@ export function mountMcp(app: Hono<AppEnv>, deps: Deps, opts: McpOptions): McpHt
   app.all('/mcp', async (c) => coalesced(c, await (serving ?? (await load())).serve(c)));
   return {
     sessions: () => serving?.sessions() ?? 0,
+    // Nothing to close unless the serving was made (or is being made: it is waited for).
     closeAll: async () => {
-      const s = serving ?? (loading ? await loading.catch(() => null) : null);
+      const s = loading && (await loading.catch(() => null));
       await s?.closeAll();
     },
   };
